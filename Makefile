@@ -1,0 +1,96 @@
+# cybershake: one Makefile for the whole toolkit.
+#   make            build everything this machine can build (CUDA parts when nvcc is present)
+#   make demo       install missing Debian packages, build, run the demo site
+#   make test       install missing Debian packages, build, run every test
+#   make sgt-only   the SGT solver alone, from CUDA, MPI and HDF5 (for GPU machines)
+#   make format     clang-format every C and CUDA file
+
+BUILD   ?= build
+CC      ?= gcc
+NVCC    ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+CUDA_ARCH ?= sm_90
+
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+MPI_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS    := $(shell mpicc --showme:link 2>/dev/null)
+HDF5_CFLAGS := $(shell pkg-config --cflags hdf5 2>/dev/null || pkg-config --cflags hdf5-serial 2>/dev/null)
+HDF5_LIBS   := $(shell pkg-config --libs hdf5 2>/dev/null || pkg-config --libs hdf5-serial 2>/dev/null)
+HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
+CSTD    := -std=c11 -D_GNU_SOURCE
+OPT     ?= -O2 -g
+INCLUDES := -Icommon -Idb -Isgt -Iextract -Ihazard -Iworkflow -Icli
+CFLAGS_BASE := $(CSTD) $(OPT) $(WARN) -fopenmp $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
+ifeq ($(HAVE_OPENSSL),1)
+CFLAGS_BASE += -DCS_HAVE_OPENSSL
+OPENSSL_LIBS := -lcrypto
+endif
+
+FULL_PKGS := sqlite3 libcurl proj fftw3 cairo
+FULL_CFLAGS := $(shell pkg-config --cflags $(FULL_PKGS) 2>/dev/null)
+FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
+
+# Sources: shared code, then one list per stage.
+COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
+               common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
+               common/cs_progress.c common/cs_cli.c
+COMMON_FULL := common/cs_geo.c
+DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
+CLI_SRC     := cli/cybershake.c
+
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC)
+TEST_SRC := $(wildcard tests/unit/*.c)
+
+OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)
+OBJ_CLI  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+OBJ_TEST := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+CFLAGS_FULL := $(CFLAGS_BASE) $(MPI_CFLAGS) $(HDF5_CFLAGS) $(FULL_CFLAGS)
+LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) -fopenmp -lm
+
+BIN := $(BUILD)/bin
+
+.PHONY: all deps test demo clean format sgt-only check-cuda
+all: $(BIN)/cybershake $(BIN)/cs_unit_tests
+
+deps:
+	@sh tools/install-deps.sh
+
+Q := $(if $(V),,@)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC    $<")
+	$(Q)$(CC) $(CFLAGS_FULL) -c $< -o $@
+
+$(BUILD)/lib/libcybershake.a: $(OBJ_FULL)
+	@mkdir -p $(dir $@)
+	$(Q)ar rcs $@ $^
+
+$(BIN)/cybershake: $(OBJ_CLI) $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) -o $@ $(OBJ_CLI) $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
+$(BIN)/cs_unit_tests: $(OBJ_TEST) $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) -o $@ $(OBJ_TEST) $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/run_all.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh sites/demo/run_demo.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d)

@@ -1,0 +1,90 @@
+#include "cs_strutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *cs_trim(char *s) {
+    while (*s && isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+int cs_parse_double(const char *s, double *out) {
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno == ERANGE) return -1;
+    while (*end && isspace((unsigned char)*end)) end++;
+    if (*end) return -1;
+    if (!isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int cs_parse_long(const char *s, long *out) {
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || errno == ERANGE) return -1;
+    while (*end && isspace((unsigned char)*end)) end++;
+    if (*end) return -1;
+    *out = v;
+    return 0;
+}
+
+int cs_copy(char *dst, size_t size, const char *src) {
+    if (size == 0) return -1;
+    size_t n = strlen(src);
+    if (n >= size) {
+        memcpy(dst, src, size - 1);
+        dst[size - 1] = '\0';
+        return -1;
+    }
+    memcpy(dst, src, n + 1);
+    return 0;
+}
+
+char *cs_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+int cs_starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+char *cs_read_line(void *file, char **buf, size_t *cap) {
+    FILE *f = file;
+    size_t len = 0;
+    if (!*buf || *cap < 256) {
+        size_t want = 256;
+        char *nb = realloc(*buf, want);
+        if (!nb) return NULL;
+        *buf = nb;
+        *cap = want;
+    }
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        if (len + 2 > *cap) {
+            char *nb = realloc(*buf, *cap * 2);
+            if (!nb) return NULL;
+            *buf = nb;
+            *cap *= 2;
+        }
+        if (c == '\n') break;
+        (*buf)[len++] = (char)c;
+    }
+    if (c == EOF && len == 0) return NULL;
+    if (len > 0 && (*buf)[len - 1] == '\r') len--;
+    (*buf)[len] = '\0';
+    return *buf;
+}

@@ -1,0 +1,245 @@
+#include "cs_db.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cs_db_schema.h"
+#include "cs_log.h"
+#include "cs_strutil.h"
+#include "cs_version.h"
+
+struct cs_db {
+    sqlite3 *h;
+    char *path;
+};
+
+int cs_db_fail(cs_db *db, const char *what, cs_error *err) {
+    return cs_error_set(err, CS_ERR_IO, "%s: %s: %s", db ? db->path : "study database", what,
+                        db && db->h ? sqlite3_errmsg(db->h) : "no connection");
+}
+
+int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
+    *out = NULL;
+    struct stat st;
+    if (!create && stat(path, &st) != 0)
+        return cs_error_input(err, path, NULL, NULL,
+                              "no such study database; create it with 'cybershake db init %s'",
+                              path);
+    cs_db *db = calloc(1, sizeof *db);
+    if (!db) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    db->path = cs_strdup(path);
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+        cs_db_fail(db, "cannot open", err);
+        cs_db_close(db);
+        return CS_ERR_IO;
+    }
+    sqlite3_busy_timeout(db->h, 30000);
+    sqlite3_extended_result_codes(db->h, 1);
+    /* A file that is not SQLite fails here, on the first read. */
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
+                            "PRAGMA synchronous = NORMAL;",
+                     NULL, NULL, &msg) != SQLITE_OK) {
+        cs_error_input(err, path, NULL, NULL, "not a usable study database: %s",
+                       msg ? msg : "unknown error");
+        sqlite3_free(msg);
+        cs_db_close(db);
+        return CS_ERR_INPUT;
+    }
+    *out = db;
+    return 0;
+}
+
+void cs_db_close(cs_db *db) {
+    if (!db) return;
+    if (db->h) sqlite3_close_v2(db->h);
+    free(db->path);
+    free(db);
+}
+
+sqlite3 *cs_db_handle(cs_db *db) { return db->h; }
+const char *cs_db_path(const cs_db *db) { return db->path; }
+
+int cs_db_exec(cs_db *db, const char *sql, cs_error *err) {
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        cs_error_set(err, CS_ERR_IO, "%s: %s", db->path, msg ? msg : sqlite3_errmsg(db->h));
+        sqlite3_free(msg);
+        return CS_ERR_IO;
+    }
+    return 0;
+}
+
+int cs_db_prepare(cs_db *db, const char *sql, sqlite3_stmt **st, cs_error *err) {
+    if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return cs_error_set(err, CS_ERR_INTERNAL, "%s: cannot prepare '%.80s': %s", db->path, sql,
+                            sqlite3_errmsg(db->h));
+    }
+    return 0;
+}
+
+int cs_db_begin(cs_db *db, cs_error *err) { return cs_db_exec(db, "BEGIN IMMEDIATE", err); }
+int cs_db_commit(cs_db *db, cs_error *err) { return cs_db_exec(db, "COMMIT", err); }
+void cs_db_rollback(cs_db *db) {
+    if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int cs_db_latest_version(void) { return cs_db_migrations[cs_db_n_migrations - 1].version; }
+
+const char *cs_db_migration_description(int version) {
+    for (int i = 0; i < cs_db_n_migrations; i++)
+        if (cs_db_migrations[i].version == version) return cs_db_migrations[i].description;
+    return NULL;
+}
+
+int cs_db_schema_version(cs_db *db, int *version, cs_error *err) {
+    *version = 0;
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &st, err))
+        return err->status;
+    int ntables = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (ntables == 0) return 0;
+    if (sqlite3_prepare_v2(db->h, "SELECT max(Version) FROM Schema_Version", -1, &st, NULL) !=
+        SQLITE_OK)
+        return cs_error_input(err, db->path, NULL, NULL,
+                              "has tables but no Schema_Version table: not a study database");
+    if (sqlite3_step(st) == SQLITE_ROW) *version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int cs_db_migrate(cs_db *db, int target, cs_error *err) {
+    int latest = cs_db_latest_version();
+    if (target == 0) target = latest;
+    if (target < 1 || target > latest)
+        return cs_error_input(err, "schema version", NULL, NULL,
+                              "%d is not a version this code knows (1 to %d)", target, latest);
+    int have;
+    if (cs_db_schema_version(db, &have, err)) return err->status;
+    if (have > latest)
+        return cs_error_input(err, db->path, NULL, NULL,
+                              "schema version %d is newer than this program knows (%d); use a "
+                              "newer cybershake",
+                              have, latest);
+    if (have > target)
+        return cs_error_input(err, db->path, NULL, NULL,
+                              "schema version %d is newer than the requested %d; migrations only "
+                              "go forward",
+                              have, target);
+    for (int i = 0; i < cs_db_n_migrations; i++) {
+        const cs_db_migration *m = &cs_db_migrations[i];
+        if (m->version <= have || m->version > target) continue;
+        /* One transaction per migration: a crash leaves the file at the last whole version. */
+        if (cs_db_begin(db, err)) return err->status;
+        if (cs_db_exec(db, m->sql, err)) {
+            cs_db_rollback(db);
+            cs_error_prefix(err, "migration to schema version %d failed: ", m->version);
+            return err->status;
+        }
+        sqlite3_stmt *st;
+        if (cs_db_prepare(db,
+                          "INSERT INTO Schema_Version (Version, Description, Applied_At, "
+                          "Code_Version) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?)",
+                          &st, err)) {
+            cs_db_rollback(db);
+            return err->status;
+        }
+        sqlite3_bind_int(st, 1, m->version);
+        sqlite3_bind_text(st, 2, m->description, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, CS_VERSION, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            cs_db_fail(db, "cannot record schema version", err);
+            cs_db_rollback(db);
+            return CS_ERR_IO;
+        }
+        /* Foreign keys must still hold after the schema change. */
+        if (cs_db_prepare(db, "PRAGMA foreign_key_check", &st, err)) {
+            cs_db_rollback(db);
+            return err->status;
+        }
+        rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc == SQLITE_ROW) {
+            cs_db_rollback(db);
+            return cs_error_set(err, CS_ERR_INPUT,
+                                "%s: migration to version %d breaks a foreign key", db->path,
+                                m->version);
+        }
+        if (cs_db_commit(db, err)) {
+            cs_db_rollback(db);
+            return err->status;
+        }
+        cs_debug("%s: schema version %d (%s)", db->path, m->version, m->description);
+    }
+    return 0;
+}
+
+int cs_db_init(const char *path, int version, cs_error *err) {
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return cs_error_input(err, path, NULL, NULL,
+                              "already exists; a study is never overwritten (remove it first, or "
+                              "use 'cybershake db migrate' to upgrade it)");
+    cs_db *db;
+    int rc = cs_db_open(path, 1, &db, err);
+    if (rc) return rc;
+    rc = cs_db_migrate(db, version, err);
+    cs_db_close(db);
+    if (rc) unlink(path);
+    return rc;
+}
+
+int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
+    cs_db *db;
+    int rc = cs_db_open(path, 0, &db, err);
+    if (rc) return rc;
+    int v;
+    if ((rc = cs_db_schema_version(db, &v, err))) {
+        cs_db_close(db);
+        return rc;
+    }
+    if (v != cs_db_latest_version()) {
+        cs_db_close(db);
+        if (v == 0)
+            return cs_error_input(err, path, NULL, NULL,
+                                  "is empty; create a study with 'cybershake db init'");
+        return cs_error_input(err, path, "schema version", NULL,
+                              "is %d, this program needs %d; upgrade it with 'cybershake db "
+                              "migrate %s'",
+                              v, cs_db_latest_version(), path);
+    }
+    *out = db;
+    return 0;
+}
+
+int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long bytes,
+                      const char *kind, long long run_id, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "INSERT INTO Files (Path, SHA256, Bytes, Kind, Run_ID, Created_At) "
+                      "VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
+                      "ON CONFLICT (Path) DO UPDATE SET SHA256 = excluded.SHA256, "
+                      "Bytes = excluded.Bytes, Kind = excluded.Kind, Run_ID = excluded.Run_ID, "
+                      "Created_At = excluded.Created_At",
+                      &st, err))
+        return err->status;
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, sha256, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, bytes);
+    sqlite3_bind_text(st, 4, kind, -1, SQLITE_TRANSIENT);
+    if (run_id > 0)
+        sqlite3_bind_int64(st, 5, run_id);
+    else
+        sqlite3_bind_null(st, 5);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "cannot record file", err);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* The study database: one SQLite file per study (DESIGN.md §3).
+ *
+ * Every connection runs with foreign keys on, WAL journaling and a busy timeout. The schema is
+ * an ordered list of migrations; a database records the version it is at in Schema_Version and
+ * `cs_db_migrate` brings it forward one migration per transaction, so an interrupted upgrade
+ * leaves it at the last complete version. */
+#ifndef CS_DB_H
+#define CS_DB_H
+
+#include <sqlite3.h>
+
+#include "cs_error.h"
+
+typedef struct cs_db cs_db;
+
+/* Opens an existing study database (create = 0) or creates a new empty file (create = 1). */
+int cs_db_open(const char *path, int create, cs_db **out, cs_error *err);
+void cs_db_close(cs_db *db);
+sqlite3 *cs_db_handle(cs_db *db);
+const char *cs_db_path(const cs_db *db);
+
+/* Creates a new study at `path` with the schema at `version` (0 = newest). Fails if the file
+ * exists, so an existing study is never overwritten by accident. */
+int cs_db_init(const char *path, int version, cs_error *err);
+
+/* Schema version the file is at (0 for an empty file), and the newest this code knows. */
+int cs_db_schema_version(cs_db *db, int *version, cs_error *err);
+int cs_db_latest_version(void);
+const char *cs_db_migration_description(int version);
+/* Applies migrations up to `target` (0 = newest); reports each applied step to the log. */
+int cs_db_migrate(cs_db *db, int target, cs_error *err);
+/* Opens a study and checks it is at the newest schema; names the command that upgrades it. */
+int cs_db_open_current(const char *path, cs_db **out, cs_error *err);
+
+int cs_db_exec(cs_db *db, const char *sql, cs_error *err);
+int cs_db_prepare(cs_db *db, const char *sql, sqlite3_stmt **st, cs_error *err);
+int cs_db_begin(cs_db *db, cs_error *err); /* BEGIN IMMEDIATE: takes the write lock now */
+int cs_db_commit(cs_db *db, cs_error *err);
+void cs_db_rollback(cs_db *db);
+/* A failed sqlite call as an error naming the database and SQLite's message. */
+int cs_db_fail(cs_db *db, const char *what, cs_error *err);
+
+/* Records a product: path, checksum, size, kind, run (or 0). Replaces the row for that path. */
+int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long bytes,
+                      const char *kind, long long run_id, cs_error *err);
+
+#endif

@@ -1,0 +1,109 @@
+#!/bin/sh
+# The `cybershake` program and its `db` subcommands, as a user runs them.
+. "$(dirname "$0")/lib.sh"
+
+t_help_and_exit_codes() {
+    run "$CS" --help && expect_rc 0 && expect_out "db" || return 1
+    run "$CS" && expect_rc 2 || return 1
+    run "$CS" frobnicate && expect_rc 2 && expect_err "unknown command 'frobnicate'" || return 1
+    run "$CS" --version && expect_rc 0 && expect_out "cybershake 0." || return 1
+    for sub in init migrate info import-sites sites; do
+        run "$CS" db "$sub" --help && expect_rc 0 && expect_out "usage: cybershake db $sub" || return 1
+    done
+    run "$CS" db --help && expect_rc 0 && expect_out "import-sites" || return 1
+}
+
+t_bad_usage_is_exit_2() {
+    run "$CS" db init && expect_rc 2 && expect_err "expects one argument" || return 1
+    run "$CS" db import-sites only-one && expect_rc 2 && expect_err "expects two arguments" || return 1
+    run "$CS" db init x.sqlite --schema-version 99 && expect_rc 2 && expect_err "--schema-version" || return 1
+    run "$CS" db sites x.sqlite --bogus && expect_rc 2 || return 1
+}
+
+t_roundtrip_all_11_sites() {
+    run "$CS" db init s.sqlite && expect_rc 0 || return 1
+    run "$CS" db import-sites s.sqlite "$REPO/sites/cybershake_sites.csv" && expect_rc 0 &&
+        expect_out "imported 11 sites" || return 1
+    run "$CS" db sites s.sqlite --csv && expect_rc 0 || return 1
+    # Every site of the reference list comes back with its coordinates to 1e-6 degrees.
+    python3 - "$REPO/sites/cybershake_sites.csv" "$T/out" <<'PY' || return 1
+import csv, sys
+def load(p):
+    rows = [r for r in csv.reader(open(p)) if r and not r[0].startswith('#')]
+    h = rows[0]
+    return {r[h.index('short_name')]: (float(r[h.index('latitude')]), float(r[h.index('longitude')]), r[h.index('long_name')]) for r in rows[1:]}
+a, b = load(sys.argv[1]), load(sys.argv[2])
+assert len(a) == 11 and set(a) == set(b), (sorted(a), sorted(b))
+for k in a:
+    assert abs(a[k][0] - b[k][0]) <= 1e-6 and abs(a[k][1] - b[k][1]) <= 1e-6, (k, a[k], b[k])
+    assert a[k][2] == b[k][2], (a[k][2], b[k][2])
+PY
+    # The exported CSV imports into a fresh study as the same sites.
+    cp "$T/out" export.csv
+    run "$CS" db init t.sqlite && run "$CS" db import-sites t.sqlite export.csv && expect_rc 0 &&
+        expect_out "imported 11 sites" || return 1
+    run "$CS" db sites t.sqlite && expect_out "11 sites" && expect_out "Pioneertown" || return 1
+}
+
+t_bad_sites_exit_1_with_file_line() {
+    "$CS" db init s.sqlite >/dev/null || return 1
+    printf 'short_name,latitude,longitude\nAAA,34,-118\nBBB,134,-118\n' >bad.csv
+    run "$CS" db import-sites s.sqlite bad.csv && expect_rc 1 &&
+        expect_err "bad.csv:3: latitude = '134'" || return 1
+    run "$CS" db sites s.sqlite && expect_out "0 sites" || return 1
+    run "$CS" db import-sites s.sqlite missing.csv && expect_rc 1 && expect_err "missing.csv" || return 1
+    run "$CS" db import-sites nostudy.sqlite bad.csv && expect_rc 1 &&
+        expect_err "cybershake db init nostudy.sqlite" || return 1
+}
+
+t_init_refuses_existing_study() {
+    "$CS" db init s.sqlite >/dev/null || return 1
+    run "$CS" db init s.sqlite && expect_rc 1 && expect_err "already exists" || return 1
+}
+
+# A kill -9 in the middle of an import leaves the database exactly as it was.
+t_kill9_during_import_changes_nothing() {
+    "$CS" db init s.sqlite >/dev/null || return 1
+    "$CS" db import-sites s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null || return 1
+    sqlite3 s.sqlite .dump >before.sql || return 1
+    python3 -c "
+print('short_name,latitude,longitude')
+for i in range(5000): print(f'S{i},{30 + i * 1e-3:.6f},-118')" >many.csv
+    CYBERSHAKE_FAULT_PAUSE_AFTER_ROWS=2500 "$CS" db import-sites s.sqlite many.csv 2>pause.err &
+    pid=$!
+    n=0
+    until grep -q "paused inside the import transaction" pause.err 2>/dev/null; do
+        n=$((n + 1))
+        [ $n -gt 300 ] && { kill -9 $pid; echo "    import never paused" >&2; return 1; }
+        sleep 0.1
+    done
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    [ "$(sqlite3 s.sqlite 'PRAGMA integrity_check')" = ok ] || return 1
+    sqlite3 s.sqlite .dump >after.sql || return 1
+    cmp -s before.sql after.sql || { diff before.sql after.sql | head >&2; return 1; }
+    # And the same import afterwards goes through whole.
+    run "$CS" db import-sites s.sqlite many.csv && expect_out "imported 5000 sites" || return 1
+}
+
+# An older schema file (version 1, as written by a release before workflow tables existed) is
+# upgraded in place with its rows kept.
+t_migrate_older_schema_file() {
+    sqlite3 old.sqlite <"$REPO/tests/data/study_schema_v1.sql" || return 1
+    run "$CS" db sites old.sqlite && expect_rc 1 && expect_err "cybershake db migrate" || return 1
+    run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 2" || return 1
+    run "$CS" db sites old.sqlite && expect_out "OLDSITE" && expect_out "1 sites" || return 1
+    [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = 3 ] || return 1
+    [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM Files')" = 0 ] || return 1
+    run "$CS" db migrate old.sqlite && expect_out "already at schema version 2" || return 1
+    run "$CS" db info old.sqlite && expect_out "schema version: 2" || return 1
+}
+
+tcase help_and_exit_codes t_help_and_exit_codes
+tcase bad_usage_is_exit_2 t_bad_usage_is_exit_2
+tcase roundtrip_all_11_sites t_roundtrip_all_11_sites
+tcase bad_sites_exit_1_with_file_line t_bad_sites_exit_1_with_file_line
+tcase init_refuses_existing_study t_init_refuses_existing_study
+tcase kill9_during_import_changes_nothing t_kill9_during_import_changes_nothing
+tcase migrate_older_schema_file t_migrate_older_schema_file
+tsummary

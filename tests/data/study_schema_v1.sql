@@ -1,0 +1,34 @@
+-- A study database at schema version 1, as written before workflow tables existed.
+-- Loaded by tests/cli/test_db_cli.sh to test 'cybershake db migrate'.
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE Schema_Version (  Version INTEGER PRIMARY KEY,  Description TEXT NOT NULL,  Applied_At TEXT NOT NULL,  Code_Version TEXT NOT NULL);
+INSERT INTO Schema_Version VALUES(1,'CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves','2026-11-22T00:18:31Z','0.1.0+unknown');
+CREATE TABLE CyberShake_Site_Types (  CS_Site_Type_ID INTEGER PRIMARY KEY,  CS_Site_Type_Short_Name TEXT NOT NULL UNIQUE,  CS_Site_Type_Name TEXT NOT NULL);
+INSERT INTO CyberShake_Site_Types VALUES(1,'POI','Point of interest');
+INSERT INTO CyberShake_Site_Types VALUES(2,'GRID','Hazard map grid site');
+INSERT INTO CyberShake_Site_Types VALUES(3,'STATION','Seismic station');
+CREATE TABLE CyberShake_Sites (  CS_Site_ID INTEGER PRIMARY KEY,  CS_Site_Name TEXT NOT NULL,  CS_Short_Name TEXT NOT NULL UNIQUE,  CS_Site_Lat REAL NOT NULL CHECK (CS_Site_Lat BETWEEN -90 AND 90),  CS_Site_Lon REAL NOT NULL CHECK (CS_Site_Lon BETWEEN -180 AND 180),  CS_Site_Type_ID INTEGER NOT NULL DEFAULT 1 REFERENCES CyberShake_Site_Types,  Vs30 REAL CHECK (Vs30 IS NULL OR Vs30 > 0));
+INSERT INTO CyberShake_Sites VALUES(1,'An old site','OLDSITE',34.100000000000001421,-118.09999999999999431,1,NULL);
+CREATE TABLE ERF_IDs (  ERF_ID INTEGER PRIMARY KEY,  ERF_Name TEXT NOT NULL UNIQUE,  ERF_Description TEXT);
+INSERT INTO ERF_IDs VALUES(1,'old-erf','from before schema 2');
+CREATE TABLE Ruptures (  ERF_ID INTEGER NOT NULL REFERENCES ERF_IDs,  Source_ID INTEGER NOT NULL,  Rupture_ID INTEGER NOT NULL,  Source_Name TEXT,  Source_Type TEXT,  Magnitude REAL NOT NULL,  Prob REAL NOT NULL CHECK (Prob >= 0 AND Prob <= 1),  Grid_Spacing REAL,  Num_Rows INTEGER,  Num_Columns INTEGER,  Num_Points INTEGER,  Start_Lat REAL, Start_Lon REAL, Start_Depth REAL,  End_Lat REAL, End_Lon REAL, End_Depth REAL,  PRIMARY KEY (ERF_ID, Source_ID, Rupture_ID));
+INSERT INTO Ruptures VALUES(1,0,0,'Fault A',NULL,6.5,0.0010000000000000000208,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+CREATE TABLE Points (  ERF_ID INTEGER NOT NULL,  Source_ID INTEGER NOT NULL,  Rupture_ID INTEGER NOT NULL,  Point_ID INTEGER NOT NULL,  Lat REAL NOT NULL, Lon REAL NOT NULL, Depth REAL NOT NULL,  Rake REAL NOT NULL, Dip REAL NOT NULL, Strike REAL NOT NULL,  PRIMARY KEY (ERF_ID, Source_ID, Rupture_ID, Point_ID),  FOREIGN KEY (ERF_ID, Source_ID, Rupture_ID) REFERENCES Ruptures ON DELETE CASCADE);
+CREATE TABLE Velocity_Models (  Velocity_Model_ID INTEGER PRIMARY KEY,  Velocity_Model_Name TEXT NOT NULL,  Velocity_Model_Version TEXT,  Velocity_Model_SHA256 TEXT);
+CREATE TABLE SGT_Variation_IDs (  SGT_Variation_ID INTEGER PRIMARY KEY,  SGT_Variation_Name TEXT NOT NULL UNIQUE,  SGT_Variation_Description TEXT);
+CREATE TABLE Rupture_Variation_Scenario_IDs (  Rup_Var_Scenario_ID INTEGER PRIMARY KEY,  ERF_ID INTEGER NOT NULL REFERENCES ERF_IDs,  Rup_Var_Scenario_Name TEXT NOT NULL,  Rup_Var_Scenario_Description TEXT);
+CREATE TABLE Rupture_Variations (  Rup_Var_Scenario_ID INTEGER NOT NULL REFERENCES Rupture_Variation_Scenario_IDs,  ERF_ID INTEGER NOT NULL,  Source_ID INTEGER NOT NULL,  Rupture_ID INTEGER NOT NULL,  Rup_Var_ID INTEGER NOT NULL,  Rup_Var_LFN TEXT,  Hypocenter_Lat REAL, Hypocenter_Lon REAL, Hypocenter_Depth REAL,  PRIMARY KEY (Rup_Var_Scenario_ID, ERF_ID, Source_ID, Rupture_ID, Rup_Var_ID),  FOREIGN KEY (ERF_ID, Source_ID, Rupture_ID) REFERENCES Ruptures ON DELETE CASCADE);
+CREATE TABLE CyberShake_Site_Ruptures (  CS_Site_ID INTEGER NOT NULL REFERENCES CyberShake_Sites ON DELETE CASCADE,  ERF_ID INTEGER NOT NULL,  Source_ID INTEGER NOT NULL,  Rupture_ID INTEGER NOT NULL,  Site_Rupture_Dist REAL NOT NULL,  PRIMARY KEY (CS_Site_ID, ERF_ID, Source_ID, Rupture_ID),  FOREIGN KEY (ERF_ID, Source_ID, Rupture_ID) REFERENCES Ruptures ON DELETE CASCADE);
+CREATE TABLE CyberShake_Runs (  Run_ID INTEGER PRIMARY KEY,  Site_ID INTEGER NOT NULL REFERENCES CyberShake_Sites,  ERF_ID INTEGER REFERENCES ERF_IDs,  SGT_Variation_ID INTEGER REFERENCES SGT_Variation_IDs,  Velocity_Model_ID INTEGER REFERENCES Velocity_Models,  Rup_Var_Scenario_ID INTEGER REFERENCES Rupture_Variation_Scenario_IDs,  Status TEXT NOT NULL DEFAULT 'Initial',  Status_Time TEXT,  SGT_Host TEXT, SGT_Time TEXT, PP_Host TEXT, PP_Time TEXT,  Comment TEXT, Last_User TEXT, Job_ID TEXT, Submit_Dir TEXT,  Max_Frequency REAL, Low_Frequency_Cutoff REAL, SGT_Source_Filter_Frequency REAL);
+INSERT INTO CyberShake_Runs VALUES(1,1,1,NULL,NULL,NULL,'Initial',NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+CREATE TABLE IM_Types (  IM_Type_ID INTEGER PRIMARY KEY,  IM_Type_Measure TEXT NOT NULL,  IM_Type_Value REAL,  IM_Type_Units TEXT NOT NULL,  IM_Type_Component TEXT NOT NULL,  UNIQUE (IM_Type_Measure, IM_Type_Value, IM_Type_Component));
+INSERT INTO IM_Types VALUES(1,'RotD50',3.0,'g','RotD50');
+CREATE TABLE PeakAmplitudes (  Run_ID INTEGER NOT NULL REFERENCES CyberShake_Runs ON DELETE CASCADE,  Source_ID INTEGER NOT NULL,  Rupture_ID INTEGER NOT NULL,  Rup_Var_ID INTEGER NOT NULL,  IM_Type_ID INTEGER NOT NULL REFERENCES IM_Types,  IM_Value REAL NOT NULL,  PRIMARY KEY (Run_ID, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)) WITHOUT ROWID;
+INSERT INTO PeakAmplitudes VALUES(1,0,0,0,1,0.10000000000000000555);
+INSERT INTO PeakAmplitudes VALUES(1,0,0,1,1,0.2000000000000000111);
+INSERT INTO PeakAmplitudes VALUES(1,0,0,2,1,0.14999999999999999444);
+CREATE TABLE Hazard_Datasets (  Hazard_Dataset_ID INTEGER PRIMARY KEY,  ERF_ID INTEGER REFERENCES ERF_IDs,  Rup_Var_Scenario_ID INTEGER REFERENCES Rupture_Variation_Scenario_IDs,  SGT_Variation_ID INTEGER REFERENCES SGT_Variation_IDs,  Velocity_Model_ID INTEGER REFERENCES Velocity_Models,  Prob_Model TEXT NOT NULL DEFAULT 'Poisson',  Time_Span_Years REAL NOT NULL DEFAULT 1,  Max_Frequency REAL, Low_Frequency_Cutoff REAL,  Inputs TEXT,  Created_At TEXT NOT NULL);
+CREATE TABLE Hazard_Curves (  Hazard_Curve_ID INTEGER PRIMARY KEY,  Run_ID INTEGER REFERENCES CyberShake_Runs ON DELETE CASCADE,  Hazard_Dataset_ID INTEGER NOT NULL REFERENCES Hazard_Datasets,  IM_Type_ID INTEGER NOT NULL REFERENCES IM_Types,  Curve_Date TEXT NOT NULL);
+CREATE TABLE Hazard_Curve_Points (  Hazard_Curve_ID INTEGER NOT NULL REFERENCES Hazard_Curves ON DELETE CASCADE,  X_Value REAL NOT NULL,  Y_Value REAL NOT NULL,  PRIMARY KEY (Hazard_Curve_ID, X_Value));
+COMMIT;

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Runs every test suite (unit tests, then command-line tests), and ends with
+# "N passed, N failed" summed over all of them.
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+export CS_REPO="$repo"
+export CYBERSHAKE_LOG=${CYBERSHAKE_LOG:-warn}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+log=$(mktemp)
+passed=0
+failed=0
+skipped=0
+run_suite() {
+    echo "== $1"
+    shift
+    "$@" 2>&1 | tee "$log"
+    line=$(grep '^TESTSUMMARY' "$log" | tail -1)
+    if [ -z "$line" ]; then
+        echo "FAIL suite $*: ended without a summary"
+        failed=$((failed + 1))
+        return
+    fi
+    p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
+    f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + s))
+}
+t0=$(date +%s)
+run_suite "unit tests" "$repo/build/bin/cs_unit_tests"
+for t in "$repo"/tests/cli/test_*.sh; do
+    run_suite "$(basename "$t")" sh "$t"
+done
+rm -f "$log"
+echo
+echo "$skipped skipped (not counted as passed); $(($(date +%s) - t0)) s in all"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

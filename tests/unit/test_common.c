@@ -1,0 +1,225 @@
+/* Unit tests of the shared code: errors, units, parameter files, CSV, SHA-256, atomic files. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cs_atomic.h"
+#include "cs_csv.h"
+#include "cs_error.h"
+#include "cs_params.h"
+#include "cs_progress.h"
+#include "cs_sha256.h"
+#include "cs_units.h"
+#include "tf.h"
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+TEST(error_input_names_place_field_value_rule) {
+    cs_error e;
+    cs_error_clear(&e);
+    int rc = cs_error_input(&e, "sites.csv:4", "latitude", "95.2", "must lie in [%d, %d]", -90, 90);
+    CHECK(rc == CS_ERR_INPUT);
+    CHECK(e.status == CS_ERR_INPUT);
+    CHECK(!strcmp(e.message, "sites.csv:4: latitude = '95.2': must lie in [-90, 90]"));
+    CHECK(cs_exit_code(CS_ERR_INPUT) == 1 && cs_exit_code(CS_ERR_USAGE) == 2 &&
+          cs_exit_code(CS_OK) == 0);
+    cs_error_prefix(&e, "importing: ");
+    CHECK(!strncmp(e.message, "importing: sites.csv:4", 22));
+}
+
+TEST(units_convert_to_si) {
+    double v;
+    CHECK(cs_unit_parse("200 m", CS_DIM_LENGTH, &v) == 0 && v == 200.0);
+    CHECK(cs_unit_parse("0.2 km", CS_DIM_LENGTH, &v) == 0 && fabs(v - 200.0) < 1e-12);
+    CHECK(cs_unit_parse("200m", CS_DIM_LENGTH, &v) == 0 && v == 200.0);
+    CHECK(cs_unit_parse("3.5 km/s", CS_DIM_VELOCITY, &v) == 0 && v == 3500.0);
+    CHECK(cs_unit_parse("2.7 g/cm3", CS_DIM_DENSITY, &v) == 0 && fabs(v - 2700.0) < 1e-9);
+    CHECK(cs_unit_parse("1e15 N*s", CS_DIM_IMPULSE, &v) == 0 && v == 1e15);
+    CHECK(cs_unit_parse("1e22 dyne*cm", CS_DIM_MOMENT, &v) == 0 && fabs(v - 1e15) < 1);
+    CHECK(cs_unit_parse("0.5 Hz", CS_DIM_FREQUENCY, &v) == 0 && v == 0.5);
+    CHECK(cs_unit_parse("-55 deg", CS_DIM_ANGLE, &v) == 0 && v == -55.0);
+    CHECK(cs_unit_parse("7", CS_DIM_NONE, &v) == 0 && v == 7.0);
+}
+
+TEST(units_reject_missing_wrong_and_malformed) {
+    double v;
+    CHECK(cs_unit_parse("200", CS_DIM_LENGTH, &v) == -2);
+    CHECK(cs_unit_parse("200 s", CS_DIM_LENGTH, &v) == -3);
+    CHECK(cs_unit_parse("200 furlongs", CS_DIM_LENGTH, &v) == -3);
+    CHECK(cs_unit_parse("abc m", CS_DIM_LENGTH, &v) == -1);
+    CHECK(cs_unit_parse("7 m", CS_DIM_NONE, &v) == -3);
+}
+
+static const cs_param_spec specs[] = {
+    {"h", CS_PT_REAL, CS_DIM_LENGTH, 1, NULL, NULL, 1e-3, 1e5, "grid spacing"},
+    {"fmax", CS_PT_REAL, CS_DIM_FREQUENCY, 0, "0.5 Hz", NULL, 1e-3, 100, "maximum frequency"},
+    {"nx", CS_PT_INT, CS_DIM_NONE, 1, NULL, NULL, 8, 100000, "nodes along x"},
+    {"backend", CS_PT_CHOICE, CS_DIM_NONE, 0, "cpu", "cpu|cuda", 1, 0, "compute back end"},
+    {"free_surface", CS_PT_BOOL, CS_DIM_NONE, 0, "true", NULL, 1, 0, "free surface on top"},
+    {"model", CS_PT_STRING, CS_DIM_NONE, 0, NULL, NULL, 1, 0, "velocity model file"},
+};
+#define NSPECS (sizeof specs / sizeof specs[0])
+
+TEST(params_read_valid_file_with_units_comments_defaults) {
+    const char *p = tf_path("ok.par");
+    write_text(p, "# a comment line\n\nh = 0.2 km   # spacing\nnx=128\nbackend = cuda\n"
+                  "model = \"velocity#1.txt\"\nfree_surface = no\n");
+    cs_params *par;
+    cs_error e;
+    CHECK_OK(cs_params_read(p, specs, NSPECS, &par, &e), &e);
+    CHECK(cs_params_real(par, "h") == 200.0);
+    CHECK(cs_params_real(par, "fmax") == 0.5);
+    CHECK(!cs_params_given(par, "fmax") && cs_params_has(par, "fmax"));
+    CHECK(cs_params_int(par, "nx") == 128);
+    CHECK(!strcmp(cs_params_string(par, "backend"), "cuda"));
+    CHECK(!strcmp(cs_params_string(par, "model"), "velocity#1.txt"));
+    CHECK(cs_params_bool(par, "free_surface") == 0);
+    CHECK_CONTAINS(cs_params_where(par, "nx"), "ok.par:4");
+    CHECK_OK(cs_params_set(par, "nx", "256", "command line", &e), &e);
+    CHECK(cs_params_int(par, "nx") == 256);
+    cs_params_free(par);
+}
+
+static void expect_param_error(const char *text, const char *needle1, const char *needle2) {
+    cs_params *par = NULL;
+    cs_error e;
+    cs_error_clear(&e);
+    int rc = cs_params_parse("run.par", text, specs, NSPECS, &par, &e);
+    CHECK_MSG(rc == CS_ERR_INPUT, "accepted bad input: %s", text);
+    CHECK(par == NULL);
+    CHECK_CONTAINS(e.message, needle1);
+    CHECK_CONTAINS(e.message, needle2);
+}
+
+TEST(params_unknown_key_names_line_and_suggests) {
+    expect_param_error("h = 200 m\nnx = 10\nfmaxx = 1 Hz\n", "run.par:3", "did you mean 'fmax'");
+}
+TEST(params_missing_required_key_is_named) {
+    expect_param_error("h = 200 m\n", "run.par", "nx");
+}
+TEST(params_value_without_unit_is_rejected) {
+    expect_param_error("nx = 10\nh = 200\n", "run.par:2", "needs a unit");
+}
+TEST(params_wrong_unit_is_rejected) {
+    expect_param_error("nx = 10\nh = 2 s\n", "run.par:2", "unit must be one of");
+}
+TEST(params_out_of_range_is_rejected) {
+    expect_param_error("nx = 4\nh = 2 m\n", "run.par:1", "must lie in [8, 100000]");
+}
+TEST(params_duplicate_key_is_rejected) {
+    expect_param_error("nx = 10\nh = 2 m\nnx = 11\n", "run.par:3", "given twice (first at run.par:1)");
+}
+TEST(params_bad_choice_bool_int_and_syntax) {
+    expect_param_error("nx = 10\nh = 2 m\nbackend = gpu\n", "run.par:3", "cpu|cuda");
+    expect_param_error("nx = 10.5\nh = 2 m\n", "run.par:1", "whole number");
+    expect_param_error("nx = 10\nh = 2 m\nfree_surface = maybe\n", "run.par:3", "true or false");
+    expect_param_error("nx = 10\nh 2 m\n", "run.par:2", "expected 'key = value'");
+    expect_param_error("nx = 10\nh = \n", "run.par:2", "missing value");
+}
+
+TEST(csv_quotes_comments_and_line_numbers) {
+    const char *p = tf_path("a.csv");
+    write_text(p, "a,b,c\r\n# comment\n\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\", 3 \n4,5,6");
+    cs_csv *c;
+    cs_error e;
+    CHECK_OK(cs_csv_open(p, &c, &e), &e);
+    CHECK(cs_csv_next(c, &e) == 1 && cs_csv_nfields(c) == 3 && cs_csv_line(c) == 1);
+    CHECK(cs_csv_next(c, &e) == 1 && cs_csv_line(c) == 4);
+    CHECK(!strcmp(cs_csv_field(c, 1), "x, y") && !strcmp(cs_csv_field(c, 2), "say \"hi\""));
+    CHECK(cs_csv_next(c, &e) == 1 && cs_csv_line(c) == 5);
+    CHECK(!strcmp(cs_csv_field(c, 1), "two\nlines") && !strcmp(cs_csv_field(c, 2), "3"));
+    CHECK(cs_csv_next(c, &e) == 1 && cs_csv_line(c) == 7 && !strcmp(cs_csv_field(c, 2), "6"));
+    CHECK(cs_csv_next(c, &e) == 0);
+    cs_csv_close(c);
+}
+
+TEST(csv_unclosed_quote_is_an_error_with_line) {
+    const char *p = tf_path("b.csv");
+    write_text(p, "a,b\n1,\"open\n");
+    cs_csv *c;
+    cs_error e;
+    CHECK_OK(cs_csv_open(p, &c, &e), &e);
+    CHECK(cs_csv_next(c, &e) == 1);
+    CHECK(cs_csv_next(c, &e) < 0);
+    CHECK_CONTAINS(e.message, "b.csv:2");
+    cs_csv_close(c);
+}
+
+TEST(sha256_known_vectors) {
+    char hex[CS_SHA256_HEX];
+    cs_error e;
+    CHECK_OK(cs_sha256_bytes("abc", 3, hex, &e), &e);
+    CHECK(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    CHECK_OK(cs_sha256_bytes("", 0, hex, &e), &e);
+    CHECK(!strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    /* FIPS 180-2 two-block message. */
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    const char *p = tf_path("m.txt");
+    write_text(p, m);
+    CHECK_OK(cs_sha256_file(p, hex, &e), &e);
+    CHECK(!strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+    CHECK(cs_sha256_file(tf_path("missing"), hex, &e) == CS_ERR_IO);
+    CHECK_CONTAINS(e.message, "missing");
+}
+
+TEST(atomic_commit_renames_with_checksum) {
+    const char *p = tf_path("out.txt");
+    cs_atomic_file a;
+    cs_error e;
+    CHECK_OK(cs_atomic_open(&a, p, &e), &e);
+    CHECK(access(p, F_OK) != 0);          /* nothing under the final name while writing */
+    CHECK(strstr(a.tmp_path, "/.out.txt.tmp.") != NULL);
+    fputs("abc", a.f);
+    char sha[CS_SHA256_HEX];
+    CHECK_OK(cs_atomic_commit(&a, sha, &e), &e);
+    CHECK(!strcmp(sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    FILE *f = fopen(p, "r");
+    char buf[8] = {0};
+    CHECK(f && fread(buf, 1, 7, f) == 3 && !strcmp(buf, "abc"));
+    fclose(f);
+    struct stat st;
+    CHECK(stat(p, &st) == 0 && (st.st_mode & 0444)); /* readable, not left at mkstemp's 0600 */
+}
+
+TEST(atomic_abort_and_killed_writer_leave_no_final_file) {
+    const char *p = tf_path("never.txt");
+    cs_atomic_file a;
+    cs_error e;
+    CHECK_OK(cs_atomic_open(&a, p, &e), &e);
+    fputs("partial", a.f);
+    cs_atomic_abort(&a);
+    CHECK(access(p, F_OK) != 0);
+    /* A child killed in the middle of writing. */
+    const char *q = tf_path("killed.txt");
+    pid_t pid = fork();
+    if (pid == 0) {
+        cs_atomic_file b;
+        cs_error e2;
+        if (cs_atomic_open(&b, q, &e2)) _exit(1);
+        fputs("half of it", b.f);
+        fflush(b.f);
+        kill(getpid(), SIGKILL);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    CHECK(access(q, F_OK) != 0);
+}
+
+TEST(progress_formats_durations) {
+    char b[32];
+    cs_format_duration(12.34, b, sizeof b);
+    CHECK(!strcmp(b, "12.3s"));
+    cs_format_duration(185, b, sizeof b);
+    CHECK(!strcmp(b, "3m05s"));
+    cs_format_duration(3720, b, sizeof b);
+    CHECK(!strcmp(b, "1h02m"));
+}
