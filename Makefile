@@ -20,9 +20,10 @@ HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) -E -x c - >
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 CSTD    := -std=c11 -D_GNU_SOURCE
-OPT     ?= -O2 -g
+OPT     ?= -O3 -g
+ARCH    ?= -march=native
 INCLUDES := -Icommon -Idb -Isgt -Iextract -Ihazard -Iworkflow -Icli
-CFLAGS_BASE := $(CSTD) $(OPT) $(WARN) -fopenmp $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
+CFLAGS_BASE := $(CSTD) $(OPT) $(ARCH) $(WARN) -fopenmp $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
 ifeq ($(HAVE_OPENSSL),1)
 CFLAGS_BASE += -DCS_HAVE_OPENSSL
 OPENSSL_LIBS := -lcrypto
@@ -35,19 +36,22 @@ FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 # Sources: shared code, then one list per stage.
 COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
                common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
-               common/cs_progress.c common/cs_cli.c
+               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c
 COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
+SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
+               sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
+               sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c
 CLI_SRC     := cli/cybershake.c
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC)
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) sgt/sgt_nocuda.c
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)
 OBJ_CLI  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 OBJ_TEST := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
-CFLAGS_FULL := $(CFLAGS_BASE) $(MPI_CFLAGS) $(HDF5_CFLAGS) $(FULL_CFLAGS)
+CFLAGS_FULL := $(CFLAGS_BASE) -DCS_HAVE_PROJ $(MPI_CFLAGS) $(HDF5_CFLAGS) $(FULL_CFLAGS)
 LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) -fopenmp -lm
 
 BIN := $(BUILD)/bin

@@ -4,11 +4,18 @@
 #define CYBERSHAKE_COMMANDS_H
 
 int cs_db_cli_main(int argc, char **argv);
+int cs_sgt_cli_main(int argc, char **argv);
+int cs_mesh_cli_main(int argc, char **argv);
+
+#define CYBERSHAKE_SGT_COMMANDS                                                                    \
+    {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
+        {"sgt", cs_sgt_cli_main, "run the wave solver: SGT or forward"},
 
 #ifdef CS_SGT_ONLY
-#define CYBERSHAKE_COMMANDS
+#define CYBERSHAKE_COMMANDS CYBERSHAKE_SGT_COMMANDS
 #else
-#define CYBERSHAKE_COMMANDS {"db", cs_db_cli_main, "study database: init, migrate, sites"},
+#define CYBERSHAKE_COMMANDS                                                                        \
+    {"db", cs_db_cli_main, "study database: init, migrate, sites"}, CYBERSHAKE_SGT_COMMANDS
 #endif
 
 #endif

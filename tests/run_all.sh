@@ -32,6 +32,11 @@ run_suite "unit tests" "$repo/build/bin/cs_unit_tests"
 for t in "$repo"/tests/cli/test_*.sh; do
     run_suite "$(basename "$t")" sh "$t"
 done
+# Physics checks against independent solutions, in Python with Debian's numpy/scipy/h5py
+# (the system interpreter, which has them, not whatever python3 comes first on the PATH).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+run_suite "physics (tests/physics)" "$py" "$repo/tests/physics/run.py"
 rm -f "$log"
 echo
 echo "$skipped skipped (not counted as passed); $(($(date +%s) - t0)) s in all"

@@ -1,0 +1,342 @@
+/* `cybershake sgt PARAMS` and `cybershake mesh PARAMS MATERIAL.h5`. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_cli.h"
+#include "cs_log.h"
+#include "cs_strutil.h"
+#include "sgt_config.h"
+#include "sgt_mesh.h"
+#include "sgt_points.h"
+#include "sgt_run.h"
+#include "sgt_source.h"
+#ifdef CS_HAVE_PROJ
+#include "cs_geo.h"
+#endif
+
+int cs_sgt_cli_main(int argc, char **argv);
+int cs_mesh_cli_main(int argc, char **argv);
+
+/* Reads PARAMS and applies --set KEY=VALUE overrides. */
+static int read_params(int argc, char **argv, const char *usage, int npos, char **pos,
+                       cs_params **out, int *exit_code) {
+    *out = NULL;
+    static const struct option opts[] = {{"set", required_argument, 0, 's'},
+                                         {"keys", no_argument, 0, 'k'},
+                                         {0}};
+    char *sets[64];
+    int nsets = 0;
+    optind = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (ch == 's' && nsets < 64)
+            sets[nsets++] = optarg;
+        else if (ch == 'k') {
+            cs_params_describe(sgt_param_specs, (size_t)sgt_param_nspecs, stdout);
+            *exit_code = 0;
+            return 1;
+        } else {
+            *exit_code = cs_cli_usage(argv[0], "unknown option; %s", usage);
+            return 1;
+        }
+    }
+    if (argc - optind != npos) {
+        *exit_code = cs_cli_usage(argv[0], "%s", usage);
+        return 1;
+    }
+    for (int i = 0; i < npos; i++) pos[i] = argv[optind + i];
+    cs_error err;
+    cs_error_clear(&err);
+    if (cs_params_read(pos[0], sgt_param_specs, (size_t)sgt_param_nspecs, out, &err)) {
+        *exit_code = cs_cli_fail(argv[0], &err);
+        return 1;
+    }
+    for (int i = 0; i < nsets; i++) {
+        char kv[1024];
+        cs_copy(kv, sizeof kv, sets[i]);
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            *exit_code = cs_cli_usage(argv[0], "--set needs KEY=VALUE, got '%s'", sets[i]);
+            cs_params_free(*out);
+            return 1;
+        }
+        *eq = '\0';
+        if (cs_params_set(*out, cs_trim(kv), cs_trim(eq + 1), "--set", &err)) {
+            *exit_code = cs_cli_fail(argv[0], &err);
+            cs_params_free(*out);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Reads "lon lat depth_m" points and snaps them to nodes (full builds only). */
+#ifdef CS_HAVE_PROJ
+static int snap(const sgt_config *c, const cs_geo_frame *f, double lon, double lat, double depth,
+                int node[3], double *miss, cs_error *err) {
+    double x, y;
+    int rc = cs_geo_to_local(f, lon, lat, &x, &y, err);
+    if (rc) return rc;
+    double fi = (x - c->x0) / c->h, fj = (y - c->y0) / c->h, fk = depth / c->h;
+    node[0] = (int)lround(fi);
+    node[1] = (int)lround(fj);
+    node[2] = (int)lround(fk);
+    *miss = c->h * sqrt((fi - node[0]) * (fi - node[0]) + (fj - node[1]) * (fj - node[1]) +
+                        (fk - node[2]) * (fk - node[2]));
+    return 0;
+}
+
+static int read_geo_points(sgt_config *c, const cs_geo_frame *f, const char *path, cs_error *err) {
+    FILE *fp = fopen(path, "r");
+    if (!fp) return cs_error_errno(err, path, "open points file");
+    char *buf = NULL;
+    size_t cap = 0;
+    long ncap = 0;
+    int line = 0, rc = 0;
+    cs_copy(c->point_file, sizeof c->point_file, path);
+    while (cs_read_line(fp, &buf, &cap)) {
+        line++;
+        char *s = cs_trim(buf);
+        if (!*s || *s == '#') continue;
+        char place[4200], copy[256];
+        snprintf(place, sizeof place, "%s:%d", path, line);
+        cs_copy(copy, sizeof copy, s);
+        double v[3];
+        int got = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(s, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+            if (got == 3 || cs_parse_double(t, &v[got])) {
+                got = -1;
+                break;
+            }
+            got++;
+        }
+        if (got != 3) {
+            rc = cs_error_input(err, place, NULL, copy, "expected: lon lat depth_m");
+            break;
+        }
+        if (c->npoints == ncap) {
+            ncap = ncap ? 2 * ncap : 1024;
+            int *np = realloc(c->pts, (size_t)ncap * 3 * sizeof(int));
+            int *nl = np ? realloc(c->point_lines, (size_t)ncap * sizeof(int)) : NULL;
+            double *ng = nl ? realloc(c->point_geo, (size_t)ncap * 3 * sizeof(double)) : NULL;
+            if (np) c->pts = np;
+            if (nl) c->point_lines = nl;
+            if (!ng) {
+                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                break;
+            }
+            c->point_geo = ng;
+        }
+        double miss;
+        if ((rc = snap(c, f, v[0], v[1], v[2], c->pts + 3 * c->npoints, &miss, err))) {
+            cs_error_prefix(err, "%s: ", place);
+            break;
+        }
+        memcpy(c->point_geo + 3 * c->npoints, v, sizeof v);
+        c->point_lines[c->npoints] = line;
+        c->npoints++;
+    }
+    free(buf);
+    fclose(fp);
+    if (!rc && c->npoints == 0) rc = cs_error_input(err, path, NULL, NULL, "holds no points");
+    return rc;
+}
+#endif
+
+/* Turns geographic inputs into box-frame ones. */
+static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
+    int geo_source = cs_params_has(p, "source_lon") || cs_params_has(p, "source_lat");
+    int enz = c->source_kind == SGT_SOURCE_FORCE && !cs_params_has(p, "force_vector") &&
+              (!strcmp(c->force_component, "E") || !strcmp(c->force_component, "N") ||
+               !strcmp(c->force_component, "Z"));
+    int sdr = c->source_kind == SGT_SOURCE_MOMENT && cs_params_has(p, "strike");
+    int geo_points = cs_params_has(p, "save_points_geographic");
+    if (!geo_source && !enz && !sdr && !geo_points) return 0;
+#ifndef CS_HAVE_PROJ
+    return cs_error_input(err, "parameters", geo_source ? "source_lon" : enz ? "force_component"
+                                             : sdr      ? "strike"
+                                                        : "save_points_geographic",
+                          NULL,
+                          "needs geodesy, which this SGT-only build lacks; give box-frame inputs "
+                          "(source_i/j/k, force_vector, moment_*, save_points) as "
+                          "'cybershake plan' writes them");
+#else
+    if (!c->have_geo)
+        return cs_error_input(err, "parameters", "origin_lon, origin_lat", NULL,
+                              "required for geographic inputs (source_lon/lat, E/N/Z forces, "
+                              "strike/dip/rake, save_points_geographic)");
+    cs_geo_frame *f;
+    int rc = cs_geo_frame_create(c->origin_lon, c->origin_lat, c->rotation, &f, err);
+    if (rc) return rc;
+    if (geo_source) {
+        if (!cs_params_has(p, "source_lon") || !cs_params_has(p, "source_lat")) {
+            cs_geo_frame_free(f);
+            return cs_error_input(err, "parameters", "source_lon, source_lat", NULL, "give both");
+        }
+        double miss;
+        rc = snap(c, f, cs_params_real(p, "source_lon"), cs_params_real(p, "source_lat"),
+                  cs_params_real(p, "source_depth"), c->src, &miss, err);
+        if (!rc && miss > 1e-3 * c->h)
+            cs_info("source snapped to node (%d, %d, %d), %.1f m away", c->src[0], c->src[1],
+                    c->src[2], miss);
+    }
+    double lon = c->origin_lon, lat = c->origin_lat;
+    if (!rc && c->src[0] >= 0)
+        rc = cs_geo_to_geographic(f, c->x0 + c->src[0] * c->h, c->y0 + c->src[1] * c->h, &lon,
+                                  &lat, err);
+    if (!rc && (enz || sdr)) {
+        rc = cs_geo_box_axes_enu(f, lon, lat, c->axes_enu, err);
+        c->have_axes = 1;
+    }
+    if (!rc && enz) {
+        double e[3] = {0, 0, 0};
+        e[c->force_component[0] == 'E' ? 0 : c->force_component[0] == 'N' ? 1 : 2] = 1;
+        sgt_vector_enu_to_box(e, c->axes_enu, c->force);
+    }
+    if (!rc && sdr) {
+        const char *k[4] = {"strike", "dip", "rake", "m0"};
+        for (int i = 0; i < 4 && !rc; i++)
+            if (!cs_params_has(p, k[i]))
+                rc = cs_error_input(err, "parameters", k[i], NULL, "required with strike/dip/rake/m0");
+        if (!rc) {
+            double ned[6];
+            sgt_moment_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
+                                cs_params_real(p, "rake"), cs_params_real(p, "m0"), ned);
+            sgt_moment_ned_to_box(ned, c->axes_enu, c->moment);
+        }
+    }
+    if (!rc && geo_points) rc = read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err);
+    cs_geo_frame_free(f);
+    return rc;
+#endif
+}
+
+static int read_index_points(const char *path, int **pts, int **lines, long *n, cs_error *err) {
+    int rc = sgt_points_read_index(path, pts, n, err);
+    if (rc) return rc;
+    /* Line numbers for messages: re-read cheaply by counting non-comment lines. */
+    *lines = malloc((size_t)*n * sizeof(int));
+    if (!*lines) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t cap = 0;
+    long q = 0;
+    int line = 0;
+    while (f && q < *n && cs_read_line(f, &buf, &cap)) {
+        line++;
+        char *s = cs_trim(buf);
+        if (*s && *s != '#') (*lines)[q++] = line;
+    }
+    free(buf);
+    if (f) fclose(f);
+    return 0;
+}
+
+int cs_sgt_cli_main(int argc, char **argv) {
+    static const char usage[] = "usage: cybershake sgt PARAMS [--set KEY=VALUE]... | --keys";
+    if (cs_cli_wants_help(argc, argv)) {
+        printf("%s\n\n"
+               "Runs the wave solver on one parameter file: an SGT run (a point force at the site,\n"
+               "strain saved at the save points) or a forward run (force or moment tensor,\n"
+               "velocity recorded at receivers). --set overrides a key of the file; --keys lists\n"
+               "every key with its unit and default. docs/sgt.md describes the keys and outputs.\n",
+               usage);
+        return 0;
+    }
+    cs_params *p;
+    char *pos[1];
+    int code;
+    if (read_params(argc, argv, usage, 1, pos, &p, &code)) return code;
+    cs_error err;
+    cs_error_clear(&err);
+    sgt_config c;
+    int rc = sgt_config_from_params(p, &c, &err);
+    if (!rc) rc = resolve_geography(p, &c, &err);
+    if (!rc && c.src[0] < 0) rc = cs_error_input(&err, pos[0], "source", NULL,
+                                                 "give source_i, source_j, source_k (or "
+                                                 "source_lon, source_lat)");
+    if (!rc && c.source_kind == SGT_SOURCE_FORCE && c.force[0] == 0 && c.force[1] == 0 && c.force[2] == 0)
+        rc = cs_error_input(&err, pos[0], "force_component", c.force_component, "gives no direction");
+    if (!rc && c.mode == SGT_MODE_SGT && c.save_points[0]) {
+        cs_copy(c.point_file, sizeof c.point_file, c.save_points);
+        rc = read_index_points(c.save_points, &c.pts, &c.point_lines, &c.npoints, &err);
+    }
+    if (!rc && c.mode == SGT_MODE_FORWARD) {
+        long n;
+        rc = read_index_points(c.receivers, &c.recs, &c.rec_lines, &n, &err);
+        c.nrec = (int)n;
+    }
+    cs_params_free(p);
+    sgt_run_result res;
+    if (!rc) rc = sgt_run(&c, &res, &err);
+    sgt_config_free(&c);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    printf("%s: %d steps, %.2f s, %.3g G LUPS, %.3g MB, sha256 %s\n", c.output, res.steps,
+           res.seconds, res.lups / 1e9, res.output_bytes / 1e6,
+           res.output_sha[0] ? res.output_sha : "(none in this build)");
+    return 0;
+}
+
+int cs_mesh_cli_main(int argc, char **argv) {
+    static const char usage[] = "usage: cybershake mesh PARAMS MATERIAL.h5 [--set KEY=VALUE]...";
+    if (cs_cli_wants_help(argc, argv)) {
+        printf("%s\n\n"
+               "Samples the velocity model of PARAMS onto its grid, with the Vs, Vp, density and\n"
+               "Vp/Vs floors and Q from Vs where the model has none, and writes the material file\n"
+               "that the three force runs share (mesh_file = MATERIAL.h5 in their parameters).\n",
+               usage);
+        return 0;
+    }
+    cs_params *p;
+    char *pos[2];
+    int code;
+    if (read_params(argc, argv, usage, 2, pos, &p, &code)) return code;
+    cs_error err;
+    cs_error_clear(&err);
+    int rc = 0;
+    const char *fmt = cs_params_has(p, "model_format") ? cs_params_string(p, "model_format") : NULL;
+    int nx = (int)cs_params_int(p, "nx"), ny = (int)cs_params_int(p, "ny"), nz = (int)cs_params_int(p, "nz");
+    double h = cs_params_real(p, "h");
+    sgt_mesh_rules r = {cs_params_real(p, "vs_min"), cs_params_real(p, "vp_min"),
+                        cs_params_real(p, "rho_min"), cs_params_real(p, "vp_vs_min"),
+                        SGT_QSRC_AUTO,
+                        cs_params_has(p, "x0") ? cs_params_real(p, "x0") : -0.5 * (nx - 1) * h,
+                        cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h, h};
+    const char *qs = cs_params_string(p, "q_source");
+    r.q_source = !strcmp(qs, "vs") ? SGT_QSRC_VS : !strcmp(qs, "model") ? SGT_QSRC_MODEL : SGT_QSRC_AUTO;
+    sgt_model m;
+    memset(&m, 0, sizeof m);
+    if (!fmt) {
+        rc = cs_error_input(&err, pos[0], "model_format", NULL, "required to make a mesh");
+    } else if (!strcmp(fmt, "homogeneous")) {
+        if (!cs_params_has(p, "vp") || !cs_params_has(p, "vs") || !cs_params_has(p, "rho"))
+            rc = cs_error_input(&err, pos[0], "vp, vs, rho", NULL, "required for a homogeneous model");
+        else
+            rc = sgt_model_homogeneous(&m, cs_params_real(p, "vp"), cs_params_real(p, "vs"),
+                                       cs_params_real(p, "rho"),
+                                       cs_params_has(p, "qp") ? cs_params_real(p, "qp") : NAN,
+                                       cs_params_has(p, "qs") ? cs_params_real(p, "qs") : NAN, &err);
+    } else if (!cs_params_has(p, "model_file")) {
+        rc = cs_error_input(&err, pos[0], "model_file", NULL, "required for model_format %s", fmt);
+    } else {
+        rc = sgt_model_read(&m, fmt, cs_params_string(p, "model_file"), nx, ny, nz, &err);
+    }
+    cs_params_free(p);
+    char sha[65] = "";
+    sgt_mesh_stats st;
+    if (!rc) rc = sgt_mesh_write(pos[1], &m, &r, nx, ny, nz, sha, &st, &err);
+    sgt_model_free(&m);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    printf("%s: %d x %d x %d nodes from %s\n", pos[1], nx, ny, nz, fmt);
+    printf("  vp max %.1f m/s at (%d, %d, %d); vs min %.1f m/s at (%d, %d, %d)\n", st.vp_max,
+           st.vp_max_at[0], st.vp_max_at[1], st.vp_max_at[2], st.vs_min_seen, st.vs_min_at[0],
+           st.vs_min_at[1], st.vs_min_at[2]);
+    printf("  floors raised vs at %ld, vp at %ld, rho at %ld nodes; Q from Vs at %ld nodes\n",
+           st.clamped_vs, st.clamped_vp, st.clamped_rho, st.q_from_vs);
+    printf("  sha256 %s\n", sha[0] ? sha : "(none in this build)");
+    return 0;
+}

@@ -1,0 +1,323 @@
+#include "sgt_mesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_atomic.h"
+#include "cs_hdf5.h"
+#include "cs_log.h"
+#include "cs_version.h"
+
+void sgt_mesh_stats_init(sgt_mesh_stats *st) {
+    memset(st, 0, sizeof *st);
+    st->vs_min_seen = INFINITY;
+}
+
+void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
+    into->nodes += from->nodes;
+    into->clamped_vs += from->clamped_vs;
+    into->clamped_vp += from->clamped_vp;
+    into->clamped_rho += from->clamped_rho;
+    into->q_from_vs += from->q_from_vs;
+    if (from->vp_max > into->vp_max) {
+        into->vp_max = from->vp_max;
+        memcpy(into->vp_max_at, from->vp_max_at, sizeof into->vp_max_at);
+    }
+    if (from->vs_min_seen < into->vs_min_seen) {
+        into->vs_min_seen = from->vs_min_seen;
+        memcpy(into->vs_min_at, from->vs_min_at, sizeof into->vs_min_at);
+    }
+    if (from->vs_max > into->vs_max) into->vs_max = from->vs_max;
+}
+
+static void note(sgt_mesh_stats *st, const sgt_material *m, int gi, int gj, int k) {
+    st->nodes++;
+    if (m->vp > st->vp_max) {
+        st->vp_max = m->vp;
+        st->vp_max_at[0] = gi, st->vp_max_at[1] = gj, st->vp_max_at[2] = k;
+    }
+    if (m->vs < st->vs_min_seen) {
+        st->vs_min_seen = m->vs;
+        st->vs_min_at[0] = gi, st->vs_min_at[1] = gj, st->vs_min_at[2] = k;
+    }
+    if (m->vs > st->vs_max) st->vs_max = m->vs;
+}
+
+int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
+                  sgt_material *out, sgt_mesh_stats *st, cs_error *err) {
+    double x = r->x0 + gi * r->h, y = r->y0 + gj * r->h, z = k * r->h;
+    sgt_material a;
+    int rc = sgt_model_query(m, x, y, z, gi, gj, k, &a, err);
+    if (rc) return rc;
+    if (a.vs < r->vs_min) {
+        a.vs = r->vs_min;
+        if (st) st->clamped_vs++;
+    }
+    double vp_floor = fmax(r->vp_min, r->vpvs_min * a.vs);
+    if (a.vp < vp_floor) {
+        a.vp = vp_floor;
+        if (st) st->clamped_vp++;
+    }
+    if (a.rho < r->rho_min) {
+        a.rho = r->rho_min;
+        if (st) st->clamped_rho++;
+    }
+    int derive = r->q_source == SGT_QSRC_VS || isnan(a.qs) || isnan(a.qp);
+    if (r->q_source == SGT_QSRC_MODEL && (isnan(a.qs) || isnan(a.qp)))
+        return cs_error_input(err, m->name, "q_source", "model", "the model has no Q; use "
+                              "q_source = auto or vs");
+    if (derive) {
+        a.qs = 50.0 * a.vs / 1000.0;
+        a.qp = 2.0 * a.qs;
+        if (st) st->q_from_vs++;
+    }
+    *out = a;
+    return 0;
+}
+
+int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
+                        sgt_mesh_stats *st, cs_error *err) {
+    const sgt_layout *L = &s->L;
+    sgt_mesh_stats_init(st);
+    int rc = 0;
+    /* Ghost nodes take the material of the nearest grid node (clamped global index); nodes
+     * of the grid are counted once. A 1D model depends on k alone, so each column is the same
+     * and one pass down k per column would do; the general loop keeps 3D models simple. */
+    for (int i = -L->halo; i < L->lnx + L->halo && !rc; i++)
+        for (int j = -L->halo; j < L->lny + L->halo && !rc; j++)
+            for (int k = -L->gz; k < L->nz + L->gz && !rc; k++) {
+                int gi = i + L->i0, gj = j + L->j0;
+                int ci = gi < 0 ? 0 : gi >= L->nx ? L->nx - 1 : gi;
+                int cj = gj < 0 ? 0 : gj >= L->ny ? L->ny - 1 : gj;
+                int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx && j >= 0 &&
+                             j < L->lny;
+                sgt_material a = {0};
+                rc = sgt_mesh_node(m, r, ci, cj, ck, &a, inside ? st : NULL, err);
+                if (rc) break;
+                if (inside) note(st, &a, gi, gj, k);
+                long p = sgt_idx(L, i, j, k);
+                s->lam[p] = (float)a.vp;
+                s->mu[p] = (float)a.vs;
+                s->rho[p] = (float)a.rho;
+                if (s->visco) {
+                    s->qpw[p] = (float)a.qp;
+                    s->qsw[p] = (float)a.qs;
+                }
+            }
+    if (!rc) rc = sgt_mesh_to_moduli(s, err);
+    return rc;
+}
+
+int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
+    const sgt_layout *L = &s->L;
+    /* The save points keep their material at the reference frequency (the extractor needs mu
+     * there for the moment), before the moduli become unrelaxed. */
+    if (s->npoints && !s->pt_mat) {
+        s->pt_mat = malloc((size_t)s->npoints * 3 * sizeof(float));
+        if (!s->pt_mat) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    for (long q = 0; q < s->npoints; q++) {
+        int li, lj;
+        if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;
+        long p = sgt_idx(L, li, lj, s->pts[3 * q + 2]);
+        double vp = s->lam[p], vs = s->mu[p], rho = s->rho[p];
+        s->pt_mat[3 * q] = (float)(rho * (vp * vp - 2 * vs * vs));
+        s->pt_mat[3 * q + 1] = (float)(rho * vs * vs);
+        s->pt_mat[3 * q + 2] = (float)rho;
+    }
+    int bad = 0;
+    long bad_at[3] = {0, 0, 0};
+    double bad_q = 0;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int i = -L->halo; i < L->lnx + L->halo; i++)
+        for (int j = -L->halo; j < L->lny + L->halo; j++)
+            for (int k = -L->gz; k < L->nz + L->gz; k++) {
+                long p = sgt_idx(L, i, j, k);
+                double vp = s->lam[p], vs = s->mu[p], rho = s->rho[p];
+                double fp = 1, fs = 1;
+                if (s->visco) {
+                    double qp = s->qpw[p], qs = s->qsw[p];
+                    if (qp < SGT_Q_MIN || qs < SGT_Q_MIN) {
+#pragma omp critical
+                        {
+                            bad = 1;
+                            bad_at[0] = i + L->i0, bad_at[1] = j + L->j0, bad_at[2] = k;
+                            bad_q = qp < qs ? qp : qs;
+                        }
+                        continue;
+                    }
+                    fp = sgt_q_unrelaxed_factor(&s->q, qp);
+                    fs = sgt_q_unrelaxed_factor(&s->q, qs);
+                    int mech = sgt_q_mechanism(i + L->i0, j + L->j0, k);
+                    double y[SGT_Q_NMECH];
+                    sgt_q_weights(&s->q, qp, y);
+                    s->qpw[p] = (float)(SGT_Q_NMECH * y[mech]);
+                    sgt_q_weights(&s->q, qs, y);
+                    s->qsw[p] = (float)(SGT_Q_NMECH * y[mech]);
+                }
+                double mu = rho * vs * vs * fs;
+                double pm = rho * vp * vp * fp;
+                s->mu[p] = (float)mu;
+                s->lam[p] = (float)(pm - 2 * mu);
+            }
+    if (bad)
+        return cs_error_input(err, "attenuation", "Q", NULL,
+                              "%.3g at node (%ld, %ld, %ld) is below %g, the smallest Q the "
+                              "memory variables represent; raise Q (or Vs, when Q comes from Vs)",
+                              bad_q, bad_at[0], bad_at[1], bad_at[2], SGT_Q_MIN);
+    return 0;
+}
+
+static const char *names[5] = {"vp", "vs", "rho", "qp", "qs"};
+
+int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
+                   int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
+    char tmp[4200];
+    int rc = cs_atomic_reserve(path, tmp, sizeof tmp, err);
+    if (rc) return rc;
+    cs_h5_quiet();
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        remove(tmp);
+        return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp);
+    }
+    hsize_t dims[3] = {(hsize_t)nx, (hsize_t)ny, (hsize_t)nz};
+    hsize_t chunk[3] = {1, (hsize_t)ny, (hsize_t)nz};
+    hid_t ds[5];
+    for (int a = 0; a < 5; a++) {
+        hid_t sp = H5Screate_simple(3, dims, NULL);
+        hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(pl, 3, chunk);
+        ds[a] = H5Dcreate2(f, names[a], H5T_IEEE_F32LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+        H5Pclose(pl);
+        H5Sclose(sp);
+    }
+    size_t plane = (size_t)ny * nz;
+    float *buf = malloc(plane * 5 * sizeof(float));
+    if (!buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    sgt_mesh_stats_init(st);
+    for (int i = 0; i < nx && !rc; i++) {
+        for (int j = 0; j < ny && !rc; j++)
+            for (int k = 0; k < nz && !rc; k++) {
+                sgt_material a = {0};
+                rc = sgt_mesh_node(m, r, i, j, k, &a, st, err);
+                if (rc) break;
+                note(st, &a, i, j, k);
+                size_t q = (size_t)j * nz + k;
+                buf[q] = (float)a.vp;
+                buf[plane + q] = (float)a.vs;
+                buf[2 * plane + q] = (float)a.rho;
+                buf[3 * plane + q] = (float)a.qp;
+                buf[4 * plane + q] = (float)a.qs;
+            }
+        hsize_t start[3] = {(hsize_t)i, 0, 0}, count[3] = {1, (hsize_t)ny, (hsize_t)nz};
+        for (int a = 0; a < 5 && !rc; a++) {
+            hid_t fs = H5Dget_space(ds[a]);
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+            hid_t ms = H5Screate_simple(3, count, NULL);
+            if (H5Dwrite(ds[a], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf + a * plane) < 0)
+                rc = cs_error_set(err, CS_ERR_IO, "%s: cannot write %s", tmp, names[a]);
+            H5Sclose(ms);
+            H5Sclose(fs);
+        }
+    }
+    free(buf);
+    for (int a = 0; a < 5; a++) H5Dclose(ds[a]);
+    if (!rc) {
+        int grid[3] = {nx, ny, nz};
+        double geo[3] = {r->h, r->x0, r->y0};
+        double floors[4] = {r->vs_min, r->vp_min, r->rho_min, r->vpvs_min};
+        if (cs_h5_attr_string(f, "format", "cybershake-material") ||
+            cs_h5_attr_int(f, "format_version", (int[]){1}, 1) ||
+            cs_h5_attr_int(f, "grid", grid, 3) || cs_h5_attr_double(f, "h_x0_y0", geo, 3) ||
+            cs_h5_attr_double(f, "floors_vsmin_vpmin_rhomin_vpvsmin", floors, 4) ||
+            cs_h5_attr_string(f, "model", m->name) ||
+            cs_h5_attr_string(f, "units", "vp, vs: m/s; rho: kg/m^3; qp, qs: dimensionless") ||
+            cs_h5_attr_string(f, "layout", "[x][y][z], z down from the free surface") ||
+            cs_h5_attr_string(f, "code_version", CS_VERSION))
+            rc = cs_error_set(err, CS_ERR_IO, "%s: cannot write attributes", tmp);
+    }
+    H5Fclose(f);
+    if (!rc) rc = cs_atomic_publish(tmp, path, sha, err);
+    if (rc) remove(tmp);
+    return rc;
+}
+
+int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_stats *st,
+                        cs_error *err) {
+    const sgt_layout *L = &s->L;
+    sgt_mesh_stats_init(st);
+    if (sha) {
+        int rc = cs_sha256_file(path, sha, err);
+        if (rc && err->status != CS_ERR_RESOURCE) return rc;
+        if (rc) sha[0] = '\0'; /* no SHA-256 in this build */
+    }
+    cs_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot open as HDF5 material file");
+    int grid[3];
+    int rc = cs_h5_read_attr_int(f, path, "grid", grid, 3, err);
+    if (!rc && (grid[0] != L->nx || grid[1] != L->ny || grid[2] != L->nz))
+        rc = cs_error_input(err, path, "grid", NULL,
+                            "is %d x %d x %d but the run's grid is %d x %d x %d; remake the mesh",
+                            grid[0], grid[1], grid[2], L->nx, L->ny, L->nz);
+    /* Read the local subdomain plus its halo, clipped to the grid. */
+    int ia = L->i0 - L->halo, ib = L->i0 + L->lnx + L->halo;
+    int ja = L->j0 - L->halo, jb = L->j0 + L->lny + L->halo;
+    if (ia < 0) ia = 0;
+    if (ja < 0) ja = 0;
+    if (ib > L->nx) ib = L->nx;
+    if (jb > L->ny) jb = L->ny;
+    size_t cnt = (size_t)(ib - ia) * (jb - ja) * L->nz;
+    float *buf = rc ? NULL : malloc(cnt * sizeof(float));
+    if (!rc && !buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    float *dest[5] = {s->lam, s->mu, s->rho, s->qpw, s->qsw};
+    for (int a = 0; a < 5 && !rc; a++) {
+        if (!dest[a]) continue;
+        hid_t ds = H5Dopen2(f, names[a], H5P_DEFAULT);
+        if (ds < 0) {
+            rc = cs_error_input(err, path, "dataset", names[a], "missing");
+            break;
+        }
+        hid_t fs = H5Dget_space(ds);
+        hsize_t start[3] = {(hsize_t)ia, (hsize_t)ja, 0};
+        hsize_t count[3] = {(hsize_t)(ib - ia), (hsize_t)(jb - ja), (hsize_t)L->nz};
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        hid_t ms = H5Screate_simple(3, count, NULL);
+        if (H5Dread(ds, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf) < 0)
+            rc = cs_error_input(err, path, "dataset", names[a], "cannot be read");
+        H5Sclose(ms);
+        H5Sclose(fs);
+        H5Dclose(ds);
+        for (int i = -L->halo; i < L->lnx + L->halo && !rc; i++)
+            for (int j = -L->halo; j < L->lny + L->halo; j++)
+                for (int k = -L->gz; k < L->nz + L->gz; k++) {
+                    int gi = i + L->i0, gj = j + L->j0;
+                    int ci = gi < ia ? ia : gi >= ib ? ib - 1 : gi;
+                    int cj = gj < ja ? ja : gj >= jb ? jb - 1 : gj;
+                    int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                    float v = buf[((size_t)(ci - ia) * (jb - ja) + (cj - ja)) * L->nz + ck];
+                    if (!(v > 0) || !isfinite(v)) {
+                        rc = cs_error_input(err, path, names[a], NULL,
+                                            "node (%d, %d, %d) holds %g; material values must be "
+                                            "positive",
+                                            ci, cj, ck, v);
+                        break;
+                    }
+                    dest[a][sgt_idx(L, i, j, k)] = v;
+                }
+    }
+    free(buf);
+    H5Fclose(f);
+    if (rc) return rc;
+    for (int i = 0; i < L->lnx; i++)
+        for (int j = 0; j < L->lny; j++)
+            for (int k = 0; k < L->nz; k++) {
+                long p = sgt_idx(L, i, j, k);
+                sgt_material a = {s->lam[p], s->mu[p], s->rho[p], NAN, NAN};
+                note(st, &a, i + L->i0, j + L->j0, k);
+            }
+    return sgt_mesh_to_moduli(s, err);
+}

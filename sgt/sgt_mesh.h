@@ -1,0 +1,53 @@
+/* The mesh stage: the velocity model sampled onto the simulation grid, with the floors applied
+ * (Vs and Vp floors, Vp/Vs >= 1.45 by default, a density floor) and Q derived from Vs where the
+ * model has none (Qs = 50 Vs[km/s], Qp = 2 Qs, the CyberShake habit). The result is either put
+ * straight into a solver state or written once as a material file (HDF5) that the three force
+ * runs of a site share. Every clamp is counted and reported, never silent. */
+#ifndef SGT_MESH_H
+#define SGT_MESH_H
+
+#include "cs_error.h"
+#include "sgt_model.h"
+#include "sgt_state.h"
+
+enum { SGT_QSRC_AUTO = 0, SGT_QSRC_MODEL, SGT_QSRC_VS };
+
+typedef struct {
+    double vs_min, vp_min, rho_min, vpvs_min;
+    int q_source;
+    double x0, y0; /* box-frame position of node (0, 0, 0), m */
+    double h;
+} sgt_mesh_rules;
+
+typedef struct {
+    long nodes;
+    long clamped_vs, clamped_vp, clamped_rho, q_from_vs;
+    double vp_max, vs_min_seen, vs_max;
+    int vp_max_at[3], vs_min_at[3]; /* global node */
+} sgt_mesh_stats;
+
+void sgt_mesh_stats_init(sgt_mesh_stats *st);
+void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from);
+
+/* The material (vp, vs, rho, qp, qs) of global node (gi, gj, k) after the rules. */
+int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
+                  sgt_material *out, sgt_mesh_stats *st, cs_error *err);
+
+/* Samples the model into a state's material arrays (ghosts included), then converts to
+ * unrelaxed moduli with the state's Q model. */
+int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
+                        sgt_mesh_stats *st, cs_error *err);
+/* Loads a material file written by sgt_mesh_write into a state (ghosts by replication at the
+ * grid's edges, by the neighbour's values inside it). */
+int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_stats *st,
+                        cs_error *err);
+/* After the arrays hold vp (in lam), vs (in mu), rho, qp (in qpw), qs (in qsw): records the save
+ * points' material, then converts to unrelaxed lambda, mu and each node's memory-variable
+ * weights. */
+int sgt_mesh_to_moduli(sgt_state *s, cs_error *err);
+
+/* Writes the whole grid's material to `path` atomically, sampling one x plane at a time. */
+int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
+                   int nz, char sha[65], sgt_mesh_stats *st, cs_error *err);
+
+#endif

@@ -1,0 +1,552 @@
+#include "sgt_model.h"
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_strutil.h"
+
+static int bad_material(const char *place, const sgt_material *m, cs_error *err) {
+    char v[160];
+    snprintf(v, sizeof v, "vp %.6g, vs %.6g, rho %.6g", m->vp, m->vs, m->rho);
+    if (!(m->vp > 0) || !(m->rho > 0) || !(m->vs >= 0))
+        return cs_error_input(err, place, "material", v,
+                              "vp and rho must be positive and vs not negative");
+    if (!isnan(m->qp) && !(m->qp > 0))
+        return cs_error_input(err, place, "qp", NULL, "must be positive");
+    if (!isnan(m->qs) && !(m->qs > 0))
+        return cs_error_input(err, place, "qs", NULL, "must be positive");
+    return 0;
+}
+
+int sgt_model_homogeneous(sgt_model *m, double vp, double vs, double rho, double qp, double qs,
+                          cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_HOMOGENEOUS;
+    m->homogeneous = (sgt_material){vp, vs, rho, qp, qs};
+    snprintf(m->name, sizeof m->name, "homogeneous vp=%g vs=%g rho=%g qp=%g qs=%g", vp, vs, rho,
+             qp, qs);
+    return bad_material("homogeneous model", &m->homogeneous, err);
+}
+
+static int push_layer(sgt_model *m, int *cap, double top, sgt_material mat) {
+    if (m->n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        double *nt = realloc(m->top, (size_t)*cap * sizeof *nt);
+        if (!nt) return -1;
+        m->top = nt;
+        sgt_material *nl = realloc(m->layer, (size_t)*cap * sizeof *nl);
+        if (!nl) return -1;
+        m->layer = nl;
+    }
+    m->top[m->n] = top;
+    m->layer[m->n] = mat;
+    m->n++;
+    return 0;
+}
+
+/* Splits a line into at most `max` numbers; returns how many, or -1 if a token is not a
+ * number. */
+static int parse_numbers(char *line, double *vals, int max) {
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        if (n == max) return max + 1;
+        if (cs_parse_double(tok, &vals[n])) return -1;
+        n++;
+    }
+    return n;
+}
+
+static int is_blank_or_comment(const char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    return *s == '\0' || *s == '#';
+}
+
+int sgt_model_read_fk1d(sgt_model *m, const char *path, cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_LAYERED;
+    snprintf(m->name, sizeof m->name, "fk1d %s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) return cs_error_errno(err, path, "open velocity model");
+    char *buf = NULL;
+    size_t cap = 0;
+    int line = 0, nlayers = -1, lcap = 0, rc = 0;
+    double depth = 0;
+    char place[4200];
+    while (cs_read_line(f, &buf, &cap)) {
+        line++;
+        snprintf(place, sizeof place, "%s:%d", path, line);
+        if (is_blank_or_comment(buf)) continue;
+        double v[8];
+        char copy[1024];
+        cs_copy(copy, sizeof copy, buf);
+        int n = parse_numbers(buf, v, 7);
+        if (nlayers < 0) {
+            if (n != 1 || v[0] < 1 || v[0] != floor(v[0]) || v[0] > 10000) {
+                rc = cs_error_input(err, place, "layer count", copy,
+                                    "the first line of an fk1d model is the number of layers");
+                break;
+            }
+            nlayers = (int)v[0];
+            continue;
+        }
+        if (n != 6) {
+            rc = cs_error_input(err, place, NULL, copy,
+                                "expected 6 numbers: thickness(km) vp(km/s) vs(km/s) "
+                                "rho(g/cm3) qp qs");
+            break;
+        }
+        if (m->n == nlayers) {
+            rc = cs_error_input(err, place, NULL, copy, "more layers than the %d announced",
+                                nlayers);
+            break;
+        }
+        sgt_material mat = {v[1] * 1e3, v[2] * 1e3, v[3] * 1e3, v[4], v[5]};
+        if ((rc = bad_material(place, &mat, err))) break;
+        if (!(v[0] > 0) && m->n < nlayers - 1) {
+            rc = cs_error_input(err, place, "thickness", copy, "must be positive (km)");
+            break;
+        }
+        if (push_layer(m, &lcap, depth, mat)) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            break;
+        }
+        depth += v[0] * 1e3;
+    }
+    free(buf);
+    fclose(f);
+    if (!rc && nlayers < 0) rc = cs_error_input(err, path, NULL, NULL, "empty velocity model");
+    if (!rc && m->n != nlayers)
+        rc = cs_error_input(err, path, NULL, NULL, "announces %d layers but holds %d", nlayers,
+                            m->n);
+    if (rc) sgt_model_free(m);
+    return rc;
+}
+
+/* Depth table: a header line naming the columns with their units, e.g.
+ *   depth[km] vp[km/s] vs[km/s] rho[g/cm3] qp qs
+ * then one line per layer top. qp and qs are optional columns. */
+int sgt_model_read_depth_table(sgt_model *m, const char *path, cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_LAYERED;
+    snprintf(m->name, sizeof m->name, "depth-table %s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) return cs_error_errno(err, path, "open velocity model");
+    char *buf = NULL;
+    size_t cap = 0;
+    int line = 0, lcap = 0, rc = 0, ncols = 0;
+    double scale[6] = {0};
+    char place[4200];
+    while (cs_read_line(f, &buf, &cap)) {
+        line++;
+        snprintf(place, sizeof place, "%s:%d", path, line);
+        if (is_blank_or_comment(buf)) continue;
+        char copy[1024];
+        cs_copy(copy, sizeof copy, buf);
+        if (ncols == 0) {
+            static const char *names[6] = {"depth", "vp", "vs", "rho", "qp", "qs"};
+            char *save = NULL;
+            for (char *tok = strtok_r(buf, " \t,", &save); tok && !rc;
+                 tok = strtok_r(NULL, " \t,", &save)) {
+                if (ncols == 6) {
+                    rc = cs_error_input(err, place, "header", copy, "at most 6 columns");
+                    break;
+                }
+                char want[16];
+                char *br = strchr(tok, '[');
+                size_t nl = br ? (size_t)(br - tok) : strlen(tok);
+                snprintf(want, sizeof want, "%.*s", (int)nl, tok);
+                if (strcmp(want, names[ncols])) {
+                    rc = cs_error_input(err, place, "header", copy,
+                                        "columns must be depth[unit] vp[unit] vs[unit] "
+                                        "rho[unit] and optionally qp qs, in that order");
+                    break;
+                }
+                const char *unit = br ? br + 1 : "";
+                char u[32];
+                snprintf(u, sizeof u, "%s", unit);
+                char *close = strchr(u, ']');
+                if (close) *close = '\0';
+                double s = 0;
+                if (ncols == 0)
+                    s = !strcmp(u, "km") ? 1e3 : !strcmp(u, "m") ? 1.0 : 0;
+                else if (ncols <= 2)
+                    s = !strcmp(u, "km/s") ? 1e3 : !strcmp(u, "m/s") ? 1.0 : 0;
+                else if (ncols == 3)
+                    s = !strcmp(u, "g/cm3") ? 1e3 : !strcmp(u, "kg/m3") ? 1.0 : 0;
+                else
+                    s = 1.0;
+                if (s == 0) {
+                    rc = cs_error_input(err, place, names[ncols], u,
+                                        "unknown unit in the header (depth: m or km; speeds: "
+                                        "m/s or km/s; density: kg/m3 or g/cm3)");
+                    break;
+                }
+                scale[ncols++] = s;
+            }
+            if (!rc && ncols != 4 && ncols != 6)
+                rc = cs_error_input(err, place, "header", copy,
+                                    "needs 4 columns (depth vp vs rho) or 6 (with qp qs)");
+            if (rc) break;
+            continue;
+        }
+        double v[7];
+        int n = parse_numbers(buf, v, 6);
+        if (n != ncols) {
+            rc = cs_error_input(err, place, NULL, copy, "expected %d numbers as the header says",
+                                ncols);
+            break;
+        }
+        sgt_material mat = {v[1] * scale[1], v[2] * scale[2], v[3] * scale[3],
+                            ncols == 6 ? v[4] : NAN, ncols == 6 ? v[5] : NAN};
+        if ((rc = bad_material(place, &mat, err))) break;
+        double top = v[0] * scale[0];
+        if (m->n == 0 && top != 0) {
+            rc = cs_error_input(err, place, "depth", copy,
+                                "the first layer must start at depth 0");
+            break;
+        }
+        if (m->n > 0 && !(top > m->top[m->n - 1])) {
+            rc = cs_error_input(err, place, "depth", copy, "layer tops must increase with depth");
+            break;
+        }
+        if (push_layer(m, &lcap, top, mat)) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            break;
+        }
+    }
+    free(buf);
+    fclose(f);
+    if (!rc && m->n == 0) rc = cs_error_input(err, path, NULL, NULL, "no layers");
+    if (rc) sgt_model_free(m);
+    return rc;
+}
+
+/* UCVM's 1D model: depth (km) and Vp (km/s) pairs, linear in between; density and Vs from Vp by
+ * the rules written in the file's header (Brocher-like, as UCVM defines them). */
+static sgt_material ucvm1d_material(double vp) {
+    double rho = 1865.0 + 0.1579 * vp;
+    double nu = rho < 2060.0 ? 0.40 : rho > 2500.0 ? 0.25 : 0.40 - 0.15 * (rho - 2060.0) / 440.0;
+    double vs = vp * sqrt((0.5 - nu) / (1.0 - nu));
+    return (sgt_material){vp, vs, rho, NAN, NAN};
+}
+
+int sgt_model_read_ucvm1d(sgt_model *m, const char *path, cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_LINEAR;
+    snprintf(m->name, sizeof m->name, "ucvm1d %s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) return cs_error_errno(err, path, "open velocity model");
+    char *buf = NULL;
+    size_t cap = 0;
+    int line = 0, lcap = 0, rc = 0;
+    char place[4200];
+    while (cs_read_line(f, &buf, &cap)) {
+        line++;
+        snprintf(place, sizeof place, "%s:%d", path, line);
+        if (is_blank_or_comment(buf)) continue;
+        char copy[1024];
+        cs_copy(copy, sizeof copy, buf);
+        double v[3];
+        if (parse_numbers(buf, v, 2) != 2) {
+            rc = cs_error_input(err, place, NULL, copy, "expected: depth_km vp_km_s");
+            break;
+        }
+        if (m->n > 0 && !(v[0] * 1e3 > m->top[m->n - 1])) {
+            rc = cs_error_input(err, place, "depth", copy, "depths must increase");
+            break;
+        }
+        if (!(v[1] > 0)) {
+            rc = cs_error_input(err, place, "vp", copy, "must be positive");
+            break;
+        }
+        if (push_layer(m, &lcap, v[0] * 1e3, ucvm1d_material(v[1] * 1e3))) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            break;
+        }
+    }
+    free(buf);
+    fclose(f);
+    if (!rc && m->n == 0) rc = cs_error_input(err, path, NULL, NULL, "no depth/vp rows");
+    if (rc) sgt_model_free(m);
+    return rc;
+}
+
+static int read_dataset(hid_t file, const char *path, const char *name, float **out, int *dims,
+                        int required, cs_error *err) {
+    *out = NULL;
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0) {
+        if (required)
+            return cs_error_input(err, path, "dataset", name, "missing from the 3D model");
+        return 0;
+    }
+    hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
+    hid_t sp = H5Dget_space(ds);
+    hsize_t d[3];
+    int nd = H5Sget_simple_extent_ndims(sp);
+    int rc = 0;
+    if (nd != 3) {
+        rc = cs_error_input(err, path, "dataset", name, "must be 3D [nz][ny][nx]");
+    } else {
+        H5Sget_simple_extent_dims(sp, d, NULL);
+        if (dims[0] == 0) {
+            dims[0] = (int)d[0];
+            dims[1] = (int)d[1];
+            dims[2] = (int)d[2];
+        } else if ((int)d[0] != dims[0] || (int)d[1] != dims[1] || (int)d[2] != dims[2]) {
+            rc = cs_error_input(err, path, "dataset", name, "shape differs from vp's");
+        }
+        if (!rc) {
+            size_t n = (size_t)d[0] * d[1] * d[2];
+            *out = malloc(n * sizeof(float));
+            if (!*out)
+                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %s", name);
+            else if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+                rc = cs_error_input(err, path, "dataset", name, "cannot be read as float");
+            if (!rc)
+                for (size_t i = 0; i < n; i++)
+                    if (!isfinite((*out)[i])) {
+                        rc = cs_error_input(err, path, "dataset", name,
+                                            "holds a NaN or infinite value at flat index %zu", i);
+                        break;
+                    }
+        }
+    }
+    H5Sclose(sp);
+    H5Dclose(ds);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int read_attr(hid_t file, const char *path, const char *name, double *v, cs_error *err) {
+    if (H5Aexists(file, name) <= 0)
+        return cs_error_input(err, path, "attribute", name, "missing from the 3D model");
+    hid_t a = H5Aopen(file, name, H5P_DEFAULT);
+    herr_t r = H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    H5Aclose(a);
+    if (r < 0) return cs_error_input(err, path, "attribute", name, "not a number");
+    return 0;
+}
+
+int sgt_model_read_hdf5(sgt_model *m, const char *path, cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_GRID3D;
+    snprintf(m->name, sizeof m->name, "hdf5 %s", path);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot open as HDF5");
+    int dims[3] = {0, 0, 0};
+    int rc = read_dataset(f, path, "vp", &m->gvp, dims, 1, err);
+    if (!rc) rc = read_dataset(f, path, "vs", &m->gvs, dims, 1, err);
+    if (!rc) rc = read_dataset(f, path, "rho", &m->grho, dims, 1, err);
+    if (!rc) rc = read_dataset(f, path, "qp", &m->gqp, dims, 0, err);
+    if (!rc) rc = read_dataset(f, path, "qs", &m->gqs, dims, 0, err);
+    if (!rc && (!m->gqp) != (!m->gqs))
+        rc = cs_error_input(err, path, "dataset", "qp/qs", "give both or neither");
+    const char *an[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
+    double *av[6] = {&m->gx0, &m->gy0, &m->gz0, &m->gdx, &m->gdy, &m->gdz};
+    for (int i = 0; i < 6 && !rc; i++) rc = read_attr(f, path, an[i], av[i], err);
+    H5Fclose(f);
+    if (!rc) {
+        m->gnz = dims[0];
+        m->gny = dims[1];
+        m->gnx = dims[2];
+        if (!(m->gdx > 0 && m->gdy > 0 && m->gdz > 0))
+            rc = cs_error_input(err, path, "attribute", "dx/dy/dz", "spacings must be positive");
+        if (!rc && (m->gnx < 2 || m->gny < 2 || m->gnz < 2))
+            rc = cs_error_input(err, path, "dataset", "vp", "needs at least 2 points per axis");
+    }
+    if (rc) sgt_model_free(m);
+    return rc;
+}
+
+int sgt_model_read_awp(sgt_model *m, const char *path, int nx, int ny, int nz, cs_error *err) {
+    memset(m, 0, sizeof *m);
+    m->kind = SGT_MODEL_AWP;
+    snprintf(m->name, sizeof m->name, "awp %s", path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return cs_error_errno(err, path, "open AWP mesh");
+    size_t n = (size_t)nx * ny * nz;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    if (size < 0 || (size_t)size != n * 3 * sizeof(float)) {
+        fclose(f);
+        return cs_error_input(err, path, "size", NULL,
+                              "%ld bytes, but an AWP mesh for %d x %d x %d nodes holds %zu "
+                              "(three float32 per node: vp, vs, rho)",
+                              size, nx, ny, nz, n * 3 * sizeof(float));
+    }
+    float *raw = malloc(n * 3 * sizeof(float));
+    m->gvp = malloc(n * sizeof(float));
+    m->gvs = malloc(n * sizeof(float));
+    m->grho = malloc(n * sizeof(float));
+    if (!raw || !m->gvp || !m->gvs || !m->grho) {
+        free(raw);
+        fclose(f);
+        sgt_model_free(m);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %s", path);
+    }
+    size_t got = fread(raw, sizeof(float), n * 3, f);
+    fclose(f);
+    int rc = 0;
+    if (got != n * 3) rc = cs_error_errno(err, path, "read AWP mesh");
+    for (size_t p = 0; p < n && !rc; p++) {
+        m->gvp[p] = raw[3 * p];
+        m->gvs[p] = raw[3 * p + 1];
+        m->grho[p] = raw[3 * p + 2];
+        sgt_material mat = {raw[3 * p], raw[3 * p + 1], raw[3 * p + 2], NAN, NAN};
+        char place[4200];
+        snprintf(place, sizeof place, "%s: node %zu (x %zu, y %zu, z %zu)", path, p,
+                 p % (size_t)nx, (p / (size_t)nx) % (size_t)ny, p / ((size_t)nx * ny));
+        rc = bad_material(place, &mat, err);
+    }
+    free(raw);
+    m->gnx = nx;
+    m->gny = ny;
+    m->gnz = nz;
+    if (rc) sgt_model_free(m);
+    return rc;
+}
+
+int sgt_model_read(sgt_model *m, const char *format, const char *path, int nx, int ny, int nz,
+                   cs_error *err) {
+    if (!strcmp(format, "fk1d")) return sgt_model_read_fk1d(m, path, err);
+    if (!strcmp(format, "depth-table")) return sgt_model_read_depth_table(m, path, err);
+    if (!strcmp(format, "ucvm1d")) return sgt_model_read_ucvm1d(m, path, err);
+    if (!strcmp(format, "hdf5")) return sgt_model_read_hdf5(m, path, err);
+    if (!strcmp(format, "awp")) return sgt_model_read_awp(m, path, nx, ny, nz, err);
+    return cs_error_input(err, "model_format", NULL, format,
+                          "must be one of homogeneous, fk1d, depth-table, ucvm1d, hdf5, awp");
+}
+
+void sgt_model_free(sgt_model *m) {
+    free(m->top);
+    free(m->layer);
+    free(m->gvp);
+    free(m->gvs);
+    free(m->grho);
+    free(m->gqp);
+    free(m->gqs);
+    memset(m, 0, sizeof *m);
+}
+
+static double lerp(double a, double b, double t) { return a + (b - a) * t; }
+
+int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int j, int k,
+                    sgt_material *out, cs_error *err) {
+    switch (m->kind) {
+    case SGT_MODEL_HOMOGENEOUS:
+        *out = m->homogeneous;
+        return 0;
+    case SGT_MODEL_LAYERED: {
+        /* The layer whose top is at or above z: a node on an interface takes the layer below. */
+        int l = 0;
+        while (l + 1 < m->n && m->top[l + 1] <= z) l++;
+        *out = m->layer[l];
+        return 0;
+    }
+    case SGT_MODEL_LINEAR: {
+        if (z <= m->top[0]) {
+            *out = m->layer[0];
+            return 0;
+        }
+        int l = 0;
+        while (l + 1 < m->n && m->top[l + 1] <= z) l++;
+        if (l + 1 == m->n) {
+            *out = m->layer[l];
+            return 0;
+        }
+        double t = (z - m->top[l]) / (m->top[l + 1] - m->top[l]);
+        *out = ucvm1d_material(lerp(m->layer[l].vp, m->layer[l + 1].vp, t));
+        return 0;
+    }
+    case SGT_MODEL_AWP: {
+        if (i < 0 || j < 0 || k < 0 || i >= m->gnx || j >= m->gny || k >= m->gnz)
+            return cs_error_input(err, m->name, "node", NULL,
+                                  "(%d, %d, %d) lies outside the AWP mesh of %d x %d x %d", i, j,
+                                  k, m->gnx, m->gny, m->gnz);
+        size_t p = ((size_t)k * m->gny + j) * m->gnx + i;
+        *out = (sgt_material){m->gvp[p], m->gvs[p], m->grho[p], NAN, NAN};
+        return 0;
+    }
+    case SGT_MODEL_GRID3D: {
+        double fx = (x - m->gx0) / m->gdx, fy = (y - m->gy0) / m->gdy, fz = (z - m->gz0) / m->gdz;
+        const double eps = 1e-6;
+        if (fx < -eps || fy < -eps || fz < -eps || fx > m->gnx - 1 + eps ||
+            fy > m->gny - 1 + eps || fz > m->gnz - 1 + eps) {
+            char v[128];
+            snprintf(v, sizeof v, "%.1f, %.1f, %.1f", x, y, z);
+            return cs_error_input(err, m->name, "point x, y, z (m)", v,
+                                  "lies outside the 3D model ([%.1f, %.1f] x [%.1f, %.1f] x "
+                                  "[%.1f, %.1f]); extend the model or shrink the box",
+                                  m->gx0, m->gx0 + (m->gnx - 1) * m->gdx, m->gy0,
+                                  m->gy0 + (m->gny - 1) * m->gdy, m->gz0,
+                                  m->gz0 + (m->gnz - 1) * m->gdz);
+        }
+        int i0 = (int)floor(fx), j0 = (int)floor(fy), k0 = (int)floor(fz);
+        if (i0 > m->gnx - 2) i0 = m->gnx - 2;
+        if (j0 > m->gny - 2) j0 = m->gny - 2;
+        if (k0 > m->gnz - 2) k0 = m->gnz - 2;
+        if (i0 < 0) i0 = 0;
+        if (j0 < 0) j0 = 0;
+        if (k0 < 0) k0 = 0;
+        double tx = fx - i0, ty = fy - j0, tz = fz - k0;
+        const float *arr[5] = {m->gvp, m->gvs, m->grho, m->gqp, m->gqs};
+        double val[5] = {NAN, NAN, NAN, NAN, NAN};
+        for (int a = 0; a < 5; a++) {
+            if (!arr[a]) continue;
+            double s = 0;
+            for (int c = 0; c < 8; c++) {
+                int di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1;
+                double w = (di ? tx : 1 - tx) * (dj ? ty : 1 - ty) * (dk ? tz : 1 - tz);
+                size_t p = ((size_t)(k0 + dk) * m->gny + (j0 + dj)) * m->gnx + (i0 + di);
+                s += w * arr[a][p];
+            }
+            val[a] = s;
+        }
+        *out = (sgt_material){val[0], val[1], val[2], val[3], val[4]};
+        return 0;
+    }
+    }
+    return cs_error_set(err, CS_ERR_INTERNAL, "unknown model kind");
+}
+
+static int write_3d(hid_t f, const char *name, int nx, int ny, int nz, const float *data) {
+    hsize_t d[3] = {(hsize_t)nz, (hsize_t)ny, (hsize_t)nx};
+    hid_t sp = H5Screate_simple(3, d, NULL);
+    hid_t ds = H5Dcreate2(f, name, H5T_IEEE_F32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t r = H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    return r < 0 ? -1 : 0;
+}
+
+int sgt_model_write_hdf5(const char *path, int nx, int ny, int nz, double x0, double y0,
+                         double z0, double dx, double dy, double dz, const float *vp,
+                         const float *vs, const float *rho, const float *qp, const float *qs,
+                         cs_error *err) {
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", path);
+    int bad = write_3d(f, "vp", nx, ny, nz, vp) || write_3d(f, "vs", nx, ny, nz, vs) ||
+              write_3d(f, "rho", nx, ny, nz, rho);
+    if (qp && qs) bad = bad || write_3d(f, "qp", nx, ny, nz, qp) || write_3d(f, "qs", nx, ny, nz, qs);
+    const char *an[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
+    double av[6] = {x0, y0, z0, dx, dy, dz};
+    hid_t sp = H5Screate(H5S_SCALAR);
+    for (int i = 0; i < 6; i++) {
+        hid_t a = H5Acreate2(f, an[i], H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        if (H5Awrite(a, H5T_NATIVE_DOUBLE, &av[i]) < 0) bad = 1;
+        H5Aclose(a);
+    }
+    H5Sclose(sp);
+    H5Fclose(f);
+    if (bad) return cs_error_set(err, CS_ERR_IO, "%s: cannot write 3D model", path);
+    return 0;
+}

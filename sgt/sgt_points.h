@@ -1,0 +1,28 @@
+/* Save points (SGT) and receivers (forward runs).
+ *
+ * At every step the tensor strain rate at each save point's node is integrated into a float64
+ * accumulator (so the stored strain is exact for viscoelastic media too, where stress and
+ * strain are not related by the elastic law); every `decimation` steps the accumulator is copied
+ * into the output buffer, laid out point-major with time fastest (points x 6 x nt_out).
+ * Receivers record the three velocities at a node at integer times t_n, as the mean of the two
+ * half steps around it. */
+#ifndef SGT_POINTS_H
+#define SGT_POINTS_H
+
+#include "sgt_state.h"
+
+int sgt_points_alloc(sgt_state *s, cs_error *err);
+void sgt_points_accumulate(sgt_state *s);
+/* Copies the accumulated strain of every local point into output sample m. */
+void sgt_points_save(sgt_state *s, int m);
+
+int sgt_receivers_alloc(sgt_state *s, cs_error *err);
+void sgt_receivers_record(sgt_state *s, int n);
+
+/* Velocity at node (i, j, k) (local), as receivers and the force source see it. */
+void sgt_node_velocity(const sgt_state *s, int i, int j, int k, double v[3]);
+
+/* Reads points as grid indices "i j k" (one per line, '#' comments). */
+int sgt_points_read_index(const char *path, int **pts, long *n, cs_error *err);
+
+#endif

@@ -1,0 +1,229 @@
+#include "sgt_run.h"
+
+#include <math.h>
+#include <omp.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_log.h"
+#include "cs_progress.h"
+#include "sgt_absorb.h"
+#include "sgt_cpu.h"
+#include "sgt_mesh.h"
+#include "sgt_model.h"
+#include "sgt_output.h"
+#include "sgt_points.h"
+#include "sgt_source.h"
+
+static int cpu_setup(sgt_state *s, cs_error *err) {
+#if defined(__x86_64__) || defined(__i386__)
+    /* Waves decaying in the absorbing layers and ahead of the first arrivals produce subnormal
+     * floats, which x86 processes a hundred times slower: flush them to zero on every thread
+     * (FTZ and DAZ). The GPU does the same by default. */
+#pragma omp parallel
+    _mm_setcsr(_mm_getcsr() | 0x8040);
+#endif
+    return 0;
+}
+static int cpu_step(sgt_state *s, int n, cs_error *err) {
+    sgt_cpu_step(s, n);
+    return 0;
+}
+static int cpu_save(sgt_state *s, int m, cs_error *err) {
+    sgt_points_save(s, m);
+    return 0;
+}
+static int cpu_finish(sgt_state *s, cs_error *err) { return 0; }
+static void cpu_teardown(sgt_state *s) {}
+
+const sgt_backend sgt_backend_cpu = {"cpu", cpu_setup, cpu_step, cpu_save, cpu_finish, cpu_teardown};
+
+static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
+    char *desc = meta->stf_description;
+    size_t dsize = sizeof meta->stf_description;
+    s->stf = malloc((size_t)c->nt * sizeof(float));
+    if (!s->stf) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    /* Forces enter the velocity update at t_n, moments the stress update at t_{n+1/2}. */
+    double off = c->source_kind == SGT_SOURCE_MOMENT ? 0.5 : 0.0;
+    meta->stf_sample_offset = off;
+    if (c->stf_from_file) {
+        sgt_stf_table tab;
+        int rc = sgt_stf_table_read(&tab, c->stf_file, err);
+        if (rc) return rc;
+        for (int n = 0; n < c->nt; n++) s->stf[n] = (float)sgt_stf_table_eval(&tab, (n + off) * c->dt);
+        sgt_stf_table_free(&tab);
+        meta->stf_time_shift = c->stf_time_shift;
+        snprintf(desc, dsize, "time function from %s, linearly interpolated", c->stf_file);
+    } else {
+        sgt_impulse imp;
+        int rc = sgt_impulse_init(&imp, c->fmax, err);
+        if (rc) return rc;
+        for (int n = 0; n < c->nt; n++) s->stf[n] = (float)sgt_impulse_eval(&imp, (n + off) * c->dt);
+        meta->stf_time_shift = imp.time_shift;
+        snprintf(desc, dsize,
+                 "band-limited impulse: Kaiser-windowed sinc (beta %.3f, cut-off %g Hz, length "
+                 "%g s), flat to 0.1%% below fmax = %g Hz, -60 dB above %g Hz, unit area, centred "
+                 "at time_shift",
+                 imp.beta, imp.fc, 2 * imp.half_width, c->fmax, 1.5 * c->fmax);
+        if (c->nt * c->dt < 2 * imp.time_shift)
+            cs_warn("the run lasts %g s, shorter than the source impulse (%g s)", c->nt * c->dt,
+                    2 * imp.time_shift);
+    }
+    return 0;
+}
+
+int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error *err) {
+    memset(s, 0, sizeof *s);
+    memset(res, 0, sizeof *res);
+    sgt_layout *L = &s->L;
+    L->nx = c->nx, L->ny = c->ny, L->nz = c->nz;
+    L->lnx = c->nx, L->lny = c->ny;
+    L->halo = 2, L->gz = 2;
+    s->h = c->h;
+    s->dt = c->dt;
+    s->nt = c->nt;
+    s->free_surface = c->free_surface;
+    s->visco = c->visco;
+    s->absorb = c->absorb.kind;
+    s->absorb_width = c->absorb.width;
+    s->npoints = c->mode == SGT_MODE_SGT ? c->npoints : 0;
+    s->decimation = c->decimation;
+    s->nt_out = c->nt / c->decimation + 1;
+    s->nrec = c->mode == SGT_MODE_FORWARD ? c->nrec : 0;
+    if (c->threads > 0) omp_set_num_threads(c->threads);
+    int rc = sgt_check_points(c, err);
+    if (rc) return rc;
+    L->sy = ((L->nz + 2 * L->gz) + 7) & ~7;
+    if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) return rc;
+    if (s->visco) {
+        if ((rc = sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err))) return rc;
+        sgt_state_set_q_constants(s);
+    }
+    if ((rc = sgt_state_alloc(s, err))) return rc;
+    /* Save points first: the material stage records theirs. */
+    if (s->npoints) {
+        s->pts = malloc((size_t)s->npoints * 3 * sizeof(int));
+        if (!s->pts) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            goto fail;
+        }
+        memcpy(s->pts, c->pts, (size_t)s->npoints * 3 * sizeof(int));
+    }
+    /* Material. */
+    if (c->mesh_file[0]) {
+        rc = sgt_mesh_load_state(s, c->mesh_file, res->material_sha, &res->mesh, err);
+        snprintf(res->model_name, sizeof res->model_name, "material file %s", c->mesh_file);
+    } else {
+        sgt_model m;
+        if (!strcmp(c->model_format, "homogeneous"))
+            rc = sgt_model_homogeneous(&m, c->vp, c->vs, c->rho, c->qp, c->qs, err);
+        else
+            rc = sgt_model_read(&m, c->model_format, c->model_file, c->nx, c->ny, c->nz, err);
+        if (!rc) {
+            rc = sgt_mesh_fill_state(s, &m, &c->mesh, &res->mesh, err);
+            snprintf(res->model_name, sizeof res->model_name, "%s", m.name);
+            sgt_model_free(&m);
+        }
+    }
+    if (rc) goto fail;
+    if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
+        cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
+                res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);
+    if ((rc = sgt_check_stability(c, &res->mesh, err))) goto fail;
+    if ((rc = sgt_state_shear_moduli(s, err))) goto fail;
+    sgt_absorb_config ac = c->absorb;
+    ac.pml_vmax = res->mesh.vp_max;
+    if ((rc = sgt_absorb_setup(s, &ac, err))) goto fail;
+    /* Source. */
+    s->source_kind = c->source_kind;
+    s->plane_source = c->plane_source;
+    s->src_i = c->src[0], s->src_j = c->src[1], s->src_k = c->src[2];
+    memcpy(s->force, c->force, sizeof s->force);
+    memcpy(s->moment, c->moment, sizeof s->moment);
+    s->amplitude = c->source_kind == SGT_SOURCE_FORCE ? c->impulse : 1.0;
+    if ((rc = sample_stf(c, s, res, err))) goto fail;
+    s->stf_time_shift = res->stf_time_shift;
+    if ((rc = sgt_points_alloc(s, err))) goto fail;
+    if (s->nrec) {
+        s->rec = malloc((size_t)s->nrec * 3 * sizeof(int));
+        if (!s->rec) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            goto fail;
+        }
+        memcpy(s->rec, c->recs, (size_t)s->nrec * 3 * sizeof(int));
+    }
+    if ((rc = sgt_receivers_alloc(s, err))) goto fail;
+    return 0;
+fail:
+    sgt_state_free(s);
+    return rc;
+}
+
+int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
+    sgt_state s;
+    int rc = sgt_prepare(c, &s, res, err);
+    if (rc) return rc;
+    const sgt_backend *be = &sgt_backend_cpu;
+    if (c->backend == SGT_BACKEND_CUDA) {
+        be = sgt_backend_cuda();
+        if (!be) {
+            sgt_state_free(&s);
+            return cs_error_input(err, "backend", NULL, "cuda",
+                                  "this build has no CUDA back end (built without nvcc); use "
+                                  "backend = cpu or rebuild where nvcc is installed");
+        }
+    }
+    if ((rc = be->setup(&s, err))) {
+        sgt_state_free(&s);
+        return rc;
+    }
+    cs_info("%s: %s run on %d x %d x %d nodes, %d steps of %g s, back end %s, %d threads",
+            c->output, c->mode == SGT_MODE_SGT ? "SGT" : "forward", c->nx, c->ny, c->nz, c->nt,
+            c->dt, be->name, omp_get_max_threads());
+    cs_progress pr;
+    cs_progress_begin(&pr, "sgt", c->nt, "steps");
+    double t0 = cs_now();
+    for (int n = 0; n < c->nt && !rc; n++) {
+        rc = be->step(&s, n, err);
+        if (!rc && (n + 1) % c->decimation == 0) rc = be->save(&s, (n + 1) / c->decimation, err);
+        cs_progress_update(&pr, n + 1);
+    }
+    if (!rc) rc = be->finish(&s, err);
+    res->seconds = cs_now() - t0;
+    cs_progress_end(&pr);
+    be->teardown(&s);
+    if (!rc) {
+        /* A blown-up run is worthless: refuse to write NaN or Inf. */
+        long nout = s.npoints * 6 * (long)s.nt_out, nrec = (long)s.nrec * 3 * s.nt;
+        for (long q = 0; q < nout && !rc; q++)
+            if (!isfinite(s.out[q]))
+                rc = cs_error_set(err, CS_ERR_INPUT, "the strain at save point %ld is not finite; "
+                                  "the run went unstable (check dt and the model)", q / (6 * s.nt_out));
+        for (long q = 0; q < nrec && !rc; q++)
+            if (!isfinite(s.rec_out[q]))
+                rc = cs_error_set(err, CS_ERR_INPUT, "receiver %ld recorded a non-finite value; the "
+                                  "run went unstable", q / (3 * s.nt));
+    }
+    if (!rc) {
+        res->steps = c->nt;
+        res->lups = (double)c->nx * c->ny * c->nz * c->nt / res->seconds;
+        sgt_output_meta meta = {0};
+        meta.model_name = res->model_name;
+        meta.material_sha = res->material_sha;
+        meta.stf_description = res->stf_description;
+        meta.time_shift = res->stf_time_shift;
+        meta.stf_sample_offset = res->stf_sample_offset;
+        memcpy(meta.axes_enu, c->axes_enu, sizeof meta.axes_enu);
+        meta.have_axes = c->have_axes;
+        rc = sgt_output_write(c, &s, &meta, res->output_sha, &res->output_bytes, err);
+    }
+    if (!rc)
+        cs_info("%s: %d steps in %.2f s, %.3g G LUPS; wrote %.3g MB, sha256 %s", c->output, c->nt,
+                res->seconds, res->lups / 1e9, res->output_bytes / 1e6,
+                res->output_sha[0] ? res->output_sha : "(not computed in this build)");
+    sgt_state_free(&s);
+    return rc;
+}

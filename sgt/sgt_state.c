@@ -1,0 +1,155 @@
+#include "sgt_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static float *zalloc(long n) {
+    /* 64-byte alignment for vector loads; calloc-like zeroing. */
+    void *p = NULL;
+    size_t bytes = (size_t)n * sizeof(float);
+    bytes = (bytes + 63) & ~(size_t)63;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64)) return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+int sgt_state_alloc(sgt_state *s, cs_error *err) {
+    sgt_layout *L = &s->L;
+    int nzp = L->nz + 2 * L->gz;
+    /* Pad the contiguous axis to a multiple of 8 floats so rows start 32-byte aligned. */
+    nzp = (nzp + 7) & ~7;
+    L->sy = nzp;
+    L->sx = (long)(L->lny + 2 * L->halo) * L->sy;
+    L->ncell = (long)(L->lnx + 2 * L->halo) * L->sx;
+    float **all[20];
+    int n = 0;
+    for (int c = 0; c < 3; c++) all[n++] = &s->v[c];
+    for (int c = 0; c < 6; c++) all[n++] = &s->s[c];
+    all[n++] = &s->rho;
+    all[n++] = &s->lam;
+    all[n++] = &s->mu;
+    if (s->visco) {
+        for (int c = 0; c < 6; c++) all[n++] = &s->r[c];
+        all[n++] = &s->qpw;
+        all[n++] = &s->qsw;
+    }
+    for (int a = 0; a < n; a++) {
+        *all[a] = zalloc(L->ncell);
+        if (!*all[a]) {
+            sgt_state_free(s);
+            return cs_error_set(err, CS_ERR_RESOURCE,
+                                "out of memory allocating the wavefield (%ld cells per array, %d "
+                                "arrays, %.2f GB); use a smaller grid or more ranks",
+                                L->ncell, n, (double)L->ncell * 4 * n / 1e9);
+        }
+    }
+    return 0;
+}
+
+void sgt_state_free(sgt_state *s) {
+    for (int c = 0; c < 3; c++) free(s->v[c]);
+    for (int c = 0; c < 6; c++) {
+        free(s->s[c]);
+        free(s->r[c]);
+    }
+    free(s->rho);
+    free(s->lam);
+    free(s->mu);
+    free(s->qpw);
+    free(s->qsw);
+    for (int a = 0; a < 3; a++) {
+        free(s->mus[a]);
+        s->mus[a] = NULL;
+        free(s->damp[a]);
+        free(s->pml.a_node[a]);
+        free(s->pml.b_node[a]);
+        free(s->pml.a_half[a]);
+        free(s->pml.b_half[a]);
+    }
+    for (int k = 0; k < s->pml.nslabs; k++)
+        for (int c = 0; c < 6; c++) free(s->pml.slab[k].psi[c]);
+    free(s->stf);
+    free(s->pts);
+    free(s->pt_mat);
+    free(s->eps);
+    free(s->out);
+    free(s->rec);
+    free(s->rec_prev);
+    free(s->rec_out);
+    void *keep = s->backend;
+    memset(s->v, 0, sizeof s->v);
+    memset(s->s, 0, sizeof s->s);
+    memset(s->r, 0, sizeof s->r);
+    s->rho = s->lam = s->mu = s->qpw = s->qsw = NULL;
+    memset(s->damp, 0, sizeof s->damp);
+    memset(&s->pml, 0, sizeof s->pml);
+    s->stf = NULL;
+    s->pts = NULL;
+    s->pt_mat = NULL;
+    s->eps = NULL;
+    s->out = NULL;
+    s->rec = NULL;
+    s->rec_prev = s->rec_out = NULL;
+    s->backend = keep;
+}
+
+double sgt_state_bytes(const sgt_state *s) {
+    const sgt_layout *L = &s->L;
+    int nzp = ((L->nz + 2 * L->gz) + 7) & ~7;
+    double cells = (double)(L->lnx + 2 * L->halo) * (L->lny + 2 * L->halo) * nzp;
+    double arrays = 12 + (s->visco ? 8 : 0);
+    double b = cells * 4 * arrays;
+    if (s->absorb == SGT_ABSORB_PML) {
+        double w = s->absorb_width;
+        b += 4.0 * 6 * 2 * w *
+             ((double)L->lny * L->nz + (double)L->lnx * L->nz + (double)L->lnx * L->lny);
+    }
+    b += (double)s->npoints * (6 * 8 + 6 * 4.0 * s->nt_out + 12);
+    b += (double)s->nrec * 3 * 4.0 * (s->nt + 2);
+    return b;
+}
+
+void sgt_state_fill_material_ghosts(sgt_state *s) {
+    const sgt_layout *L = &s->L;
+    float *arr[5] = {s->rho, s->lam, s->mu, s->qpw, s->qsw};
+    for (int a = 0; a < 5; a++) {
+        float *f = arr[a];
+        if (!f) continue;
+        for (int i = -L->halo; i < L->lnx + L->halo; i++)
+            for (int j = -L->halo; j < L->lny + L->halo; j++) {
+                int ci = i < 0 ? 0 : i >= L->lnx ? L->lnx - 1 : i;
+                int cj = j < 0 ? 0 : j >= L->lny ? L->lny - 1 : j;
+                for (int k = -L->gz; k < L->nz + L->gz; k++) {
+                    int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                    if (ci == i && cj == j && ck == k) continue;
+                    f[sgt_idx(L, i, j, k)] = f[sgt_idx(L, ci, cj, ck)];
+                }
+            }
+    }
+}
+
+int sgt_state_shear_moduli(sgt_state *s, cs_error *err) {
+    const sgt_layout *L = &s->L;
+    const long off[3][2] = {{L->sx, L->sy}, {L->sx, 1}, {L->sy, 1}};
+    for (int c = 0; c < 3; c++) {
+        if (!s->mus[c]) s->mus[c] = zalloc(L->ncell);
+        if (!s->mus[c]) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (shear moduli)");
+        const long a = off[c][0], b = off[c][1];
+        /* The last cell of each axis has no neighbour beyond it; it only feeds ghost updates. */
+        for (long p = 0; p + a + b < L->ncell; p++) {
+            float m0 = s->mu[p], m1 = s->mu[p + a], m2 = s->mu[p + b], m3 = s->mu[p + a + b];
+            s->mus[c][p] = (m0 > 0 && m1 > 0 && m2 > 0 && m3 > 0)
+                               ? 4.0f / (1.0f / m0 + 1.0f / m1 + 1.0f / m2 + 1.0f / m3)
+                               : 0.0f;
+        }
+    }
+    return 0;
+}
+
+void sgt_state_set_q_constants(sgt_state *s) {
+    for (int l = 0; l < SGT_Q_NMECH; l++) {
+        double t = s->q.tau[l] / s->dt;
+        s->q_a[l] = (float)((t - 0.5) / (t + 0.5));
+        s->q_b[l] = (float)(1.0 / (t + 0.5));
+    }
+}

@@ -1,0 +1,129 @@
+/* The state of one wave simulation on one rank: grid layout, fields, material, absorbing
+ * boundaries, sources, save points and receivers. Host arrays live here; a GPU back end keeps
+ * device copies of its own and fills the host output buffers.
+ *
+ * Staggering (docs/conventions.md): normal stresses and material at node (i, j, k); vx at
+ * (i+1/2, j, k), vy at (i, j+1/2, k), vz at (i, j, k+1/2); sxy at (i+1/2, j+1/2, k), sxz at
+ * (i+1/2, j, k+1/2), syz at (i, j+1/2, k+1/2). Each staggered value is stored at the index of
+ * the node it follows. z = 0 (k = 0) is the free surface when there is one. */
+#ifndef SGT_STATE_H
+#define SGT_STATE_H
+
+#include <stddef.h>
+
+#include "cs_error.h"
+#include "sgt_q.h"
+
+/* 4th-order staggered coefficients (AWP-ODC). */
+#define SGT_C1 (9.0f / 8.0f)
+#define SGT_C2 (-1.0f / 24.0f)
+
+enum { SGT_XX = 0, SGT_YY, SGT_ZZ, SGT_XY, SGT_XZ, SGT_YZ };
+enum { SGT_ABSORB_SPONGE = 0, SGT_ABSORB_PML = 1 };
+enum { SGT_SOURCE_NONE = 0, SGT_SOURCE_FORCE, SGT_SOURCE_MOMENT };
+
+typedef struct {
+    int nx, ny, nz; /* global nodes */
+    int i0, j0;     /* global index of the local node (0, 0) */
+    int lnx, lny;   /* local nodes (the whole z column is always local) */
+    int halo;       /* ghost width in x and y */
+    int gz;         /* ghost width in z (above the surface and below the bottom) */
+    long sx, sy;    /* strides; z is contiguous */
+    long ncell;     /* floats per field array */
+} sgt_layout;
+
+static inline long sgt_idx(const sgt_layout *L, int i, int j, int k) {
+    return (long)(i + L->halo) * L->sx + (long)(j + L->halo) * L->sy + (k + L->gz);
+}
+
+/* A convolutional PML on one side of one axis: memory variables for the three derivatives
+ * along that axis that the velocity update uses and the three the stress update uses. */
+typedef struct {
+    int axis;      /* 0 x, 1 y, 2 z */
+    int side;      /* 0 low, 1 high */
+    int lo, hi;    /* local node range along the axis [lo, hi) */
+    int n0, n1;    /* extent along the first and second other axes (local) */
+    long count;    /* cells in the slab */
+    float *psi[6]; /* velocity terms: d(sxx|sxy|sxz)/dx for vx, vy, vz (axis-dependent), then
+                      stress terms: d(vx|vy|vz) along the axis */
+} sgt_pml_slab;
+
+typedef struct {
+    int nslabs;
+    sgt_pml_slab slab[6];
+    /* profiles along each axis, at nodes and at half nodes, indexed by global node */
+    float *a_node[3], *b_node[3], *a_half[3], *b_half[3];
+} sgt_pml;
+
+typedef struct sgt_state {
+    sgt_layout L;
+    double h, dt;
+    int nt;          /* steps */
+    int free_surface;
+    int visco;
+    /* fields */
+    float *v[3];
+    float *s[6];
+    float *r[6]; /* memory variables (visco only) */
+    /* material at nodes: unrelaxed moduli */
+    float *rho, *lam, *mu;
+    /* visco only: the coarse-grained weight of the node's own mechanism, 8 y_l(Q), for the P
+     * modulus (Qp) and the shear modulus (Qs) */
+    float *qpw, *qsw;
+    /* shear moduli at the xy, xz, yz points: harmonic means of the four nodes around each (a
+     * zero anywhere gives zero), precomputed for the CPU kernels */
+    float *mus[3];
+    sgt_q_model q;
+    float q_a[SGT_Q_NMECH], q_b[SGT_Q_NMECH]; /* memory-variable update constants */
+    /* absorbing boundary */
+    int absorb;
+    int absorb_width;
+    float *damp[3]; /* sponge factors per global node along x, y, z */
+    sgt_pml pml;
+    /* source: node (global), box-frame force vector or moment tensor, time function */
+    int source_kind;
+    int plane_source; /* force on every node of the plane k = src_k */
+    int src_i, src_j, src_k;
+    double force[3];
+    double moment[6]; /* xx yy zz xy xz yz, N*m */
+    double amplitude; /* impulse (N*s) for a force, M0 scale for a moment */
+    float *stf;       /* s(t_n) for n = 0..nt (1/s), sampled at dt */
+    double stf_time_shift;
+    /* save points (SGT): global node indices, strain accumulators (float64), output */
+    long npoints;
+    int *pts;         /* 3 per point, global */
+    float *pt_mat;    /* lambda, mu, rho at the reference frequency, 3 per point */
+    double *eps;      /* 6 per point */
+    int decimation;
+    int nt_out;
+    float *out;       /* npoints x 6 x nt_out */
+    /* receivers (forward mode): velocity at nodes */
+    int nrec;
+    int *rec;      /* 3 per receiver, global */
+    float *rec_prev; /* 3 per receiver: velocity at the previous half step */
+    float *rec_out;  /* nrec x 3 x (nt + 1), sampled at t_n */
+    /* back end private data */
+    void *backend;
+} sgt_state;
+
+/* Allocates fields, material and memory variables for a layout; everything zeroed. */
+int sgt_state_alloc(sgt_state *s, cs_error *err);
+void sgt_state_free(sgt_state *s);
+/* Bytes the state needs for its arrays (fields, material, memory variables, PML, outputs). */
+double sgt_state_bytes(const sgt_state *s);
+/* Fills the material ghost cells by copying the nearest interior node, so averages at the
+ * edges of the grid stay defined. */
+void sgt_state_fill_material_ghosts(sgt_state *s);
+/* Computes mus[] from mu (after the material, ghosts included, is in place). */
+int sgt_state_shear_moduli(sgt_state *s, cs_error *err);
+/* Sets the memory-variable update constants for dt and the Q model. */
+void sgt_state_set_q_constants(sgt_state *s);
+
+/* Is the global node inside this rank's subdomain? Local indices out. */
+static inline int sgt_local(const sgt_state *s, int gi, int gj, int *li, int *lj) {
+    *li = gi - s->L.i0;
+    *lj = gj - s->L.j0;
+    return *li >= 0 && *li < s->L.lnx && *lj >= 0 && *lj < s->L.lny;
+}
+
+#endif
