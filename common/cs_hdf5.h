@@ -8,6 +8,10 @@
 #include "cs_error.h"
 
 void cs_h5_quiet(void); /* stop HDF5 printing its own error stacks; we report our own */
+/* Creates a file (truncating) and groups with no modification times recorded, so that equal
+ * contents give equal bytes and equal checksums. */
+hid_t cs_h5_create(const char *path);
+hid_t cs_h5_group(hid_t loc, const char *name);
 
 int cs_h5_attr_double(hid_t obj, const char *name, const double *v, int n);
 int cs_h5_attr_int(hid_t obj, const char *name, const int *v, int n);

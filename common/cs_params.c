@@ -334,7 +334,15 @@ void cs_params_describe(const cs_param_spec *specs, size_t nspecs, FILE *f) {
                            : s->type == CS_PT_CHOICE ? s->choices
                                                      : "text";
         const char *unit = s->type == CS_PT_REAL ? cs_unit_accepted(s->dim) : "";
-        fprintf(f, "| %s | %s | %s | %s | %s |\n", s->key, type, unit,
+        /* Choices are written "a|b" in the specs; a bare '|' would split a markdown cell. */
+        char typebuf[256];
+        size_t o = 0;
+        for (const char *c = type; *c && o + 3 < sizeof typebuf; c++) {
+            if (*c == '|') typebuf[o++] = '\\';
+            typebuf[o++] = *c;
+        }
+        typebuf[o] = '\0';
+        fprintf(f, "| %s | %s | %s | %s | %s |\n", s->key, typebuf, unit,
                 s->required ? "required" : (s->default_value ? s->default_value : "none"),
                 s->help ? s->help : "");
     }

@@ -1,6 +1,7 @@
 #include "sgt_cpu.h"
 
 #include <math.h>
+#include <omp.h>
 
 #include "sgt_absorb.h"
 #include "sgt_points.h"
@@ -14,37 +15,41 @@ void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
     const long sx = L->sx, sy = L->sy;
     const float ih = (float)(1.0 / s->h), dt = (float)s->dt;
     const int nz = L->nz;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int i = ib; i < ie; i++)
-        for (int j = jb; j < je; j++) {
-            long b = sgt_idx(L, i, j, 0);
-            float *restrict vx = s->v[0] + b, *restrict vy = s->v[1] + b, *restrict vz = s->v[2] + b;
-            const float *restrict xx = s->s[SGT_XX] + b, *restrict yy = s->s[SGT_YY] + b,
-                                  *restrict zz = s->s[SGT_ZZ] + b, *restrict xy = s->s[SGT_XY] + b,
-                                  *restrict xz = s->s[SGT_XZ] + b, *restrict yz = s->s[SGT_YZ] + b,
-                                  *restrict rho = s->rho + b;
+    const int jbs = sgt_jblock(je - jb, omp_get_max_threads()), nb = (je - jb + jbs - 1) / jbs;
+#pragma omp parallel for schedule(static)
+    for (int blk = 0; blk < nb; blk++)
+        for (int i = ib; i < ie; i++)
+            for (int j = jb + blk * jbs; j < je && j < jb + (blk + 1) * jbs; j++) {
+                long b = sgt_idx(L, i, j, 0);
+                float *restrict vx = s->v[0] + b, *restrict vy = s->v[1] + b,
+                                *restrict vz = s->v[2] + b;
+                const float *restrict xx = s->s[SGT_XX] + b, *restrict yy = s->s[SGT_YY] + b,
+                                      *restrict zz = s->s[SGT_ZZ] + b,
+                                      *restrict xy = s->s[SGT_XY] + b,
+                                      *restrict xz = s->s[SGT_XZ] + b,
+                                      *restrict yz = s->s[SGT_YZ] + b, *restrict rho = s->rho + b;
 #pragma omp simd
-            for (int k = 0; k < nz; k++) {
-                float dxx = C1 * (xx[k + sx] - xx[k]) + C2 * (xx[k + 2 * sx] - xx[k - sx]);
-                float dxy = C1 * (xy[k] - xy[k - sy]) + C2 * (xy[k + sy] - xy[k - 2 * sy]);
-                float dxz = C1 * (xz[k] - xz[k - 1]) + C2 * (xz[k + 1] - xz[k - 2]);
-                vx[k] += dt * ih * (dxx + dxy + dxz) * 2.0f / (rho[k] + rho[k + sx]);
-                float dyx = C1 * (xy[k] - xy[k - sx]) + C2 * (xy[k + sx] - xy[k - 2 * sx]);
-                float dyy = C1 * (yy[k + sy] - yy[k]) + C2 * (yy[k + 2 * sy] - yy[k - sy]);
-                float dyz = C1 * (yz[k] - yz[k - 1]) + C2 * (yz[k + 1] - yz[k - 2]);
-                vy[k] += dt * ih * (dyx + dyy + dyz) * 2.0f / (rho[k] + rho[k + sy]);
-                float dzx = C1 * (xz[k] - xz[k - sx]) + C2 * (xz[k + sx] - xz[k - 2 * sx]);
-                float dzy = C1 * (yz[k] - yz[k - sy]) + C2 * (yz[k + sy] - yz[k - 2 * sy]);
-                float dzz = C1 * (zz[k + 1] - zz[k]) + C2 * (zz[k + 2] - zz[k - 1]);
-                vz[k] += dt * ih * (dzx + dzy + dzz) * 2.0f / (rho[k] + rho[k + 1]);
+                for (int k = 0; k < nz; k++) {
+                    float dxx = C1 * (xx[k + sx] - xx[k]) + C2 * (xx[k + 2 * sx] - xx[k - sx]);
+                    float dxy = C1 * (xy[k] - xy[k - sy]) + C2 * (xy[k + sy] - xy[k - 2 * sy]);
+                    float dxz = C1 * (xz[k] - xz[k - 1]) + C2 * (xz[k + 1] - xz[k - 2]);
+                    vx[k] += dt * ih * (dxx + dxy + dxz) * 2.0f / (rho[k] + rho[k + sx]);
+                    float dyx = C1 * (xy[k] - xy[k - sx]) + C2 * (xy[k + sx] - xy[k - 2 * sx]);
+                    float dyy = C1 * (yy[k + sy] - yy[k]) + C2 * (yy[k + 2 * sy] - yy[k - sy]);
+                    float dyz = C1 * (yz[k] - yz[k - 1]) + C2 * (yz[k + 1] - yz[k - 2]);
+                    vy[k] += dt * ih * (dyx + dyy + dyz) * 2.0f / (rho[k] + rho[k + sy]);
+                    float dzx = C1 * (xz[k] - xz[k - sx]) + C2 * (xz[k + sx] - xz[k - 2 * sx]);
+                    float dzy = C1 * (yz[k] - yz[k - sy]) + C2 * (yz[k + sy] - yz[k - 2 * sy]);
+                    float dzz = C1 * (zz[k + 1] - zz[k]) + C2 * (zz[k + 2] - zz[k - 1]);
+                    vz[k] += dt * ih * (dzx + dzy + dzz) * 2.0f / (rho[k] + rho[k + 1]);
+                }
             }
-        }
 }
 
-
 /* Interior derivatives, 4th order everywhere; z index k is relative to the column pointer. */
-static inline __attribute__((always_inline)) void interior_derivatives(const float *vx, const float *vy, const float *vz, long sx,
-                                        long sy, int k, float ih, float d[9]) {
+static inline __attribute__((always_inline)) void
+interior_derivatives(const float *vx, const float *vy, const float *vz, long sx, long sy, int k,
+                     float ih, float d[9]) {
     d[0] = ih * (C1 * (vx[k] - vx[k - sx]) + C2 * (vx[k + sx] - vx[k - 2 * sx]));
     d[1] = ih * (C1 * (vy[k] - vy[k - sy]) + C2 * (vy[k + sy] - vy[k - 2 * sy]));
     d[2] = ih * (C1 * (vz[k] - vz[k - 1]) + C2 * (vz[k + 1] - vz[k - 2]));
@@ -77,7 +82,8 @@ void sgt_cpu_derivatives(const sgt_state *s, int i, int j, int k, float d[9]) {
 }
 
 /* Updates the six stresses of one index from its nine derivatives (elastic and anelastic). */
-static inline __attribute__((always_inline)) void stress_point(sgt_state *s, long p, int mech, const float d[9], float dt) {
+static inline __attribute__((always_inline)) void stress_point(sgt_state *s, long p, int mech,
+                                                               const float d[9], float dt) {
     const float lam = s->lam[p], mu = s->mu[p];
     const float mxy = s->mus[0][p], mxz = s->mus[1][p], myz = s->mus[2][p];
     const float th = d[0] + d[1] + d[2];
@@ -87,9 +93,12 @@ static inline __attribute__((always_inline)) void stress_point(sgt_state *s, lon
         const float wp = s->qpw[p], ws = s->qsw[p];
         const float a = s->q_a[mech], bq = s->q_b[mech];
         const float pm = lam + 2 * mu;
-        float x[6] = {wp * pm * th - 2 * ws * mu * (th - d[0]), wp * pm * th - 2 * ws * mu * (th - d[1]),
-                      wp * pm * th - 2 * ws * mu * (th - d[2]), ws * rate[3],
-                      ws * rate[4], ws * rate[5]};
+        float x[6] = {wp * pm * th - 2 * ws * mu * (th - d[0]),
+                      wp * pm * th - 2 * ws * mu * (th - d[1]),
+                      wp * pm * th - 2 * ws * mu * (th - d[2]),
+                      ws * rate[3],
+                      ws * rate[4],
+                      ws * rate[5]};
         for (int c = 0; c < 6; c++) {
             float ro = s->r[c][p];
             float rn = a * ro + bq * x[c];
@@ -97,7 +106,8 @@ static inline __attribute__((always_inline)) void stress_point(sgt_state *s, lon
             rate[c] -= 0.5f * (rn + ro);
         }
     }
-    for (int c = 0; c < 6; c++) s->s[c][p] += dt * rate[c];
+    for (int c = 0; c < 6; c++)
+        s->s[c][p] += dt * rate[c];
 }
 
 void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
@@ -106,74 +116,81 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
     const float ih = (float)(1.0 / s->h), dt = (float)s->dt;
     const int nz = L->nz;
     const int ktop = s->free_surface ? 2 : 0;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int i = ib; i < ie; i++)
-        for (int j = jb; j < je; j++) {
-            long b = sgt_idx(L, i, j, 0);
-            const float *vx = s->v[0] + b, *vy = s->v[1] + b, *vz = s->v[2] + b;
-            int mij = ((i + L->i0) & 1) | (((j + L->j0) & 1) << 1);
-            for (int k = 0; k < ktop; k++) {
-                float d[9];
-                sgt_cpu_derivatives(s, i, j, k, d);
-                stress_point(s, b + k, mij | ((k & 1) << 2), d, dt);
-            }
-            if (!s->visco) {
-                float *restrict xx = s->s[SGT_XX] + b, *restrict yy = s->s[SGT_YY] + b,
-                                *restrict zz = s->s[SGT_ZZ] + b, *restrict xy = s->s[SGT_XY] + b,
-                                *restrict xz = s->s[SGT_XZ] + b, *restrict yz = s->s[SGT_YZ] + b;
-                const float *restrict lm = s->lam + b, *restrict mu = s->mu + b;
-                const float *restrict mxy = s->mus[0] + b, *restrict mxz = s->mus[1] + b,
-                                      *restrict myz = s->mus[2] + b;
-#pragma omp simd
-                for (int k = ktop; k < nz; k++) {
+    const int jbs = sgt_jblock(je - jb, omp_get_max_threads()), nb = (je - jb + jbs - 1) / jbs;
+#pragma omp parallel for schedule(static)
+    for (int blk = 0; blk < nb; blk++)
+        for (int i = ib; i < ie; i++)
+            for (int j = jb + blk * jbs; j < je && j < jb + (blk + 1) * jbs; j++) {
+                long b = sgt_idx(L, i, j, 0);
+                const float *vx = s->v[0] + b, *vy = s->v[1] + b, *vz = s->v[2] + b;
+                int mij = ((i + L->i0) & 1) | (((j + L->j0) & 1) << 1);
+                for (int k = 0; k < ktop; k++) {
                     float d[9];
-                    interior_derivatives(vx, vy, vz, sx, sy, k, ih, d);
-                    float th = d[0] + d[1] + d[2];
-                    float l = lm[k], m = mu[k];
-                    xx[k] += dt * (l * th + 2 * m * d[0]);
-                    yy[k] += dt * (l * th + 2 * m * d[1]);
-                    zz[k] += dt * (l * th + 2 * m * d[2]);
-                    xy[k] += dt * mxy[k] * (d[3] + d[4]);
-                    xz[k] += dt * mxz[k] * (d[5] + d[6]);
-                    yz[k] += dt * myz[k] * (d[7] + d[8]);
+                    sgt_cpu_derivatives(s, i, j, k, d);
+                    stress_point(s, b + k, mij | ((k & 1) << 2), d, dt);
                 }
-            } else {
-                /* The relaxation mechanism alternates with k; choosing between the two by
-                 * parity (not by indexing the tables) keeps the loop vectorisable. */
-                const float a0 = s->q_a[mij], a1 = s->q_a[mij | 4];
-                const float b0 = s->q_b[mij], b1 = s->q_b[mij | 4];
-                float *restrict sg[6], *restrict rr[6];
-                for (int c = 0; c < 6; c++) sg[c] = s->s[c] + b, rr[c] = s->r[c] + b;
-                const float *restrict lm = s->lam + b, *restrict mu = s->mu + b;
-                const float *restrict mxy = s->mus[0] + b, *restrict mxz = s->mus[1] + b,
-                                      *restrict myz = s->mus[2] + b;
-                const float *restrict qp = s->qpw + b, *restrict qs = s->qsw + b;
+                if (!s->visco) {
+                    float *restrict xx = s->s[SGT_XX] + b, *restrict yy = s->s[SGT_YY] + b,
+                                    *restrict zz = s->s[SGT_ZZ] + b,
+                                    *restrict xy = s->s[SGT_XY] + b,
+                                    *restrict xz = s->s[SGT_XZ] + b,
+                                    *restrict yz = s->s[SGT_YZ] + b;
+                    const float *restrict lm = s->lam + b, *restrict mu = s->mu + b;
+                    const float *restrict mxy = s->mus[0] + b, *restrict mxz = s->mus[1] + b,
+                                          *restrict myz = s->mus[2] + b;
 #pragma omp simd
-                for (int k = ktop; k < nz; k++) {
-                    float d[9];
-                    interior_derivatives(vx, vy, vz, sx, sy, k, ih, d);
-                    const int odd = k & 1;
-                    const float aq = odd ? a1 : a0, bq = odd ? b1 : b0;
-                    const float l = lm[k], m = mu[k], pm = l + 2 * m;
-                    const float th = d[0] + d[1] + d[2];
-                    const float wp = qp[k], ws = qs[k];
-                    const float rate[6] = {l * th + 2 * m * d[0],    l * th + 2 * m * d[1],
-                                           l * th + 2 * m * d[2],    mxy[k] * (d[3] + d[4]),
-                                           mxz[k] * (d[5] + d[6]),   myz[k] * (d[7] + d[8])};
-                    const float x[6] = {wp * pm * th - 2 * ws * m * (th - d[0]),
-                                        wp * pm * th - 2 * ws * m * (th - d[1]),
-                                        wp * pm * th - 2 * ws * m * (th - d[2]),
-                                        ws * rate[3], ws * rate[4], ws * rate[5]};
-                    for (int c = 0; c < 6; c++) {
-                        const float ro = rr[c][k];
-                        const float rn = aq * ro + bq * x[c];
-                        rr[c][k] = rn;
-                        sg[c][k] += dt * (rate[c] - 0.5f * (rn + ro));
+                    for (int k = ktop; k < nz; k++) {
+                        float d[9];
+                        interior_derivatives(vx, vy, vz, sx, sy, k, ih, d);
+                        float th = d[0] + d[1] + d[2];
+                        float l = lm[k], m = mu[k];
+                        xx[k] += dt * (l * th + 2 * m * d[0]);
+                        yy[k] += dt * (l * th + 2 * m * d[1]);
+                        zz[k] += dt * (l * th + 2 * m * d[2]);
+                        xy[k] += dt * mxy[k] * (d[3] + d[4]);
+                        xz[k] += dt * mxz[k] * (d[5] + d[6]);
+                        yz[k] += dt * myz[k] * (d[7] + d[8]);
+                    }
+                } else {
+                    /* The relaxation mechanism alternates with k; choosing between the two by
+                     * parity (not by indexing the tables) keeps the loop vectorisable. */
+                    const float a0 = s->q_a[mij], a1 = s->q_a[mij | 4];
+                    const float b0 = s->q_b[mij], b1 = s->q_b[mij | 4];
+                    float *restrict sg[6], *restrict rr[6];
+                    for (int c = 0; c < 6; c++)
+                        sg[c] = s->s[c] + b, rr[c] = s->r[c] + b;
+                    const float *restrict lm = s->lam + b, *restrict mu = s->mu + b;
+                    const float *restrict mxy = s->mus[0] + b, *restrict mxz = s->mus[1] + b,
+                                          *restrict myz = s->mus[2] + b;
+                    const float *restrict qp = s->qpw + b, *restrict qs = s->qsw + b;
+#pragma omp simd
+                    for (int k = ktop; k < nz; k++) {
+                        float d[9];
+                        interior_derivatives(vx, vy, vz, sx, sy, k, ih, d);
+                        const int odd = k & 1;
+                        const float aq = odd ? a1 : a0, bq = odd ? b1 : b0;
+                        const float l = lm[k], m = mu[k], pm = l + 2 * m;
+                        const float th = d[0] + d[1] + d[2];
+                        const float wp = qp[k], ws = qs[k];
+                        const float rate[6] = {l * th + 2 * m * d[0],  l * th + 2 * m * d[1],
+                                               l * th + 2 * m * d[2],  mxy[k] * (d[3] + d[4]),
+                                               mxz[k] * (d[5] + d[6]), myz[k] * (d[7] + d[8])};
+                        const float x[6] = {wp * pm * th - 2 * ws * m * (th - d[0]),
+                                            wp * pm * th - 2 * ws * m * (th - d[1]),
+                                            wp * pm * th - 2 * ws * m * (th - d[2]),
+                                            ws * rate[3],
+                                            ws * rate[4],
+                                            ws * rate[5]};
+                        for (int c = 0; c < 6; c++) {
+                            const float ro = rr[c][k];
+                            const float rn = aq * ro + bq * x[c];
+                            rr[c][k] = rn;
+                            sg[c][k] += dt * (rate[c] - 0.5f * (rn + ro));
+                        }
                     }
                 }
+                if (s->free_surface) s->s[SGT_ZZ][b] = 0.0f;
             }
-            if (s->free_surface) s->s[SGT_ZZ][b] = 0.0f;
-        }
 }
 
 void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je) {
@@ -207,7 +224,8 @@ int sgt_cpu_vertical_weights(const sgt_state *s, int k, int *first, float w[4]) 
         return 2;
     }
     *first = -2;
-    for (int a = 0; a < 4; a++) w[a] = sgt_interp4[a];
+    for (int a = 0; a < 4; a++)
+        w[a] = sgt_interp4[a];
     return 4;
 }
 

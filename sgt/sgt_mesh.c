@@ -178,7 +178,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     int rc = cs_atomic_reserve(path, tmp, sizeof tmp, err);
     if (rc) return rc;
     cs_h5_quiet();
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = cs_h5_create(tmp);
     if (f < 0) {
         remove(tmp);
         return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp);
@@ -190,6 +190,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
         hid_t sp = H5Screate_simple(3, dims, NULL);
         hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
         H5Pset_chunk(pl, 3, chunk);
+        H5Pset_obj_track_times(pl, 0);
         ds[a] = H5Dcreate2(f, names[a], H5T_IEEE_F32LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
         H5Pclose(pl);
         H5Sclose(sp);

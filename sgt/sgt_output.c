@@ -38,7 +38,7 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
     bad |= cs_h5_attr_string(f, "source_filter", m->stf_description);
     if (m->have_axes) bad |= cs_h5_attr_double(f, "box_axes_enu_at_source", &m->axes_enu[0][0], 9);
     /* The time function actually applied. */
-    hid_t g = H5Gcreate2(f, "source", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = cs_h5_group(f, "source");
     hsize_t d = (hsize_t)c->nt;
     bad |= cs_h5_write(g, "stf", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, s->stf);
     bad |= cs_h5_attr_double(g, "dt", &c->dt, 1);
@@ -52,7 +52,7 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
 static int write_sgt(hid_t f, const sgt_config *c, const sgt_state *s) {
     int bad = 0;
     long np = s->npoints;
-    hid_t g = H5Gcreate2(f, "points", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = cs_h5_group(f, "points");
     hsize_t d2[2] = {(hsize_t)np, 3};
     bad |= cs_h5_write(g, "index", H5T_STD_I32LE, H5T_NATIVE_INT, 2, d2, NULL, s->pts);
     if (c->point_geo) {
@@ -83,7 +83,7 @@ static int write_sgt(hid_t f, const sgt_config *c, const sgt_state *s) {
 
 static int write_forward(hid_t f, const sgt_config *c, const sgt_state *s) {
     int bad = 0;
-    hid_t g = H5Gcreate2(f, "receivers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = cs_h5_group(f, "receivers");
     hsize_t d2[2] = {(hsize_t)s->nrec, 3};
     bad |= cs_h5_write(g, "index", H5T_STD_I32LE, H5T_NATIVE_INT, 2, d2, NULL, s->rec);
     hsize_t d3[3] = {(hsize_t)s->nrec, 3, (hsize_t)s->nt};
@@ -108,7 +108,7 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
     int rc = cs_atomic_reserve(c->output, tmp, sizeof tmp, err);
     if (rc) return rc;
     cs_h5_quiet();
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = cs_h5_create(tmp);
     if (f < 0) {
         remove(tmp);
         return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp);

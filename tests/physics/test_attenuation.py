@@ -26,7 +26,7 @@ N = 40
 def run(wd, comp, visco):
     params = {
         "mode": "forward", "nx": N, "ny": N, "nz": 100, "h": "100 m", "dt": "0.008 s",
-        "nt": 760, "model_format": "homogeneous", "vp": f"{VP} m/s", "vs": f"{VS} m/s",
+        "nt": 800, "model_format": "homogeneous", "vp": f"{VP} m/s", "vs": f"{VS} m/s",
         "rho": f"{RHO} kg/m3", "qp": QP, "qs": QS, "vs_min": "0 m/s",
         "attenuation": "true" if visco else "false", "q_reference_frequency": "1 Hz",
         "fmax": "2.5 Hz", "free_surface": "false", "absorbing": "pml", "absorbing_width": 8,

@@ -27,7 +27,7 @@ def run(scale):
     params = {
         "nx": n, "ny": n, "nz": n, "h": f"{100 / scale} m",
         # Courant number vp dt / h = 0.22 at both resolutions (docs/sgt.md, verification).
-        "dt": f"{0.00625 / scale} s", "nt": 400 * scale,
+        "dt": f"{0.00625 / scale} s", "nt": 440 * scale,
         "model_format": "homogeneous", "vp": f"{VP} m/s", "vs": f"{VS} m/s",
         "rho": f"{RHO} kg/m3", "vs_min": "0 m/s", "attenuation": "false",
         "fmax": "2.5 Hz", "free_surface": "false", "absorbing": "pml", "absorbing_width": w,

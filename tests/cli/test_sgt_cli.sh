@@ -1,0 +1,126 @@
+#!/bin/sh
+# `cybershake sgt` and `cybershake mesh` as a user runs them: help, checks before the first step
+# with messages that name the value and what to change, shared material files, checksums, and a
+# killed run that leaves nothing under the output's name.
+. "$(dirname "$0")/lib.sh"
+
+base() {
+    cat <<'PAR'
+mode = sgt
+nx = 40
+ny = 40
+nz = 30
+h = 100 m
+dt = 0.008 s
+nt = 40
+model_format = homogeneous
+vp = 3464 m/s
+vs = 2000 m/s
+rho = 2500 kg/m3
+vs_min = 0 m/s
+fmax = 2 Hz
+absorbing_width = 10
+source_i = 20
+source_j = 20
+source_k = 0
+force_component = z
+save_points = pts.txt
+decimation = 2
+output = out.h5
+PAR
+    printf '20 20 0\n25 22 8\n15 15 12\n' >pts.txt
+}
+
+t_help() {
+    run "$CS" sgt --help && expect_rc 0 && expect_out "usage: cybershake sgt" || return 1
+    run "$CS" mesh --help && expect_rc 0 && expect_out "usage: cybershake mesh" || return 1
+    run "$CS" sgt --keys && expect_rc 0 && expect_out "| absorbing |" || return 1
+    run "$CS" sgt && expect_rc 2 || return 1
+    run "$CS" sgt a.par b.par && expect_rc 2 || return 1
+}
+
+t_runs_and_reports() {
+    base >run.par
+    run "$CS" sgt run.par && expect_rc 0 && expect_out "G LUPS" || return 1
+    sha=$(sha256sum out.h5 | cut -d' ' -f1)
+    grep -q "$sha" out || { echo "    printed checksum is not the file's" >&2; return 1; }
+    [ "$(h5dump -d /strain -H out.h5 | grep -c 'DATASPACE  SIMPLE { ( 3, 6, 21 )')" = 1 ] || return 1
+    # The same inputs give the same bytes.
+    run "$CS" sgt run.par --set output=again.h5 && cmp -s out.h5 again.h5 || return 1
+}
+
+t_bad_key_names_line() {
+    base >run.par
+    echo "absorbng = pml" >>run.par
+    run "$CS" sgt run.par && expect_rc 1 && expect_err "run.par:22" && expect_err "did you mean 'absorbing'" || return 1
+    base | sed 's/^h = 100 m/h = 100/' >run.par
+    run "$CS" sgt run.par && expect_rc 1 && expect_err "run.par:5" && expect_err "needs a unit" || return 1
+}
+
+t_cfl_violation_names_node_and_fix() {
+    base >run.par
+    run "$CS" sgt run.par --set "dt=0.02 s" && expect_rc 1 && expect_err "dt = '0.02 s'" &&
+        expect_err "vp = 3464.0 m/s at node" && expect_err "at most dt = 0.01429 s" || return 1
+}
+
+t_resolution_violation() {
+    base >run.par
+    run "$CS" sgt run.par --set "fmax=5 Hz" --set "dt=0.005 s" && expect_rc 1 &&
+        expect_err "4.00 points per S wavelength" && expect_err "use h <= 80 m" || return 1
+    run "$CS" sgt run.par --set decimation=30 && expect_rc 1 && expect_err "decimation = '30'" || return 1
+}
+
+t_points_outside_or_in_absorbing_layer() {
+    base >run.par
+    printf '20 20 0\n3 20 5\n' >pts.txt
+    run "$CS" sgt run.par --set save_points=pts.txt && expect_rc 1 &&
+        expect_err "pts.txt:2: save point = '3 20 5': lies in the absorbing layer" || return 1
+    printf '20 20 0\n20 20 99\n' >pts.txt
+    run "$CS" sgt run.par --set save_points=pts.txt && expect_rc 1 && expect_err "pts.txt:2" &&
+        expect_err "outside the grid" || return 1
+    base >run.par
+    run "$CS" sgt run.par --set source_k=25 && expect_rc 1 && expect_err "source node" || return 1
+    run "$CS" sgt run.par --set source=moment --set source_k=1 --set moment_xx="1 N*m" \
+        --set moment_yy="1 N*m" --set moment_zz="1 N*m" --set moment_xy="0 N*m" \
+        --set moment_xz="0 N*m" --set moment_yz="0 N*m" && expect_rc 1 &&
+        expect_err "at least 2 nodes deep" || return 1
+}
+
+t_mesh_file_matches_direct_sampling() {
+    base | sed 's/^model_format = homogeneous/model_format = fk1d/; s/^vp = .*/model_file = model.fk1d/; /^vs = /d; /^rho = /d' >run.par
+    cp "$REPO/tests/data/bbp_nr02-vs500.fk1d" model.fk1d
+    run "$CS" mesh run.par mat.h5 && expect_rc 0 && expect_out "floors raised vs at 0" || return 1
+    run "$CS" sgt run.par --set "fmax=0.5 Hz" --set "dt=0.009 s" --set decimation=4 && expect_rc 0 || return 1
+    mv out.h5 direct.h5
+    run "$CS" sgt run.par --set "fmax=0.5 Hz" --set "dt=0.009 s" --set decimation=4 --set mesh_file=mat.h5 && expect_rc 0 || return 1
+    h5diff -d 0 direct.h5 out.h5 /strain /strain >/dev/null || { echo "    strain differs" >&2; return 1; }
+    h5dump -a material_sha256 out.h5 | grep -q "$(sha256sum mat.h5 | cut -c1-16)" || return 1
+    # A mesh for another grid is refused.
+    run "$CS" sgt run.par --set nx=41 --set mesh_file=mat.h5 && expect_rc 1 && expect_err "remake the mesh" || return 1
+}
+
+t_killed_run_leaves_no_output() {
+    base >run.par
+    "$CS" sgt run.par --set nt=4000 --set nx=80 --set ny=80 --set nz=60 --set source_i=40 --set source_j=40 >/dev/null 2>&1 &
+    pid=$!
+    sleep 2
+    kill -9 $pid
+    wait $pid 2>/dev/null
+    [ ! -e out.h5 ] || { echo "    a killed run left out.h5" >&2; return 1; }
+}
+
+t_cuda_backend_without_device() {
+    base >run.par
+    run "$CS" sgt run.par --set backend=cuda && expect_rc 1 && expect_err "CUDA" || return 1
+}
+
+tcase help t_help
+tcase runs_and_reports t_runs_and_reports
+tcase bad_key_names_line t_bad_key_names_line
+tcase cfl_violation_names_node_and_fix t_cfl_violation_names_node_and_fix
+tcase resolution_violation t_resolution_violation
+tcase points_outside_or_in_absorbing_layer t_points_outside_or_in_absorbing_layer
+tcase mesh_file_matches_direct_sampling t_mesh_file_matches_direct_sampling
+tcase killed_run_leaves_no_output t_killed_run_leaves_no_output
+tcase cuda_backend_without_device t_cuda_backend_without_device
+tsummary

@@ -1,0 +1,401 @@
+/* Unit tests of the SGT solver's formulas and readers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgt_config.h"
+#include "sgt_cpu.h"
+#include "sgt_mesh.h"
+#include "sgt_model.h"
+#include "sgt_points.h"
+#include "sgt_q.h"
+#include "sgt_run.h"
+#include "sgt_source.h"
+#include "tf.h"
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *data(const char *name) {
+    static char buf[4][4096];
+    static int k;
+    char *b = buf[k++ % 4];
+    snprintf(b, 4096, "%s/tests/data/%s", tf_repo(), name);
+    return b;
+}
+
+/* Aki & Richards Box 4.4 against an independent construction: M = M0 (n s' + s n') with the
+ * fault normal n and slip s of their eqs. 4.88-4.89 (x north, y east, z down). */
+TEST(moment_tensor_matches_normal_and_slip_vectors) {
+    const double d2r = M_PI / 180;
+    srand(7);
+    for (int t = 0; t < 200; t++) {
+        double st = 360.0 * rand() / RAND_MAX, dp = 90.0 * rand() / RAND_MAX,
+               rk = 360.0 * rand() / RAND_MAX - 180, m0 = 1e15;
+        double m[6];
+        sgt_moment_from_sdr(st, dp, rk, m0, m);
+        double ps = st * d2r, de = dp * d2r, la = rk * d2r;
+        double n[3] = {-sin(de) * sin(ps), sin(de) * cos(ps), -cos(de)};
+        double s[3] = {cos(la) * cos(ps) + cos(de) * sin(la) * sin(ps),
+                       cos(la) * sin(ps) - cos(de) * sin(la) * cos(ps), -sin(la) * sin(de)};
+        int idx[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+        for (int c = 0; c < 6; c++) {
+            int a = idx[c][0], b = idx[c][1];
+            CHECK_NEAR(m[c], m0 * (n[a] * s[b] + n[b] * s[a]), 1e-9 * m0);
+        }
+        CHECK_NEAR(m[0] + m[1] + m[2], 0.0, 1e-9 * m0); /* a double couple has no trace */
+    }
+}
+
+TEST(moment_tensor_published_special_cases) {
+    double m[6];
+    /* Vertical strike-slip on a north-striking plane, rake 0: only Mxy. */
+    sgt_moment_from_sdr(0, 90, 0, 1.0, m);
+    CHECK_NEAR(m[3], 1.0, 1e-12);
+    CHECK_NEAR(m[0], 0, 1e-12);
+    CHECK_NEAR(m[4], 0, 1e-12);
+    /* 45-degree thrust striking north (dipping east): Mzz = M0, Myy = -M0. */
+    sgt_moment_from_sdr(0, 45, 90, 1.0, m);
+    CHECK_NEAR(m[2], 1.0, 1e-12);
+    CHECK_NEAR(m[1], -1.0, 1e-12);
+    CHECK_NEAR(m[0], 0, 1e-12);
+    CHECK_NEAR(m[5], 0, 1e-12);
+}
+
+TEST(moment_rotation_into_box_frame) {
+    double ned[6], box[6];
+    sgt_moment_from_sdr(30, 60, 70, 1.0, ned);
+    /* Azimuth 0: box x = north, y = east, z = down: the same tensor. */
+    double a0[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}};
+    sgt_moment_ned_to_box(ned, a0, box);
+    for (int c = 0; c < 6; c++) CHECK_NEAR(box[c], ned[c], 1e-12);
+    /* Azimuth 90: box x = east, y = south. */
+    double a90[3][3] = {{1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
+    sgt_moment_ned_to_box(ned, a90, box);
+    CHECK_NEAR(box[0], ned[1], 1e-12);  /* xx = EE */
+    CHECK_NEAR(box[1], ned[0], 1e-12);  /* yy = SS = NN */
+    CHECK_NEAR(box[3], -ned[3], 1e-12); /* xy = E(-N) */
+    double v[3], e[3] = {0, 0, 1};
+    sgt_vector_enu_to_box(e, a90, v);
+    CHECK(v[0] == 0 && v[1] == 0 && v[2] == -1); /* up is -z */
+}
+
+TEST(impulse_is_flat_below_fmax_and_quiet_above) {
+    sgt_impulse p;
+    cs_error e;
+    double fmax = 0.5;
+    CHECK_OK(sgt_impulse_init(&p, fmax, &e), &e);
+    CHECK_NEAR(sgt_impulse_eval(&p, 0), 0, 1e-12);
+    CHECK_NEAR(sgt_impulse_eval(&p, p.time_shift - 1.3), sgt_impulse_eval(&p, p.time_shift + 1.3), 1e-12);
+    /* Spectrum by direct quadrature at fine steps. */
+    double dt = 0.002, T = 2 * p.half_width;
+    int n = (int)(T / dt);
+    double worst_pass = 0, worst_stop = 0;
+    for (double f = 0; f <= 3 * fmax; f += 0.01) {
+        double re = 0, im = 0;
+        for (int k = 0; k <= n; k++) {
+            double t = k * dt, v = sgt_impulse_eval(&p, t);
+            re += v * cos(2 * M_PI * f * t) * dt;
+            im -= v * sin(2 * M_PI * f * t) * dt;
+        }
+        double amp = hypot(re, im);
+        if (f <= fmax && fabs(amp - 1) > worst_pass) worst_pass = fabs(amp - 1);
+        if (f >= 1.5 * fmax && amp > worst_stop) worst_stop = amp;
+    }
+    CHECK_MSG(worst_pass < 1e-3, "pass band ripple %.2e", worst_pass);
+    CHECK_MSG(worst_stop < 1e-3, "stop band level %.2e (-60 dB is 1e-3)", worst_stop);
+}
+
+TEST(stf_table_reads_and_rejects) {
+    sgt_stf_table t;
+    cs_error e;
+    const char *p = tf_path("stf.txt");
+    write_text(p, "# time value\n0 0\n0.5 2\n1.0 0\n");
+    CHECK_OK(sgt_stf_table_read(&t, p, &e), &e);
+    CHECK_NEAR(sgt_stf_table_eval(&t, 0.25), 1.0, 1e-12);
+    CHECK_NEAR(sgt_stf_table_eval(&t, 2.0), 0.0, 0);
+    sgt_stf_table_free(&t);
+    write_text(p, "0 0\n0.5 2\n0.4 1\n");
+    CHECK(sgt_stf_table_read(&t, p, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "stf.txt:3");
+    CHECK_CONTAINS(e.message, "increase");
+    write_text(p, "0 0\n0.5\n");
+    CHECK(sgt_stf_table_read(&t, p, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "stf.txt:2");
+}
+
+TEST(cfl_limit_value) {
+    /* 1 / (sqrt(3) (9/8 + 1/24)) = 0.49487 */
+    CHECK_NEAR(sgt_cfl_limit(100, 1) / 100, 1 / (sqrt(3.0) * (9.0 / 8 + 1.0 / 24)), 1e-15);
+    CHECK_NEAR(sgt_cfl_limit(100, 6000), 0.0082478, 1e-6);
+}
+
+TEST(q_fit_holds_q_across_the_band) {
+    sgt_q_model q;
+    cs_error e;
+    CHECK_OK(sgt_q_fit(&q, 0.01, 25, 1, &e), &e);
+    const double Qs[3] = {20, 50, 200}, tol[3] = {0.13, 0.06, 0.04};
+    for (int a = 0; a < 3; a++) {
+        double y[SGT_Q_NMECH];
+        sgt_q_weights(&q, Qs[a], y);
+        for (int l = 0; l < SGT_Q_NMECH; l++) CHECK(y[l] >= 0);
+        for (double f = 0.1; f <= 10; f *= 1.1) {
+            double mixed, aligned;
+            sgt_q_inverse_limits(&q, Qs[a], f, &mixed, &aligned);
+            CHECK_MSG(fabs(1 / (mixed * Qs[a]) - 1) < tol[a] && fabs(1 / (aligned * Qs[a]) - 1) < tol[a],
+                      "Q %g at %g Hz: mixed %.2f aligned %.2f", Qs[a], f, 1 / mixed, 1 / aligned);
+        }
+    }
+    /* Velocities hold at the reference frequency: the unrelaxed modulus is larger. */
+    double fac = sgt_q_unrelaxed_factor(&q, 20);
+    CHECK(fac > 1.05 && fac < 1.3);
+    CHECK_NEAR(sgt_q_unrelaxed_factor(&q, 1e9), 1.0, 1e-6);
+    CHECK(sgt_q_fit(&q, 1, 1.5, 1, &e) == CS_ERR_INPUT);
+}
+
+TEST(model_fk1d_reference_file) {
+    sgt_model m;
+    cs_error e;
+    CHECK_OK(sgt_model_read_fk1d(&m, data("bbp_nr02-vs500.fk1d"), &e), &e);
+    CHECK(m.n == 15);
+    sgt_material a;
+    CHECK_OK(sgt_model_query(&m, 0, 0, 5.0, 0, 0, 0, &a, &e), &e);
+    CHECK_NEAR(a.vs, 425.0, 1e-9);
+    CHECK_NEAR(a.rho, 2000.0, 1e-9);
+    CHECK_NEAR(a.qs, 21.25, 1e-9);
+    /* A node on an interface (10 m) takes the layer below. */
+    CHECK_OK(sgt_model_query(&m, 0, 0, 10.0, 0, 0, 0, &a, &e), &e);
+    CHECK_NEAR(a.vp, 1600.0, 1e-9);
+    /* The half space below the last interface (sum of thicknesses = 30 km). */
+    CHECK_OK(sgt_model_query(&m, 0, 0, 40e3, 0, 0, 0, &a, &e), &e);
+    CHECK_NEAR(a.vp, 7800.0, 1e-9);
+    sgt_model_free(&m);
+}
+
+static void expect_model_error(int (*reader)(sgt_model *, const char *, cs_error *), const char *text,
+                               const char *needle) {
+    const char *p = tf_path("model.txt");
+    write_text(p, text);
+    sgt_model m;
+    cs_error e;
+    CHECK_MSG(reader(&m, p, &e) == CS_ERR_INPUT, "accepted: %s", text);
+    CHECK_CONTAINS(e.message, needle);
+}
+
+TEST(model_readers_reject_malformed_files) {
+    expect_model_error(sgt_model_read_fk1d, "2\n1 2 1 2 100 50\n", "announces 2 layers but holds 1");
+    expect_model_error(sgt_model_read_fk1d, "1\n1 2 1 2 100\n", "model.txt:2");
+    expect_model_error(sgt_model_read_fk1d, "x\n", "model.txt:1");
+    expect_model_error(sgt_model_read_fk1d, "1\n1 2 -1 2 100 50\n", "not negative");
+    expect_model_error(sgt_model_read_depth_table, "depth vp vs rho\n0 3 2 2\n", "unknown unit");
+    expect_model_error(sgt_model_read_depth_table,
+                       "depth[km] vp[km/s] vs[km/s] rho[g/cm3]\n0 3 2 2\n1 4 2 2\n0.5 5 3 2\n",
+                       "model.txt:4");
+    expect_model_error(sgt_model_read_depth_table,
+                       "depth[km] vp[km/s] vs[km/s] rho[g/cm3]\n0.1 3 2 2\n", "start at depth 0");
+    expect_model_error(sgt_model_read_ucvm1d, "1.0 5.0\n0.5 6\n", "model.txt:2");
+}
+
+TEST(model_depth_table_and_ucvm1d) {
+    sgt_model m;
+    cs_error e;
+    const char *p = tf_path("dt.txt");
+    write_text(p, "# a two-layer model\ndepth[m] vp[m/s] vs[m/s] rho[kg/m3] qp qs\n0 3000 1700 2300 80 40\n600 4500 2600 2600 200 100\n");
+    CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
+    sgt_material a;
+    CHECK_OK(sgt_model_query(&m, 0, 0, 700, 0, 0, 0, &a, &e), &e);
+    CHECK(a.vs == 2600 && a.qs == 100);
+    sgt_model_free(&m);
+    CHECK_OK(sgt_model_read_ucvm1d(&m, data("hadley_kanamori_1d.txt"), &e), &e);
+    /* 3 km: vp halfway between 5.0 (1 km) and 5.5 (5 km) = 5.25 km/s; rho = 1865 + 0.1579 vp;
+     * rho > 2500 gives nu = 0.25, vs = vp sqrt(0.25 / 0.75). */
+    CHECK_OK(sgt_model_query(&m, 0, 0, 3000, 0, 0, 0, &a, &e), &e);
+    CHECK_NEAR(a.vp, 5250, 1e-9);
+    CHECK_NEAR(a.rho, 1865 + 0.1579 * 5250, 1e-9);
+    CHECK_NEAR(a.vs, 5250 * sqrt(0.25 / 0.75), 1e-9);
+    CHECK_OK(sgt_model_query(&m, 0, 0, 0, 0, 0, 0, &a, &e), &e); /* above the first depth */
+    CHECK_NEAR(a.vp, 5000, 1e-9);
+    sgt_model_free(&m);
+}
+
+TEST(model_hdf5_trilinear_and_awp) {
+    int nx = 4, ny = 3, nz = 5;
+    float vp[60], vs[60], rho[60];
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int p = (k * ny + j) * nx + i;
+                vp[p] = 3000 + 10 * i + 20 * j + 30 * k; /* linear: trilinear is exact */
+                vs[p] = 1500 + 5 * k;
+                rho[p] = 2500;
+            }
+    cs_error e;
+    const char *p = tf_path("m.h5");
+    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, -100, -50, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e), &e);
+    sgt_model m;
+    CHECK_OK(sgt_model_read_hdf5(&m, p, &e), &e);
+    sgt_material a;
+    CHECK_OK(sgt_model_query(&m, 25, 35, 250, 0, 0, 0, &a, &e), &e);
+    CHECK_NEAR(a.vp, 3000 + 10 * 1.25 + 20 * 0.85 + 30 * 2.5, 1e-3);
+    CHECK(isnan(a.qs));
+    CHECK(sgt_model_query(&m, 500, 0, 0, 0, 0, 0, &a, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "outside the 3D model");
+    sgt_model_free(&m);
+    /* AWP raw mesh: (vp, vs, rho) per node, x fastest, surface first. */
+    const char *q = tf_path("mesh.awp");
+    FILE *f = fopen(q, "wb");
+    for (int n = 0; n < 60; n++) {
+        float t[3] = {vp[n], vs[n], rho[n]};
+        fwrite(t, sizeof(float), 3, f);
+    }
+    fclose(f);
+    CHECK_OK(sgt_model_read_awp(&m, q, nx, ny, nz, &e), &e);
+    CHECK_OK(sgt_model_query(&m, 0, 0, 0, 3, 2, 4, &a, &e), &e);
+    CHECK_NEAR(a.vp, 3000 + 30 + 40 + 120, 1e-3);
+    sgt_model_free(&m);
+    CHECK(sgt_model_read_awp(&m, q, nx, ny, nz + 1, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "bytes");
+}
+
+TEST(mesh_floors_and_q_from_vs) {
+    sgt_model m;
+    cs_error e;
+    CHECK_OK(sgt_model_homogeneous(&m, 1000, 300, 1800, NAN, NAN, &e), &e);
+    sgt_mesh_rules r = {500, 0, 2000, 1.45, SGT_QSRC_AUTO, 0, 0, 100};
+    sgt_mesh_stats st;
+    sgt_mesh_stats_init(&st);
+    sgt_material a;
+    CHECK_OK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e), &e);
+    CHECK(a.vs == 500);                /* Vs floor */
+    CHECK(a.vp == 1000);               /* 1000 >= 1.45 x 500 */
+    CHECK(a.rho == 2000);              /* density floor */
+    CHECK_NEAR(a.qs, 25, 1e-12);       /* Qs = 50 Vs[km/s] */
+    CHECK_NEAR(a.qp, 50, 1e-12);       /* Qp = 2 Qs */
+    CHECK(st.clamped_vs == 1 && st.clamped_vp == 0 && st.clamped_rho == 1 && st.q_from_vs == 1);
+    r.vpvs_min = 2.5;
+    CHECK_OK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e), &e);
+    CHECK(a.vp == 1250 && st.clamped_vp == 1);
+    r.q_source = SGT_QSRC_MODEL;
+    CHECK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e) == CS_ERR_INPUT);
+}
+
+/* A small state with random material and fields, for kernel identities. */
+static int small_state(sgt_state *s, int fs, int visco, cs_error *e) {
+    memset(s, 0, sizeof *s);
+    s->L = (sgt_layout){16, 14, 12, 0, 0, 16, 14, 2, 2, 0, 0, 0};
+    s->h = 50, s->dt = 0.003, s->nt = 10, s->free_surface = fs, s->visco = visco;
+    if (visco) {
+        if (sgt_q_fit(&s->q, 0.01, 25, 1, e)) return -1;
+        sgt_state_set_q_constants(s);
+    }
+    if (sgt_state_alloc(s, e)) return -1;
+    srand(11);
+    for (long p = 0; p < s->L.ncell; p++) {
+        s->rho[p] = 2000 + 500.0f * rand() / RAND_MAX;
+        s->lam[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
+        s->mu[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
+        if (visco) s->qpw[p] = 0.1f * rand() / RAND_MAX, s->qsw[p] = 0.1f * rand() / RAND_MAX;
+        for (int c = 0; c < 3; c++) s->v[c][p] = (float)rand() / RAND_MAX - 0.5f;
+        for (int c = 0; c < 6; c++) s->s[c][p] = 1e6f * ((float)rand() / RAND_MAX - 0.5f);
+    }
+    return sgt_state_shear_moduli(s, e);
+}
+
+TEST(stress_kernel_agrees_with_the_derivatives_the_strain_uses) {
+    /* The save-point strain uses sgt_cpu_derivatives; the bulk kernel has its own inlined copy.
+     * For an elastic update the stress increment must be C : (those derivatives) exactly. */
+    for (int fs = 0; fs < 2; fs++) {
+        sgt_state s;
+        cs_error e;
+        CHECK_MSG(small_state(&s, fs, 0, &e) == 0, "%s", e.message);
+        float *before[6];
+        for (int c = 0; c < 6; c++) {
+            before[c] = malloc(s.L.ncell * sizeof(float));
+            memcpy(before[c], s.s[c], s.L.ncell * sizeof(float));
+        }
+        sgt_cpu_stress(&s, 2, 14, 2, 12);
+        double worst = 0;
+        for (int i = 3; i < 13; i++)
+            for (int j = 3; j < 11; j++)
+                for (int k = 0; k < 9; k++) {
+                    long p = sgt_idx(&s.L, i, j, k);
+                    float d[9];
+                    sgt_cpu_derivatives(&s, i, j, k, d);
+                    float th = d[0] + d[1] + d[2];
+                    double want = s.dt * (s.lam[p] * th + 2 * s.mu[p] * d[0]);
+                    double got = s.s[SGT_XX][p] - before[SGT_XX][p];
+                    double wxz = s.dt * s.mus[1][p] * (d[5] + d[6]);
+                    double gxz = s.s[SGT_XZ][p] - before[SGT_XZ][p];
+                    double r = fabs(got - want) / (fabs(want) + 1e3) + fabs(gxz - wxz) / (fabs(wxz) + 1e3);
+                    if (r > worst) worst = r;
+                    if (fs && k == 0) CHECK(s.s[SGT_ZZ][p] == 0.0f);
+                }
+        for (int c = 0; c < 6; c++) free(before[c]);
+        sgt_state_free(&s);
+        CHECK_MSG(worst < 1e-4, "free surface %d: relative mismatch %.2e", fs, worst);
+    }
+}
+
+TEST(force_source_is_the_adjoint_of_the_receiver) {
+    /* <S f, u> in the energy inner product (sum of rho V dv u over velocities) must equal f . R u
+     * for any field u: that is what makes SGTs and forward runs reciprocal. */
+    for (int k = 0; k < 3; k++) {
+        int fs = k == 0 ? 1 : k == 1;
+        int depth = k == 0 ? 0 : 5;
+        sgt_state s;
+        cs_error e;
+        CHECK_MSG(small_state(&s, fs, 0, &e) == 0, "%s", e.message);
+        float *u[3];
+        for (int c = 0; c < 3; c++) {
+            u[c] = malloc(s.L.ncell * sizeof(float));
+            memcpy(u[c], s.v[c], s.L.ncell * sizeof(float));
+            memset(s.v[c], 0, s.L.ncell * sizeof(float));
+        }
+        s.source_kind = SGT_SOURCE_FORCE;
+        s.src_i = 8, s.src_j = 7, s.src_k = depth;
+        double f[3] = {0.3, -0.5, 0.8};
+        memcpy(s.force, f, sizeof f);
+        float stf = 1.0f;
+        s.stf = &stf;
+        s.amplitude = 1.0;
+        sgt_source_force(&s, 0);
+        double h3 = s.h * s.h * s.h, lhs = 0;
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 14; j++)
+                for (int kk = 0; kk < 12; kk++) {
+                    long p = sgt_idx(&s.L, i, j, kk);
+                    for (int c = 0; c < 3; c++) {
+                        if (s.v[c][p] == 0) continue;
+                        long st = c == 0 ? s.L.sx : c == 1 ? s.L.sy : 1;
+                        double rho = 0.5 * (s.rho[p] + s.rho[p + st]);
+                        double vol = (fs && kk == 0 && c < 2) ? h3 / 2 : h3;
+                        lhs += rho * vol * s.v[c][p] * u[c][p];
+                    }
+                }
+        for (int c = 0; c < 3; c++) memcpy(s.v[c], u[c], s.L.ncell * sizeof(float));
+        double rv[3];
+        sgt_node_velocity(&s, 8, 7, depth, rv);
+        double rhs = s.dt * (f[0] * rv[0] + f[1] * rv[1] + f[2] * rv[2]);
+        s.stf = NULL;
+        for (int c = 0; c < 3; c++) free(u[c]);
+        sgt_state_free(&s);
+        CHECK_MSG(fabs(lhs - rhs) <= 1e-5 * fabs(rhs), "case %d: %.9g vs %.9g", k, lhs, rhs);
+    }
+}
+
+TEST(every_parameter_key_is_documented) {
+    FILE *f = fopen(data("../../docs/sgt.md"), "r");
+    CHECK_MSG(f, "docs/sgt.md missing");
+    static char text[1 << 17];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (int i = 0; i < sgt_param_nspecs; i++) {
+        char key[80];
+        snprintf(key, sizeof key, "| %s |", sgt_param_specs[i].key);
+        CHECK_MSG(strstr(text, key), "docs/sgt.md does not document the key '%s'", sgt_param_specs[i].key);
+        CHECK(sgt_param_specs[i].help && sgt_param_specs[i].help[0]);
+    }
+}
