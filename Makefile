@@ -44,7 +44,21 @@ SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt
                sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c
 CLI_SRC     := cli/cybershake.c
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) sgt/sgt_nocuda.c
+# The CUDA back end when nvcc is there, otherwise a stub that says the build has none.
+ifneq ($(NVCC),)
+CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(NVCC))))
+CUDA_OBJ  := $(BUILD)/obj/sgt/sgt_cuda.o
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lpthread -lstdc++
+NOCUDA_SRC :=
+else
+CUDA_OBJ  :=
+CUDA_LIBS :=
+NOCUDA_SRC := sgt/sgt_nocuda.c
+endif
+NVCCFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_90,code=[sm_90,compute_90] --Werror all-warnings \
+             -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp
+
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(NOCUDA_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -52,11 +66,11 @@ OBJ_CLI  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 OBJ_TEST := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 
 CFLAGS_FULL := $(CFLAGS_BASE) -DCS_HAVE_PROJ $(MPI_CFLAGS) $(HDF5_CFLAGS) $(FULL_CFLAGS)
-LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) -fopenmp -lm
+LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS) -fopenmp -lm
 
 BIN := $(BUILD)/bin
 
-.PHONY: all deps test demo clean format sgt-only check-cuda
+.PHONY: all deps test demo clean format sgt-only bench-gpu
 all: $(BIN)/cybershake $(BIN)/cs_unit_tests
 
 deps:
@@ -69,9 +83,14 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(V),,echo "  CC    $<")
 	$(Q)$(CC) $(CFLAGS_FULL) -c $< -o $@
 
-$(BUILD)/lib/libcybershake.a: $(OBJ_FULL)
+$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
 	@mkdir -p $(dir $@)
-	$(Q)ar rcs $@ $^
+	@$(if $(V),,echo "  NVCC  $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/libcybershake.a: $(OBJ_FULL) $(CUDA_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BIN)/cybershake: $(OBJ_CLI) $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)
@@ -82,6 +101,40 @@ $(BIN)/cs_unit_tests: $(OBJ_TEST) $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CC) -o $@ $(OBJ_TEST) $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
+# The SGT solver alone, for GPU machines that have CUDA, MPI and HDF5 but no SQLite, libcurl or
+# PROJ: build/sgt-only/bin/cybershake with the mesh and sgt commands (box-frame inputs only).
+SGTONLY_DIR := $(BUILD)/sgt-only
+SGTONLY_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || (test -d /usr/include/hdf5/serial && echo -I/usr/include/hdf5/serial))
+SGTONLY_HDF5_LIBS := $(shell pkg-config --libs hdf5-serial 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || (test -d /usr/lib/x86_64-linux-gnu/hdf5/serial && echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5) || echo -lhdf5)
+SGTONLY_SRC := $(COMMON_CORE) $(SGT_SRC) $(NOCUDA_SRC) $(CLI_SRC)
+SGTONLY_OBJ := $(SGTONLY_SRC:%.c=$(SGTONLY_DIR)/obj/%.o)
+SGTONLY_CFLAGS := $(CFLAGS_BASE) -DCS_SGT_ONLY $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS)
+
+$(SGTONLY_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC    $< (sgt-only)")
+	$(Q)$(CC) $(SGTONLY_CFLAGS) -c $< -o $@
+
+$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  NVCC  $< (sgt-only)")
+	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_SGT_ONLY -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS) -c $< -o $@
+
+$(SGTONLY_DIR)/bin/cybershake: $(SGTONLY_OBJ) $(if $(NVCC),$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) -o $@ $^ $(SGTONLY_HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS) -fopenmp -lm
+
+sgt-only: $(SGTONLY_DIR)/bin/cybershake
+
+# GPU kernel benchmark (needs nvcc): build/sgt-only/bin/sgt_gpu_bench
+$(SGTONLY_DIR)/bin/sgt_gpu_bench: bench/sgt_gpu_bench.c $(SGTONLY_DIR)/obj/sgt/sgt_cuda.o $(SGTONLY_DIR)/obj/common/cs_error.o $(SGTONLY_DIR)/obj/common/cs_log.o
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(filter-out -MMD -MP,$(SGTONLY_CFLAGS)) -o $@ $^ $(CUDA_LIBS) -lm
+
+bench-gpu: $(SGTONLY_DIR)/bin/sgt_gpu_bench
 
 test: deps
 	@$(MAKE) --no-print-directory all
@@ -97,4 +150,4 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d)
+-include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d)

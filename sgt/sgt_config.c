@@ -154,6 +154,9 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->absorb.pml_r = cs_params_real(p, "pml_reflection");
     c->absorb.pml_f0 = 0.5 * c->fmax;
     c->source_kind = strcmp(cs_params_string(p, "source"), "moment") ? SGT_SOURCE_FORCE : SGT_SOURCE_MOMENT;
+    if (c->mode == SGT_MODE_SGT && c->source_kind != SGT_SOURCE_FORCE)
+        return cs_error_input(err, cs_params_where(p, "source"), "source", "moment",
+                              "an SGT run takes a force (moment sources are for forward runs)");
     c->plane_source = !strcmp(cs_params_string(p, "source_geometry"), "plane");
     if (c->plane_source && c->source_kind != SGT_SOURCE_FORCE)
         return cs_error_input(err, cs_params_where(p, "source_geometry"), "source_geometry",

@@ -17,19 +17,8 @@ void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je);
 
 /* The nine velocity derivatives used by the stress update at index (i, j, k) (local), in the
  * order dvx/dx, dvy/dy, dvz/dz (at the node), dvx/dy, dvy/dx (at the xy point), dvx/dz, dvz/dx
- * (xz point), dvy/dz, dvz/dy (yz point), with the free-surface rules of the top layers. Used by
- * the top-layer update and by the strain at save points, so both see the same numbers. */
+ * (xz point), dvy/dz, dvz/dy (yz point), with the free-surface rules of the top layers. */
 void sgt_cpu_derivatives(const sgt_state *s, int i, int j, int k, float d[9]);
-/* Tensor strain rate at the node (i, j, k) (local): six components xx yy zz xy xz yz, the shear
- * ones interpolated from the surrounding 4 x 4 shear points (4th order; 2nd order vertically
- * within two nodes of the free surface). */
-void sgt_cpu_node_strain_rate(const sgt_state *s, int i, int j, int k, double e[6]);
-
-/* 4th-order half-node-to-node interpolation weights, and the vertical weights at depth k (first
- * offset and count: 4 points from k-2, or 2 points from k-1 next to the free surface). The
- * sources use the same weights, so a source and a receiver at one node are adjoint. */
-extern const float sgt_interp4[4];
-int sgt_cpu_vertical_weights(const sgt_state *s, int k, int *first, float w[4]);
 
 /* Whole CPU time step n (v to n+1/2, sigma to n+1), sources, absorbing boundaries, strain
  * accumulation and receivers. */

@@ -65,7 +65,8 @@ int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     }
     int derive = r->q_source == SGT_QSRC_VS || isnan(a.qs) || isnan(a.qp);
     if (r->q_source == SGT_QSRC_MODEL && (isnan(a.qs) || isnan(a.qp)))
-        return cs_error_input(err, m->name, "q_source", "model", "the model has no Q; use "
+        return cs_error_input(err, m->name, "q_source", "model",
+                              "the model has no Q; use "
                               "q_source = auto or vs");
     if (derive) {
         a.qs = 50.0 * a.vs / 1000.0;
@@ -76,36 +77,88 @@ int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     return 0;
 }
 
+static void put(sgt_state *s, long p, const sgt_material *a) {
+    s->lam[p] = (float)a->vp;
+    s->mu[p] = (float)a->vs;
+    s->rho[p] = (float)a->rho;
+    if (s->visco) {
+        s->qpw[p] = (float)a->qp;
+        s->qsw[p] = (float)a->qs;
+    }
+}
+
 int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
                         sgt_mesh_stats *st, cs_error *err) {
     const sgt_layout *L = &s->L;
     sgt_mesh_stats_init(st);
+    const int nk = L->nz + 2 * L->gz;
+    /* Ghost nodes take the material of the nearest grid node (clamped global index); only nodes
+     * of the grid owned here are counted. */
+    if (m->kind == SGT_MODEL_HOMOGENEOUS || m->kind == SGT_MODEL_LAYERED ||
+        m->kind == SGT_MODEL_LINEAR) {
+        /* The model depends on depth alone: one column, copied to every column. */
+        sgt_material *col = malloc((size_t)nk * sizeof *col);
+        if (!col) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        sgt_mesh_stats one;
+        sgt_mesh_stats_init(&one);
+        int rc = 0;
+        for (int k = -L->gz; k < L->nz + L->gz && !rc; k++) {
+            int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+            rc = sgt_mesh_node(m, r, L->i0, L->j0, ck, &col[k + L->gz], ck == k ? &one : NULL, err);
+            if (!rc && ck == k) note(&one, &col[k + L->gz], L->i0, L->j0, k);
+        }
+        if (rc) {
+            free(col);
+            return rc;
+        }
+#pragma omp parallel for collapse(2) schedule(static)
+        for (int i = -L->halo; i < L->lnx + L->halo; i++)
+            for (int j = -L->halo; j < L->lny + L->halo; j++)
+                for (int k = -L->gz; k < L->nz + L->gz; k++)
+                    put(s, sgt_idx(L, i, j, k), &col[k + L->gz]);
+        free(col);
+        long ncol = (long)L->lnx * L->lny;
+        *st = one;
+        st->nodes *= ncol, st->clamped_vs *= ncol, st->clamped_vp *= ncol;
+        st->clamped_rho *= ncol, st->q_from_vs *= ncol;
+        return sgt_mesh_to_moduli(s, err);
+    }
     int rc = 0;
-    /* Ghost nodes take the material of the nearest grid node (clamped global index); nodes
-     * of the grid are counted once. A 1D model depends on k alone, so each column is the same
-     * and one pass down k per column would do; the general loop keeps 3D models simple. */
-    for (int i = -L->halo; i < L->lnx + L->halo && !rc; i++)
-        for (int j = -L->halo; j < L->lny + L->halo && !rc; j++)
-            for (int k = -L->gz; k < L->nz + L->gz && !rc; k++) {
-                int gi = i + L->i0, gj = j + L->j0;
-                int ci = gi < 0 ? 0 : gi >= L->nx ? L->nx - 1 : gi;
-                int cj = gj < 0 ? 0 : gj >= L->ny ? L->ny - 1 : gj;
-                int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
-                int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx && j >= 0 &&
-                             j < L->lny;
-                sgt_material a = {0};
-                rc = sgt_mesh_node(m, r, ci, cj, ck, &a, inside ? st : NULL, err);
-                if (rc) break;
-                if (inside) note(st, &a, gi, gj, k);
-                long p = sgt_idx(L, i, j, k);
-                s->lam[p] = (float)a.vp;
-                s->mu[p] = (float)a.vs;
-                s->rho[p] = (float)a.rho;
-                if (s->visco) {
-                    s->qpw[p] = (float)a.qp;
-                    s->qsw[p] = (float)a.qs;
+#pragma omp parallel
+    {
+        sgt_mesh_stats mine;
+        sgt_mesh_stats_init(&mine);
+        cs_error e2;
+        cs_error_clear(&e2);
+        int bad = 0;
+#pragma omp for schedule(dynamic, 1)
+        for (int i = -L->halo; i < L->lnx + L->halo; i++) {
+            for (int j = -L->halo; j < L->lny + L->halo && !bad; j++)
+                for (int k = -L->gz; k < L->nz + L->gz && !bad; k++) {
+                    int gi = i + L->i0, gj = j + L->j0;
+                    int ci = gi < 0 ? 0 : gi >= L->nx ? L->nx - 1 : gi;
+                    int cj = gj < 0 ? 0 : gj >= L->ny ? L->ny - 1 : gj;
+                    int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                    int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx &&
+                                 j >= 0 && j < L->lny;
+                    sgt_material a = {0};
+                    if (sgt_mesh_node(m, r, ci, cj, ck, &a, inside ? &mine : NULL, &e2)) {
+                        bad = 1;
+                        break;
+                    }
+                    if (inside) note(&mine, &a, gi, gj, k);
+                    put(s, sgt_idx(L, i, j, k), &a);
                 }
+        }
+#pragma omp critical
+        {
+            sgt_mesh_stats_merge(st, &mine);
+            if (bad && !rc) {
+                rc = e2.status;
+                *err = e2;
             }
+        }
+    }
     if (!rc) rc = sgt_mesh_to_moduli(s, err);
     return rc;
 }
@@ -130,38 +183,51 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
     int bad = 0;
     long bad_at[3] = {0, 0, 0};
     double bad_q = 0;
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int i = -L->halo; i < L->lnx + L->halo; i++)
-        for (int j = -L->halo; j < L->lny + L->halo; j++)
-            for (int k = -L->gz; k < L->nz + L->gz; k++) {
-                long p = sgt_idx(L, i, j, k);
-                double vp = s->lam[p], vs = s->mu[p], rho = s->rho[p];
-                double fp = 1, fs = 1;
-                if (s->visco) {
-                    double qp = s->qpw[p], qs = s->qsw[p];
-                    if (qp < SGT_Q_MIN || qs < SGT_Q_MIN) {
+#pragma omp parallel
+    {
+        double cache_q[2] = {-1, -1}, cache_f[2] = {1, 1}, cache_y[2][SGT_Q_NMECH];
+#pragma omp for collapse(2) schedule(static)
+        for (int i = -L->halo; i < L->lnx + L->halo; i++)
+            for (int j = -L->halo; j < L->lny + L->halo; j++)
+                for (int k = -L->gz; k < L->nz + L->gz; k++) {
+                    long p = sgt_idx(L, i, j, k);
+                    double vp = s->lam[p], vs = s->mu[p], rho = s->rho[p];
+                    double fp = 1, fs = 1;
+                    if (s->visco) {
+                        double qp = s->qpw[p], qs = s->qsw[p];
+                        if (qp < SGT_Q_MIN || qs < SGT_Q_MIN) {
 #pragma omp critical
-                        {
-                            bad = 1;
-                            bad_at[0] = i + L->i0, bad_at[1] = j + L->j0, bad_at[2] = k;
-                            bad_q = qp < qs ? qp : qs;
+                            {
+                                bad = 1;
+                                bad_at[0] = i + L->i0, bad_at[1] = j + L->j0, bad_at[2] = k;
+                                bad_q = qp < qs ? qp : qs;
+                            }
+                            continue;
                         }
-                        continue;
+                        /* Models repeat Q values (layers, Q from a floored Vs): keep the last two.
+                         */
+                        if (qp != cache_q[0]) {
+                            cache_q[0] = qp;
+                            cache_f[0] = sgt_q_unrelaxed_factor(&s->q, qp);
+                            sgt_q_weights(&s->q, qp, cache_y[0]);
+                        }
+                        if (qs != cache_q[1]) {
+                            cache_q[1] = qs;
+                            cache_f[1] = sgt_q_unrelaxed_factor(&s->q, qs);
+                            sgt_q_weights(&s->q, qs, cache_y[1]);
+                        }
+                        fp = cache_f[0];
+                        fs = cache_f[1];
+                        int mech = sgt_q_mechanism(i + L->i0, j + L->j0, k);
+                        s->qpw[p] = (float)(SGT_Q_NMECH * cache_y[0][mech]);
+                        s->qsw[p] = (float)(SGT_Q_NMECH * cache_y[1][mech]);
                     }
-                    fp = sgt_q_unrelaxed_factor(&s->q, qp);
-                    fs = sgt_q_unrelaxed_factor(&s->q, qs);
-                    int mech = sgt_q_mechanism(i + L->i0, j + L->j0, k);
-                    double y[SGT_Q_NMECH];
-                    sgt_q_weights(&s->q, qp, y);
-                    s->qpw[p] = (float)(SGT_Q_NMECH * y[mech]);
-                    sgt_q_weights(&s->q, qs, y);
-                    s->qsw[p] = (float)(SGT_Q_NMECH * y[mech]);
+                    double mu = rho * vs * vs * fs;
+                    double pm = rho * vp * vp * fp;
+                    s->mu[p] = (float)mu;
+                    s->lam[p] = (float)(pm - 2 * mu);
                 }
-                double mu = rho * vs * vs * fs;
-                double pm = rho * vp * vp * fp;
-                s->mu[p] = (float)mu;
-                s->lam[p] = (float)(pm - 2 * mu);
-            }
+    }
     if (bad)
         return cs_error_input(err, "attenuation", "Q", NULL,
                               "%.3g at node (%ld, %ld, %ld) is below %g, the smallest Q the "
@@ -225,7 +291,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
         }
     }
     free(buf);
-    for (int a = 0; a < 5; a++) H5Dclose(ds[a]);
+    for (int a = 0; a < 5; a++)
+        H5Dclose(ds[a]);
     if (!rc) {
         int grid[3] = {nx, ny, nz};
         double geo[3] = {r->h, r->x0, r->y0};

@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "cs_strutil.h"
-#include "sgt_cpu.h"
+#include "sgt_stencil.h"
 
 int sgt_points_alloc(sgt_state *s, cs_error *err) {
-    s->eps = calloc((size_t)(s->npoints ? s->npoints : 1) * 6, sizeof(double));
-    s->out = calloc((size_t)(s->npoints ? s->npoints : 1) * 6 * (size_t)s->nt_out, sizeof(float));
-    if (!s->eps || !s->out)
+    size_t np = (size_t)(s->npoints ? s->npoints : 1);
+    s->out = calloc(np * 6 * (size_t)s->nt_out, sizeof(float));
+    if (!s->out)
         return cs_error_set(err, CS_ERR_RESOURCE,
                             "out of memory for the strain of %ld save points x %d samples "
                             "(%.2f GB); save fewer points, decimate more, or use more ranks",
@@ -18,23 +18,21 @@ int sgt_points_alloc(sgt_state *s, cs_error *err) {
     return 0;
 }
 
-void sgt_points_accumulate(sgt_state *s) {
-    const double dt = s->dt;
-#pragma omp parallel for schedule(static)
-    for (long p = 0; p < s->npoints; p++) {
-        int li, lj;
-        if (!sgt_local(s, s->pts[3 * p], s->pts[3 * p + 1], &li, &lj)) continue;
-        double e[6];
-        sgt_cpu_node_strain_rate(s, li, lj, s->pts[3 * p + 2], e);
-        for (int c = 0; c < 6; c++) s->eps[6 * p + c] += dt * e[c];
-    }
-}
-
 void sgt_points_save(sgt_state *s, int m) {
     if (m < 0 || m >= s->nt_out) return;
-    for (long p = 0; p < s->npoints; p++)
-        for (int c = 0; c < 6; c++)
-            s->out[(p * 6 + c) * s->nt_out + m] = (float)s->eps[6 * p + c];
+    const sgt_layout *L = &s->L;
+    const int v = s->visco;
+#pragma omp parallel for schedule(static)
+    for (long q = 0; q < s->npoints; q++) {
+        int li, lj;
+        if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;
+        int k = s->pts[3 * q + 2];
+        double e[6];
+        sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, v ? s->qpw : NULL,
+                         v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q], s->pts[3 * q + 1],
+                         sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface, e);
+        for (int c = 0; c < 6; c++) s->out[(q * 6 + c) * s->nt_out + m] = (float)e[c];
+    }
 }
 
 int sgt_receivers_alloc(sgt_state *s, cs_error *err) {
@@ -46,31 +44,8 @@ int sgt_receivers_alloc(sgt_state *s, cs_error *err) {
 }
 
 void sgt_node_velocity(const sgt_state *s, int i, int j, int k, double v[3]) {
-    const sgt_layout *L = &s->L;
-    long p = sgt_idx(L, i, j, k);
-    /* The same 4th-order weights the force source uses: receiver and source are adjoint. */
-    v[0] = v[1] = v[2] = 0;
-    for (int a = 0; a < 4; a++) {
-        v[0] += (double)sgt_interp4[a] * s->v[0][p + (a - 2) * L->sx];
-        v[1] += (double)sgt_interp4[a] * s->v[1][p + (a - 2) * L->sy];
-    }
-    if (s->free_surface && k == 0) {
-        /* The surface vertical velocity: the shallowest vz (stored h/2 below the surface)
-         * extrapolated upwards by h/4 with the traction-free condition
-         * dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy). Measured against Lamb's problem
-         * (docs/sgt.md), reading vz as it is over-predicts Rayleigh waves by 4-5% whatever h,
-         * extrapolating by h/2 under-predicts them by as much, and h/4 converges: with stress
-         * imaging the shallowest vz behaves as the motion a quarter cell down. The force source
-         * is the exact adjoint of this reading, so SGTs and forward runs stay reciprocal. */
-        float d[9];
-        sgt_cpu_derivatives(s, i, j, 0, d);
-        double lam = s->lam[p], mu = s->mu[p];
-        v[2] = s->v[2][p] + 0.25 * s->h * lam / (lam + 2 * mu) * (d[0] + d[1]);
-    } else {
-        float w[4];
-        int first, nw = sgt_cpu_vertical_weights(s, k, &first, w);
-        for (int a = 0; a < nw; a++) v[2] += (double)w[a] * s->v[2][p + first + a];
-    }
+    sgt_node_velocity_at(s->v[0], s->v[1], s->v[2], s->lam, s->mu, sgt_idx(&s->L, i, j, k),
+                         s->L.sx, s->L.sy, k, s->free_surface, (float)s->h, v);
 }
 
 void sgt_receivers_record(sgt_state *s, int n) {

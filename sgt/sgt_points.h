@@ -1,9 +1,9 @@
 /* Save points (SGT) and receivers (forward runs).
  *
- * At every step the tensor strain rate at each save point's node is integrated into a float64
- * accumulator (so the stored strain is exact for viscoelastic media too, where stress and
- * strain are not related by the elastic law); every `decimation` steps the accumulator is copied
- * into the output buffer, laid out point-major with time fastest (points x 6 x nt_out).
+ * The strain at a save point is read, every `decimation` steps, from the stresses (and, in
+ * viscoelastic runs, the memory variables) at its node and shear points through the cells'
+ * relaxed moduli (sgt_stencil.h): exactly the strain the scheme integrates, with no work at the
+ * other steps. Output laid out point-major with time fastest (points x 6 x nt_out).
  * Receivers record the three velocities at a node at integer times t_n, as the mean of the two
  * half steps around it. */
 #ifndef SGT_POINTS_H
@@ -12,8 +12,7 @@
 #include "sgt_state.h"
 
 int sgt_points_alloc(sgt_state *s, cs_error *err);
-void sgt_points_accumulate(sgt_state *s);
-/* Copies the accumulated strain of every local point into output sample m. */
+/* Writes the strain of every local point into output sample m. */
 void sgt_points_save(sgt_state *s, int m);
 
 int sgt_receivers_alloc(sgt_state *s, cs_error *err);

@@ -17,6 +17,7 @@
 #include "sgt_output.h"
 #include "sgt_points.h"
 #include "sgt_source.h"
+#include "sgt_stencil.h"
 
 static int cpu_setup(sgt_state *s, cs_error *err) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -71,6 +72,38 @@ static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, c
         if (c->nt * c->dt < 2 * imp.time_shift)
             cs_warn("the run lasts %g s, shorter than the source impulse (%g s)", c->nt * c->dt,
                     2 * imp.time_shift);
+    }
+    return 0;
+}
+
+/* The strain at save points is read through the cells' relaxed moduli M_U (1 - W); a weight W
+ * near 1 (Q below about 12) would make that division ill conditioned. */
+static int check_relaxed_moduli(const sgt_config *c, const sgt_state *s, cs_error *err) {
+    if (!s->visco) return 0;
+    const sgt_layout *L = &s->L;
+    for (long q = 0; q < s->npoints; q++) {
+        int li, lj, k = s->pts[3 * q + 2];
+        if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;
+        long p = sgt_idx(L, li, lj, k);
+        for (int m = 0; m < SGT_PT_SLOTS; m++) {
+            int comp, di, dj, dk;
+            float w;
+            long cell = sgt_point_slot(m, p, L->sx, L->sy, k, s->free_surface, &comp, &w, &di, &dj, &dk);
+            if (cell < 0) continue;
+            if (1.0f - s->qsw[cell] < 0.1f || 1.0f - s->qpw[cell] < 0.1f) {
+                char place[4400], v[64];
+                if (c->point_lines)
+                    snprintf(place, sizeof place, "%s:%d", c->point_file, c->point_lines[q]);
+                else
+                    snprintf(place, sizeof place, "save point %ld", q);
+                snprintf(v, sizeof v, "%d %d %d", s->pts[3 * q], s->pts[3 * q + 1], k);
+                return cs_error_input(err, place, "save point", v,
+                                      "Q around it is too low for the strain to be read from the "
+                                      "stresses (a memory-variable weight of %.2f); raise Q or Vs "
+                                      "(Q >= 15 is safe)",
+                                      s->qsw[cell] > s->qpw[cell] ? s->qsw[cell] : s->qpw[cell]);
+            }
+        }
     }
     return 0;
 }
@@ -133,7 +166,9 @@ int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
                 res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);
     if ((rc = sgt_check_stability(c, &res->mesh, err))) goto fail;
-    if ((rc = sgt_state_shear_moduli(s, err))) goto fail;
+    if ((rc = check_relaxed_moduli(c, s, err))) goto fail;
+    /* Precomputed shear moduli serve the CPU kernels; the GPU computes them on the fly. */
+    if (c->backend == SGT_BACKEND_CPU && (rc = sgt_state_shear_moduli(s, err))) goto fail;
     sgt_absorb_config ac = c->absorb;
     ac.pml_vmax = res->mesh.vp_max;
     if ((rc = sgt_absorb_setup(s, &ac, err))) goto fail;

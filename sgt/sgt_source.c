@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cs_strutil.h"
-#include "sgt_cpu.h"
+#include "sgt_stencil.h"
 
 /* Modified Bessel function I0 by its power series (converges fast for the beta we use). */
 static double bessel_i0(double x) {
@@ -176,102 +176,28 @@ void sgt_vector_enu_to_box(const double enu[3], const double axes[3][3], double 
         box[i] = axes[i][0] * enu[0] + axes[i][1] * enu[1] + axes[i][2] * enu[2];
 }
 
-/* One point force of amplitude amp (dt F / h^3) at global node (gi0, gj0, k). */
-static void force_at(sgt_state *s, int gi0, int gj0, int k, double amp) {
-    const sgt_layout *L = &s->L;
-    int li, lj;
-    int surface = s->free_surface && k == 0;
-    /* Each component is spread over the four staggered velocities around the node along its
-     * own axis with the 4th-order interpolation weights, so that it acts at the node itself.
-     * Every force is the exact adjoint of reading a receiver at the node (sgt_node_velocity):
-     * weight w on a velocity becomes a force w F / (rho V) on it, V its cell volume, so forward
-     * runs and SGTs are reciprocal to round-off. At the free surface the horizontal velocities
-     * sit in half cells (V = h^3/2). The receiver there extrapolates the shallowest vz up by
-     * h/4 with the traction-free condition (see sgt_node_velocity), so the vertical surface
-     * force acts on that vz plus a horizontal-divergence term on the surface vx, vy. */
-    for (int c = 0; c < 3; c++) {
-        double f = amp * s->force[c];
-        if (f == 0) continue;
-        long st = c == 0 ? L->sx : c == 1 ? L->sy : 1;
-        float w[4];
-        int first, nw;
-        if (c < 2) {
-            first = -2, nw = 4;
-            for (int a = 0; a < 4; a++) w[a] = sgt_interp4[a] * (surface ? 2.0f : 1.0f);
-        } else if (surface) {
-            first = 0, nw = 1, w[0] = 1.0f;
-            if (sgt_local(s, gi0, gj0, &li, &lj)) {
-                long p = sgt_idx(L, li, lj, 0);
-                double lam = s->lam[p], mu = s->mu[p], cc = lam / (lam + 2 * mu);
-                /* Receiver term (cc/4) [C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2])] along x
-                 * and y; over half cells (V = h^3/2) its adjoint is (cc/2) w' F / (rho h^3). */
-                const float dw[4] = {-SGT_C2, -SGT_C1, SGT_C1, SGT_C2};
-                for (int hc = 0; hc < 2; hc++) {
-                    long sh = hc == 0 ? L->sx : L->sy;
-                    for (int a = 0; a < 4; a++) {
-                        long q = p + (a - 2) * sh;
-                        double rho = 0.5 * (s->rho[q] + s->rho[q + sh]);
-                        s->v[hc][q] += (float)(0.5 * cc * dw[a] * f / rho);
-                    }
-                }
-            }
-        } else {
-            nw = sgt_cpu_vertical_weights(s, k, &first, w);
-        }
-        for (int a = 0; a < nw; a++) {
-            int gi = gi0 + (c == 0 ? first + a : 0), gj = gj0 + (c == 1 ? first + a : 0);
-            int gk = k + (c == 2 ? first + a : 0);
-            if (!sgt_local(s, gi, gj, &li, &lj)) continue;
-            long p = sgt_idx(L, li, lj, gk);
-            double rho = 0.5 * (s->rho[p] + s->rho[p + st]);
-            s->v[c][p] += (float)(w[a] * f / rho);
-        }
-    }
-}
-
 void sgt_source_force(sgt_state *s, int n) {
     if (s->source_kind != SGT_SOURCE_FORCE) return;
-    double h3 = s->h * s->h * s->h;
-    double amp = s->dt * s->amplitude * s->stf[n] / h3;
-    if (!s->plane_source) {
-        force_at(s, s->src_i, s->src_j, s->src_k, amp);
-        return;
-    }
-    /* A plane source: the same force at every node of the plane k = src_k (a plane wave for
+    const sgt_layout *L = &s->L;
+    double amp = s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h);
+    int i0 = s->plane_source ? 0 : s->src_i - L->i0, i1 = s->plane_source ? L->lnx : i0 + 1;
+    int j0 = s->plane_source ? 0 : s->src_j - L->j0, j1 = s->plane_source ? L->lny : j0 + 1;
+    /* A plane source is the same force at every node of the plane k = src_k (a plane wave for
      * verification; the PML slabs along x and y leave waves travelling along z untouched). */
-    for (int i = 0; i < s->L.lnx; i++)
-        for (int j = 0; j < s->L.lny; j++) force_at(s, i + s->L.i0, j + s->L.j0, s->src_k, amp);
+    /* A point source near a subdomain edge reaches into it by up to 2 nodes. */
+    if (i1 <= -2 || i0 >= L->lnx + 2 || j1 <= -2 || j0 >= L->lny + 2) return;
+    for (int i = i0; i < i1; i++)
+        for (int j = j0; j < j1; j++)
+            sgt_force_apply(s->v, s->rho, s->lam, s->mu, sgt_idx(L, i, j, s->src_k), L->sx, L->sy,
+                            i, j, s->src_k, L->lnx, L->lny, s->free_surface, amp, s->force);
 }
 
 void sgt_source_moment(sgt_state *s, int n) {
     if (s->source_kind != SGT_SOURCE_MOMENT) return;
     const sgt_layout *L = &s->L;
-    double h3 = s->h * s->h * s->h;
-    double amp = s->dt * s->amplitude * s->stf[n] / h3;
-    int li, lj;
-    /* Normal components at the node. */
-    if (sgt_local(s, s->src_i, s->src_j, &li, &lj)) {
-        long p = sgt_idx(L, li, lj, s->src_k);
-        for (int c = 0; c < 3; c++) s->s[c][p] -= (float)(amp * s->moment[c]);
-    }
-    /* Shear components over the 4 x 4 shear points around the node, with the weights that
-     * interpolate the shear strain to the node (the adjoint of the SGT's strain reading). */
-    float wz[4];
-    int kz, nz = sgt_cpu_vertical_weights(s, s->src_k, &kz, wz);
-    for (int c = 3; c < 6; c++) {
-        double m = amp * s->moment[c];
-        if (m == 0) continue;
-        int nb = c == SGT_XY ? 4 : nz;
-        for (int a = 0; a < 4; a++)
-            for (int b = 0; b < nb; b++) {
-                int gi = s->src_i, gj = s->src_j, gk = s->src_k;
-                float w = sgt_interp4[a] * (c == SGT_XY ? sgt_interp4[b] : wz[b]);
-                int ob = c == SGT_XY ? b - 2 : kz + b;
-                if (c == SGT_XY) gi += a - 2, gj += ob;
-                if (c == SGT_XZ) gi += a - 2, gk += ob;
-                if (c == SGT_YZ) gj += a - 2, gk += ob;
-                if (!sgt_local(s, gi, gj, &li, &lj)) continue;
-                s->s[c][sgt_idx(L, li, lj, gk)] -= (float)(w * m);
-            }
-    }
+    int li = s->src_i - L->i0, lj = s->src_j - L->j0;
+    if (li < -2 || li > L->lnx + 1 || lj < -2 || lj > L->lny + 1) return;
+    sgt_moment_apply(s->s, sgt_idx(L, li, lj, s->src_k), L->sx, L->sy, li, lj, s->src_k, L->lnx,
+                     L->lny, s->free_surface, s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
+                     s->moment);
 }

@@ -71,7 +71,6 @@ void sgt_state_free(sgt_state *s) {
     free(s->stf);
     free(s->pts);
     free(s->pt_mat);
-    free(s->eps);
     free(s->out);
     free(s->rec);
     free(s->rec_prev);
@@ -86,7 +85,6 @@ void sgt_state_free(sgt_state *s) {
     s->stf = NULL;
     s->pts = NULL;
     s->pt_mat = NULL;
-    s->eps = NULL;
     s->out = NULL;
     s->rec = NULL;
     s->rec_prev = s->rec_out = NULL;
@@ -151,5 +149,6 @@ void sgt_state_set_q_constants(sgt_state *s) {
         double t = s->q.tau[l] / s->dt;
         s->q_a[l] = (float)((t - 0.5) / (t + 0.5));
         s->q_b[l] = (float)(1.0 / (t + 0.5));
+        s->q_tau[l] = (float)s->q.tau[l];
     }
 }

@@ -75,6 +75,7 @@ typedef struct sgt_state {
     float *mus[3];
     sgt_q_model q;
     float q_a[SGT_Q_NMECH], q_b[SGT_Q_NMECH]; /* memory-variable update constants */
+    float q_tau[SGT_Q_NMECH];                 /* relaxation times (s) */
     /* absorbing boundary */
     int absorb;
     int absorb_width;
@@ -89,11 +90,11 @@ typedef struct sgt_state {
     double amplitude; /* impulse (N*s) for a force, M0 scale for a moment */
     float *stf;       /* s(t_n) for n = 0..nt (1/s), sampled at dt */
     double stf_time_shift;
-    /* save points (SGT): global node indices, strain accumulators (float64), output */
+    /* save points (SGT): global node indices, output */
     long npoints;
     int *pts;         /* 3 per point, global */
     float *pt_mat;    /* lambda, mu, rho at the reference frequency, 3 per point */
-    double *eps;      /* 6 per point */
+
     int decimation;
     int nt_out;
     float *out;       /* npoints x 6 x nt_out */

@@ -80,7 +80,9 @@ t_points_outside_or_in_absorbing_layer() {
         expect_err "outside the grid" || return 1
     base >run.par
     run "$CS" sgt run.par --set source_k=25 && expect_rc 1 && expect_err "source node" || return 1
-    run "$CS" sgt run.par --set source=moment --set source_k=1 --set moment_xx="1 N*m" \
+    run "$CS" sgt run.par --set source=moment && expect_rc 1 && expect_err "an SGT run takes a force" || return 1
+    printf '20 20 0\n' >rec.txt
+    run "$CS" sgt run.par --set mode=forward --set receivers=rec.txt --set source=moment --set source_k=1 --set moment_xx="1 N*m" \
         --set moment_yy="1 N*m" --set moment_zz="1 N*m" --set moment_xy="0 N*m" \
         --set moment_xz="0 N*m" --set moment_yz="0 N*m" && expect_rc 1 &&
         expect_err "at least 2 nodes deep" || return 1

@@ -1,0 +1,579 @@
+/* CUDA back end of the solver: the same time step as the CPU back end (sgt_cpu.c), with the
+ * formulas of sgt_stencil.h, on one GPU. Fields live on the device for the whole run; the strain
+ * at save points is accumulated on the device and gathered into a device buffer that is flushed
+ * to the host output in batches of saved samples.
+ *
+ * Kernels. The velocity and stress updates, which move nearly all the bytes, march along x:
+ * a thread block covers a tile of 32 nodes along z (contiguous, coalesced) by 8 along y and walks
+ * through a run of 64 x planes, so the planes i-2..i+2 that the x differences need are reused
+ * from L1/L2 while the block is on them rather than fetched again from DRAM. Shear moduli are
+ * harmonic means computed on the fly (no extra arrays to read). Nsight Compute shows both kernels
+ * moving the minimal DRAM bytes, limited by L2 request throughput; register queues along x were
+ * tried and were 12-17% slower (docs/performance.md). The other passes (free surface, PML slabs,
+ * sources, save points, receivers) touch a small part of the grid and use one thread per cell. */
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "cs_log.h"
+#include "sgt_run.h"
+}
+#include "sgt_stencil.h"
+
+#define CU(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            return cs_error_set(err, CS_ERR_RESOURCE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,  \
+                                cudaGetErrorString(e_));                                           \
+    } while (0)
+
+/* Kernel parameters, passed by value. The solver updates one wavefield (set 0); the benchmark
+ * also times SGT_NF_MAX wavefields sharing one material load (three force components in one
+ * pass). */
+#define SGT_NF_MAX 3
+struct kparams {
+    float *v[SGT_NF_MAX][3], *s[SGT_NF_MAX][6], *r[SGT_NF_MAX][6];
+    const float *rho, *lam, *mu, *qpw, *qsw;
+    long sx, sy;
+    int lnx, lny, nz, i0, j0, halo, gz;
+    int fs, visco;
+    float ih, dt, h;
+    float qa[SGT_Q_NMECH], qb[SGT_Q_NMECH], qtau[SGT_Q_NMECH];
+};
+
+struct dev_slab {
+    int axis, ib, ie, jb, je, kb, ke;
+    float *psi[6];
+};
+
+struct dev_state {
+    kparams kp;
+    float *an[3], *bn[3], *ah[3], *bh[3], *damp[3];
+    dev_slab slab[6];
+    int nslabs;
+    int *pts;
+    float *batch; /* [nb][npoints][6] */
+    int nb, filled, first_m;
+    float *host_batch;
+    int *rec;
+    float *rec_prev, *rec_out;
+    int planes_per_block;
+    int kernel_tj; /* blocks of 32 x kernel_tj threads */
+};
+
+
+#define TK 32
+#define TJ 8
+
+template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes) {
+    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJV + threadIdx.y;
+    const int ia = blockIdx.z * planes, ib = min(ia + planes, k.lnx);
+    if (kk >= k.nz || j >= k.lny) return;
+    const float c = k.dt * k.ih;
+    for (int i = ia; i < ib; i++) {
+        const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+        const float r0 = __ldg(k.rho + p);
+        const float bx = 2.0f / (r0 + __ldg(k.rho + p + k.sx)), by = 2.0f / (r0 + __ldg(k.rho + p + k.sy)),
+                    bz = 2.0f / (r0 + __ldg(k.rho + p + 1));
+#pragma unroll
+        for (int f = 0; f < NF; f++) {
+            float *const *sg = k.s[f];
+            k.v[f][0][p] += c * (sgt_fwd(sg[0], p, k.sx) + sgt_bwd(sg[3], p, k.sy) + sgt_bwd(sg[4], p, 1)) * bx;
+            k.v[f][1][p] += c * (sgt_bwd(sg[3], p, k.sx) + sgt_fwd(sg[1], p, k.sy) + sgt_bwd(sg[5], p, 1)) * by;
+            k.v[f][2][p] += c * (sgt_bwd(sg[4], p, k.sx) + sgt_bwd(sg[5], p, k.sy) + sgt_fwd(sg[2], p, 1)) * bz;
+        }
+    }
+}
+
+template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes) {
+    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJV + threadIdx.y;
+    const int ia = blockIdx.z * planes, ib = min(ia + planes, k.lnx);
+    if (kk >= k.nz || j >= k.lny) return;
+    for (int i = ia; i < ib; i++) {
+        const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+        const float *mu = k.mu;
+        const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
+        const float mxy = sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + k.sy), __ldg(mu + p + k.sx + k.sy));
+        const float mxz = sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + 1), __ldg(mu + p + k.sx + 1));
+        const float myz = sgt_harm4(m0, __ldg(mu + p + k.sy), __ldg(mu + p + 1), __ldg(mu + p + k.sy + 1));
+        const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
+        const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f, ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
+#pragma unroll
+        for (int f = 0; f < NF; f++) {
+            float d[9];
+            sgt_derivs(k.v[f][0], k.v[f][1], k.v[f][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.ih, d);
+            sgt_stress_point(k.s[f], k.visco ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
+                             k.qa[mech], k.qb[mech], d, k.dt);
+            if (k.fs && kk == 0) k.s[f][2][p] = 0.0f;
+        }
+    }
+}
+
+/* Launch helpers for the kernels with blocks of 32 x tj threads. */
+template <int NF> static void launch_plain_velocity(const kparams &k, int planes, int tj) {
+    dim3 g((k.nz + TK - 1) / TK, (k.lny + tj - 1) / tj, (k.lnx + planes - 1) / planes);
+    if (tj == 4) velocity_kernel<NF, 4><<<g, dim3(TK, 4)>>>(k, planes);
+    if (tj == 8) velocity_kernel<NF, 8><<<g, dim3(TK, 8)>>>(k, planes);
+    if (tj == 16) velocity_kernel<NF, 16><<<g, dim3(TK, 16)>>>(k, planes);
+}
+template <int NF> static void launch_plain_stress(const kparams &k, int planes, int tj) {
+    dim3 g((k.nz + TK - 1) / TK, (k.lny + tj - 1) / tj, (k.lnx + planes - 1) / planes);
+    if (tj == 4) stress_kernel<NF, 4><<<g, dim3(TK, 4)>>>(k, planes);
+    if (tj == 8) stress_kernel<NF, 8><<<g, dim3(TK, 8)>>>(k, planes);
+    if (tj == 16) stress_kernel<NF, 16><<<g, dim3(TK, 16)>>>(k, planes);
+}
+__global__ void free_surface_kernel(kparams k) {
+    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+    if (j >= k.lny) return;
+    const long b = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + k.gz;
+    float *zz = k.s[0][2] + b, *xz = k.s[0][4] + b, *yz = k.s[0][5] + b;
+    zz[0] = 0.0f;
+    zz[-1] = -zz[1];
+    zz[-2] = -zz[2];
+    xz[-1] = -xz[0];
+    xz[-2] = -xz[1];
+    yz[-1] = -yz[0];
+    yz[-2] = -yz[1];
+}
+
+/* Harmonic mean of mu at a shear point of index p, component 0 xy, 1 xz, 2 yz. */
+__device__ __forceinline__ float shear_modulus(const kparams &k, long p, int q) {
+    const long a = q < 2 ? k.sx : k.sy, b = q == 0 ? k.sy : 1;
+    return sgt_harm4(k.mu[p], k.mu[p + a], k.mu[p + b], k.mu[p + a + b]);
+}
+
+__global__ void pml_kernel(kparams k, dev_slab sl, const float *an, const float *bn,
+                           const float *ah, const float *bh, int stress) {
+    const int nk = sl.ke - sl.kb, nj = sl.je - sl.jb;
+    const long cell = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long total = (long)(sl.ie - sl.ib) * nj * nk;
+    if (cell >= total) return;
+    const int kk = sl.kb + (int)(cell % nk), j = sl.jb + (int)((cell / nk) % nj),
+              i = sl.ib + (int)(cell / ((long)nk * nj));
+    const int a = sl.axis;
+    const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
+    const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+    if (!stress) {
+        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
+                              sl.psi, cell, k.ih, k.dt);
+    } else {
+        const int cb = (a + 1) % 3, cc = (a + 2) % 3;
+        const float m1 = shear_modulus(k, p, cb + a == 1 ? 0 : cb + a == 2 ? 1 : 2);
+        const float m2 = shear_modulus(k, p, cc + a == 1 ? 0 : cc + a == 2 ? 1 : 2);
+        const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
+        sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs, k.lam[p],
+                            k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f, k.visco ? k.qsw[p] : 0.0f,
+                            k.qb[mech], an[g], bn[g], ah[g], bh[g], sl.psi, cell, k.ih, k.dt);
+    }
+}
+
+__global__ void sponge_kernel(kparams k, const float *dx, const float *dy, const float *dz,
+                              int stress) {
+    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJ + threadIdx.y, i = blockIdx.z;
+    if (kk >= k.nz || j >= k.lny) return;
+    const float d = dx[i + k.i0] * dy[j + k.j0] * dz[kk];
+    if (d >= 1.0f) return;
+    const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+    if (stress)
+        for (int c = 0; c < 6; c++) k.s[0][c][p] *= d;
+    else
+        for (int c = 0; c < 3; c++) k.v[0][c][p] *= d;
+}
+
+__global__ void force_kernel(kparams k, int si, int sj, int sk, int plane, double amp, double fx,
+                             double fy, double fz) {
+    int li = si - k.i0, lj = sj - k.j0;
+    if (plane) {
+        li = blockIdx.x * blockDim.x + threadIdx.x;
+        lj = blockIdx.y;
+        if (li >= k.lnx) return;
+    } else if (threadIdx.x || blockIdx.x || blockIdx.y) {
+        return;
+    }
+    const double f[3] = {fx, fy, fz};
+    const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
+    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp, f);
+}
+
+__global__ void moment_kernel(kparams k, int si, int sj, int sk, double amp, double m0, double m1,
+                              double m2, double m3, double m4, double m5) {
+    const double m[6] = {m0, m1, m2, m3, m4, m5};
+    const int li = si - k.i0, lj = sj - k.j0;
+    const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
+    sgt_moment_apply(k.s[0], p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp, m);
+}
+
+__global__ void save_kernel(kparams k, const int *pts, long np, float *slot) {
+    const long q = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= np) return;
+    const int li = pts[3 * q] - k.i0, lj = pts[3 * q + 1] - k.j0, kk = pts[3 * q + 2];
+    if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
+    const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
+    double e[6];
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.qpw, k.qsw, k.qtau,
+                     pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, e);
+    for (int c = 0; c < 6; c++) slot[6 * q + c] = (float)e[c];
+}
+
+__global__ void receivers_kernel(kparams k, const int *rec, int nrec, float *prev, float *out,
+                                 int nt, int n) {
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= nrec) return;
+    const int li = rec[3 * r] - k.i0, lj = rec[3 * r + 1] - k.j0, kk = rec[3 * r + 2];
+    if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
+    const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
+    double v[3];
+    sgt_node_velocity_at(k.v[0][0], k.v[0][1], k.v[0][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.h, v);
+    for (int c = 0; c < 3; c++) {
+        out[((long)r * 3 + c) * nt + n] = 0.5f * (prev[3 * r + c] + (float)v[c]);
+        prev[3 * r + c] = (float)v[c];
+    }
+}
+
+static int check_launch(cs_error *err, const char *what) {
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return cs_error_set(err, CS_ERR_INTERNAL, "CUDA kernel %s: %s", what, cudaGetErrorString(e));
+    return 0;
+}
+
+static int upload(float **dst, const float *src, long n, cs_error *err) {
+    CU(cudaMalloc((void **)dst, (size_t)n * sizeof(float)));
+    if (src)
+        CU(cudaMemcpy(*dst, src, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    else
+        CU(cudaMemset(*dst, 0, (size_t)n * sizeof(float)));
+    return 0;
+}
+
+static int choose_device(cs_error *err) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0)
+        return cs_error_input(err, "backend", NULL, "cuda",
+                              "no CUDA device found (%s); use backend = cpu on this machine",
+                              e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    int dev = 0;
+    const char *env = getenv("CYBERSHAKE_GPU");
+    if (env) dev = atoi(env) % n;
+    CU(cudaSetDevice(dev));
+    return 0;
+}
+
+static int cuda_setup(sgt_state *s, cs_error *err) {
+    int rc = choose_device(err);
+    if (rc) return rc;
+    dev_state *d = (dev_state *)calloc(1, sizeof(dev_state));
+    if (!d) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    s->backend = d;
+    const sgt_layout *L = &s->L;
+    /* Memory needed on the device against memory free there. */
+    double need = (double)L->ncell * 4 * (12 + (s->visco ? 8 : 0)) +
+                  (double)s->npoints * 24.0 * 16 +
+                  (double)s->nrec * 12.0 * s->nt;
+    size_t free_b = 0, total_b = 0;
+    CU(cudaMemGetInfo(&free_b, &total_b));
+    if (need > (double)free_b)
+        return cs_error_input(err, "memory", "GPU", NULL,
+                              "the run needs %.2f GB on the device but %.2f GB are free; use a "
+                              "smaller grid or more GPUs",
+                              need / 1e9, (double)free_b / 1e9);
+    kparams &k = d->kp;
+    for (int c = 0; c < 3; c++) rc = rc ? rc : upload(&k.v[0][c], s->v[c], L->ncell, err);
+    for (int c = 0; c < 6; c++) rc = rc ? rc : upload(&k.s[0][c], s->s[c], L->ncell, err);
+    float *rho, *lam, *mu, *qpw = NULL, *qsw = NULL;
+    if (!rc) rc = upload(&rho, s->rho, L->ncell, err);
+    if (!rc) rc = upload(&lam, s->lam, L->ncell, err);
+    if (!rc) rc = upload(&mu, s->mu, L->ncell, err);
+    if (!rc && s->visco) {
+        for (int c = 0; c < 6 && !rc; c++) rc = upload(&k.r[0][c], s->r[c], L->ncell, err);
+        if (!rc) rc = upload(&qpw, s->qpw, L->ncell, err);
+        if (!rc) rc = upload(&qsw, s->qsw, L->ncell, err);
+    }
+    if (rc) return rc;
+    k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw;
+    k.sx = L->sx, k.sy = L->sy;
+    k.lnx = L->lnx, k.lny = L->lny, k.nz = L->nz, k.i0 = L->i0, k.j0 = L->j0;
+    k.halo = L->halo, k.gz = L->gz;
+    k.fs = s->free_surface, k.visco = s->visco;
+    k.ih = (float)(1.0 / s->h), k.dt = (float)s->dt, k.h = (float)s->h;
+    for (int l = 0; l < SGT_Q_NMECH; l++) k.qa[l] = s->q_a[l], k.qb[l] = s->q_b[l], k.qtau[l] = s->q_tau[l];
+    /* Absorbing boundaries. */
+    int n3[3] = {L->nx, L->ny, L->nz};
+    for (int a = 0; a < 3 && !rc; a++) {
+        if (s->absorb == SGT_ABSORB_SPONGE) {
+            rc = upload(&d->damp[a], s->damp[a], n3[a], err);
+        } else {
+            rc = upload(&d->an[a], s->pml.a_node[a], n3[a] + 1, err);
+            if (!rc) rc = upload(&d->bn[a], s->pml.b_node[a], n3[a] + 1, err);
+            if (!rc) rc = upload(&d->ah[a], s->pml.a_half[a], n3[a] + 1, err);
+            if (!rc) rc = upload(&d->bh[a], s->pml.b_half[a], n3[a] + 1, err);
+        }
+    }
+    d->nslabs = s->pml.nslabs;
+    for (int q = 0; q < s->pml.nslabs && !rc; q++) {
+        const sgt_pml_slab *sl = &s->pml.slab[q];
+        dev_slab *ds = &d->slab[q];
+        ds->axis = sl->axis;
+        ds->ib = 0, ds->ie = L->lnx, ds->jb = 0, ds->je = L->lny, ds->kb = 0, ds->ke = L->nz;
+        if (sl->axis == 0) ds->ib = sl->lo, ds->ie = sl->hi;
+        if (sl->axis == 1) ds->jb = sl->lo, ds->je = sl->hi;
+        if (sl->axis == 2) ds->kb = sl->lo, ds->ke = sl->hi;
+        for (int c = 0; c < 6 && !rc; c++) rc = upload(&ds->psi[c], NULL, sl->count, err);
+    }
+    if (rc) return rc;
+    /* Save points: accumulators and the batch buffer (a few hundred MB at most). */
+    if (s->npoints) {
+        CU(cudaMalloc((void **)&d->pts, (size_t)s->npoints * 3 * sizeof(int)));
+        CU(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int), cudaMemcpyHostToDevice));
+        long per = s->npoints * 6 * (long)sizeof(float);
+        d->nb = (int)(256L * 1024 * 1024 / per);
+        if (d->nb < 1) d->nb = 1;
+        if (d->nb > s->nt_out) d->nb = s->nt_out;
+        CU(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
+        CU(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
+        d->first_m = 1;
+    }
+    if (s->nrec) {
+        CU(cudaMalloc((void **)&d->rec, (size_t)s->nrec * 3 * sizeof(int)));
+        CU(cudaMemcpy(d->rec, s->rec, (size_t)s->nrec * 3 * sizeof(int), cudaMemcpyHostToDevice));
+        rc = upload(&d->rec_prev, NULL, (long)s->nrec * 3, err);
+        if (!rc) rc = upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err);
+    }
+    /* The host copies of the fields and material are no longer needed (outputs come from the
+     * device): free them, so a run needs host memory for its outputs only. */
+    float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0], &s->s[1], &s->s[2], &s->s[3],
+                      &s->s[4], &s->s[5], &s->r[0], &s->r[1], &s->r[2], &s->r[3], &s->r[4],
+                      &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2]};
+    for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
+        free(*host[q]);
+        *host[q] = NULL;
+    }
+    /* Block shape (32 x kernel_tj) and x planes per block: measured on an H200
+     * (docs/performance.md); overridable for experiments. */
+    const char *kv = getenv("CYBERSHAKE_GPU_BLOCK_Y");
+    d->kernel_tj = kv ? atoi(kv) : 8;
+    if (d->kernel_tj != 4 && d->kernel_tj != 8 && d->kernel_tj != 16) d->kernel_tj = 8;
+    const char *ppb = getenv("CYBERSHAKE_GPU_PLANES");
+    d->planes_per_block = ppb ? atoi(ppb) : 64;
+    if (d->planes_per_block < 1) d->planes_per_block = 1;
+    return rc;
+}
+
+static int cuda_step(sgt_state *s, int n, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    const kparams &k = d->kp;
+    const int P = d->planes_per_block;
+    dim3 blk(TK, TJ);
+    dim3 grid1((k.nz + TK - 1) / TK, (k.lny + TJ - 1) / TJ, k.lnx);
+    const double h3 = s->h * s->h * s->h;
+    launch_plain_velocity<1>(k, P, d->kernel_tj);
+    if (s->source_kind == SGT_SOURCE_FORCE) {
+        const double amp = s->dt * s->amplitude * s->stf[n] / h3;
+        if (s->plane_source)
+            force_kernel<<<dim3((k.lnx + 127) / 128, k.lny), 128>>>(k, 0, 0, s->src_k, 1, amp,
+                                                                 s->force[0], s->force[1], s->force[2]);
+        else
+            force_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k, 0, amp, s->force[0],
+                                   s->force[1], s->force[2]);
+    }
+    if (s->absorb == SGT_ABSORB_SPONGE) {
+        sponge_kernel<<<grid1, blk>>>(k, d->damp[0], d->damp[1], d->damp[2], 0);
+    } else {
+        for (int q = 0; q < d->nslabs; q++) {
+            const dev_slab &sl = d->slab[q];
+            long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
+            int a = sl.axis;
+            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a], d->ah[a], d->bh[a], 0);
+        }
+    }
+    launch_plain_stress<1>(k, P, d->kernel_tj);
+    if (s->source_kind == SGT_SOURCE_MOMENT)
+        moment_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k, s->dt * s->amplitude * s->stf[n] / h3,
+                                s->moment[0], s->moment[1], s->moment[2], s->moment[3],
+                                s->moment[4], s->moment[5]);
+    if (s->absorb == SGT_ABSORB_SPONGE) {
+        sponge_kernel<<<grid1, blk>>>(k, d->damp[0], d->damp[1], d->damp[2], 1);
+    } else {
+        for (int q = 0; q < d->nslabs; q++) {
+            const dev_slab &sl = d->slab[q];
+            long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
+            int a = sl.axis;
+            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a], d->ah[a], d->bh[a], 1);
+        }
+    }
+    if (s->free_surface)
+        free_surface_kernel<<<dim3((k.lny + 127) / 128, k.lnx), 128>>>(k);
+    if (s->nrec)
+        receivers_kernel<<<(s->nrec + 127) / 128, 128>>>(k, d->rec, s->nrec, d->rec_prev, d->rec_out, s->nt, n);
+    return check_launch(err, "time step");
+}
+
+/* Copies the filled part of the batch to the host output (time fastest there). */
+static int flush_batch(sgt_state *s, dev_state *d, cs_error *err) {
+    if (!d->filled) return 0;
+    long per = s->npoints * 6;
+    CU(cudaMemcpy(d->host_batch, d->batch, (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost));
+    /* The batch is [sample][point][6]; the output wants time fastest. Each thread takes whole
+     * series, so its writes are contiguous runs of `filled` samples. */
+    const int nb = d->filled, m0 = d->first_m, nto = s->nt_out;
+    const float *hb = d->host_batch;
+    float *out = s->out;
+#pragma omp parallel for schedule(static)
+    for (long q = 0; q < per; q++)
+        for (int b = 0; b < nb; b++) out[q * nto + m0 + b] = hb[(long)b * per + q];
+    d->first_m += d->filled;
+    d->filled = 0;
+    return 0;
+}
+
+static int cuda_save(sgt_state *s, int m, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    if (!s->npoints || m >= s->nt_out) return 0;
+    long n6 = s->npoints * 6;
+    save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
+                                                              d->batch + (long)d->filled * n6);
+    int rc = check_launch(err, "save");
+    if (rc) return rc;
+    d->filled++;
+    if (d->filled == d->nb) return flush_batch(s, d, err);
+    return 0;
+}
+
+static int cuda_finish(sgt_state *s, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    CU(cudaDeviceSynchronize());
+    int rc = flush_batch(s, d, err);
+    if (rc) return rc;
+    if (s->nrec)
+        CU(cudaMemcpy(s->rec_out, d->rec_out, (size_t)s->nrec * 3 * s->nt * sizeof(float),
+                      cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+static void cuda_teardown(sgt_state *s) {
+    dev_state *d = (dev_state *)s->backend;
+    if (!d) return;
+    kparams &k = d->kp;
+    for (int c = 0; c < 3; c++) cudaFree(k.v[0][c]);
+    for (int c = 0; c < 6; c++) cudaFree(k.s[0][c]), cudaFree(k.r[0][c]);
+    cudaFree((void *)k.rho), cudaFree((void *)k.lam), cudaFree((void *)k.mu);
+    cudaFree((void *)k.qpw), cudaFree((void *)k.qsw);
+    for (int a = 0; a < 3; a++) cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]), cudaFree(d->damp[a]);
+    for (int q = 0; q < d->nslabs; q++)
+        for (int c = 0; c < 6; c++) cudaFree(d->slab[q].psi[c]);
+    cudaFree(d->pts), cudaFree(d->batch), cudaFreeHost(d->host_batch);
+    cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
+    free(d);
+    s->backend = NULL;
+}
+
+/* ---- Benchmark entry points (bench/sgt_gpu_bench.c): the solver's own kernels on a grid
+ * allocated directly on the device. ---- */
+
+__global__ void fill_kernel(float *a, long n, float base, float amp, unsigned seed) {
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n; q += (long)gridDim.x * blockDim.x) {
+        unsigned x = (unsigned)q * 2654435761u + seed;
+        x ^= x >> 13, x *= 0x5bd1e995u, x ^= x >> 15;
+        a[q] = base + amp * ((x & 0xffffff) / 16777216.0f - 0.5f);
+    }
+}
+
+__global__ void copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, long n4) {
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n4; q += (long)gridDim.x * blockDim.x)
+        b[q] = a[q];
+}
+
+extern "C" int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err) {
+    long n4 = (long)(gbytes * 1e9 / 2 / 16);
+    float4 *a, *b;
+    CU(cudaMalloc((void **)&a, (size_t)n4 * 16));
+    CU(cudaMalloc((void **)&b, (size_t)n4 * 16));
+    fill_kernel<<<4096, 256>>>((float *)a, 4 * n4, 1.0f, 0.5f, 7u);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    double best = 1e30;
+    for (int r = 0; r < 12; r++) {
+        cudaEventRecord(e0);
+        copy_kernel<<<132 * 16, 256>>>(a, b, n4);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r > 1 && ms < best) best = ms; /* the first two warm up */
+    }
+    int rc = check_launch(err, "copy");
+    cudaFree(a), cudaFree(b);
+    *gbps = 2.0 * n4 * 16 / (best * 1e-3) / 1e9;
+    return rc;
+}
+
+
+/* variant: the block height tj (blocks of 32 x tj threads). */
+extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps,
+                                     int planes, int variant, double *sec_per_step,
+                                     double *gbytes, cs_error *err) {
+    if (nf < 1 || nf > SGT_NF_MAX) return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
+    int rc = choose_device(err);
+    if (rc) return rc;
+    kparams k;
+    memset(&k, 0, sizeof k);
+    k.halo = 2, k.gz = 2, k.lnx = nx, k.lny = ny, k.nz = nz;
+    k.sy = ((nz + 4) + 31) & ~31;
+    k.sx = (long)(ny + 4) * k.sy;
+    long n = (long)(nx + 4) * k.sx;
+    k.ih = 1.0f / 100.0f, k.dt = 0.004f, k.h = 100.0f, k.fs = 1, k.visco = visco;
+    for (int l = 0; l < SGT_Q_NMECH; l++) k.qa[l] = 0.99f, k.qb[l] = 0.01f;
+    int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
+    *gbytes = (double)narr * n * 4 / 1e9;
+    float *all;
+    CU(cudaMalloc((void **)&all, (size_t)narr * n * sizeof(float)));
+    float *next = all;
+    float *rho = next; next += n;
+    float *lam = next; next += n;
+    float *mu = next; next += n;
+    fill_kernel<<<4096, 256>>>(rho, n, 2700.0f, 200.0f, 1u);
+    fill_kernel<<<4096, 256>>>(lam, n, 3.0e10f, 1.0e9f, 2u);
+    fill_kernel<<<4096, 256>>>(mu, n, 3.0e10f, 1.0e9f, 3u);
+    k.rho = rho, k.lam = lam, k.mu = mu;
+    if (visco) {
+        float *qp = next; next += n;
+        float *qs = next; next += n;
+        fill_kernel<<<4096, 256>>>(qp, n, 0.05f, 0.01f, 4u);
+        fill_kernel<<<4096, 256>>>(qs, n, 0.08f, 0.01f, 5u);
+        k.qpw = qp, k.qsw = qs;
+    }
+    for (int f = 0; f < nf; f++) {
+        for (int c = 0; c < 3; c++, next += n) k.v[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e-3f, 10u + f * 20 + c);
+        for (int c = 0; c < 6; c++, next += n) k.s[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e5f, 30u + f * 20 + c);
+        if (visco)
+            for (int c = 0; c < 6; c++, next += n) k.r[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e2f, 50u + f * 20 + c);
+    }
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    for (int pass = 0; pass < 2; pass++) { /* the first pass warms up */
+        cudaEventRecord(e0);
+        for (int st = 0; st < (pass ? steps : 2); st++) {
+            if (nf == 1) launch_plain_velocity<1>(k, planes, variant), launch_plain_stress<1>(k, planes, variant);
+            if (nf == 3) launch_plain_velocity<3>(k, planes, 8), launch_plain_stress<3>(k, planes, 8);
+        }
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+    }
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    rc = check_launch(err, "benchmark kernels");
+    cudaFree(all);
+    *sec_per_step = ms * 1e-3 / steps;
+    return rc;
+}
+
+static const sgt_backend cuda_backend = {"cuda", cuda_setup, cuda_step, cuda_save, cuda_finish,
+                                         cuda_teardown};
+
+extern "C" const sgt_backend *sgt_backend_cuda(void) { return &cuda_backend; }

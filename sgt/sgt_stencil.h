@@ -1,0 +1,354 @@
+/* The point-wise formulas of the solver, shared by the CPU (C, OpenMP) and GPU (CUDA) back ends
+ * so that both compute the same thing: staggered differences, the nine velocity derivatives with
+ * the free-surface rules, the stress and memory-variable update of one index, the PML
+ * corrections of one cell, the strain rate and velocity read at a node, and the weights that put
+ * sources at nodes, and the strain at save points. Each function works on flat arrays with strides sx, sy (z contiguous) and an
+ * absolute index p; k is the node's depth index (0 at the surface). */
+#ifndef SGT_STENCIL_H
+#define SGT_STENCIL_H
+
+#ifdef __CUDACC__
+#define SGT_HD static __host__ __device__ __forceinline__
+#else
+#define SGT_HD static inline __attribute__((always_inline))
+#endif
+
+#define SGT_S_C1 1.125f              /* 9/8 */
+#define SGT_S_C2 (-0.041666668f)     /* -1/24 */
+
+/* 4th-order staggered differences along stride st at index p: forward gives the derivative half
+ * a node ahead of p, backward half a node behind (times h). */
+SGT_HD float sgt_fwd(const float *f, long p, long st) {
+    return SGT_S_C1 * (f[p + st] - f[p]) + SGT_S_C2 * (f[p + 2 * st] - f[p - st]);
+}
+SGT_HD float sgt_bwd(const float *f, long p, long st) {
+    return SGT_S_C1 * (f[p] - f[p - st]) + SGT_S_C2 * (f[p + st] - f[p - 2 * st]);
+}
+
+/* 4th-order half-node-to-node interpolation weight a of 4 (values at i-3/2 .. i+3/2, stored at
+ * indices i-2 .. i+1). */
+SGT_HD float sgt_w4(int a) { return (a == 0 || a == 3) ? -0.0625f : 0.5625f; }
+
+/* Vertical interpolation weights at depth k: 4 points from k-2, or within two nodes of the free
+ * surface 2 points from k-1. Returns the count; *first is the first offset. */
+SGT_HD int sgt_wz(int fs, int k, int *first, float w[4]) {
+    if (fs && k < 2) {
+        *first = -1;
+        w[0] = w[1] = 0.5f;
+        return 2;
+    }
+    *first = -2;
+    for (int a = 0; a < 4; a++) w[a] = sgt_w4(a);
+    return 4;
+}
+
+/* Harmonic mean of four moduli; a zero gives zero (1/0 = inf, 4/inf = 0). */
+SGT_HD float sgt_harm4(float a, float b, float c, float d) {
+    return 4.0f / (1.0f / a + 1.0f / b + 1.0f / c + 1.0f / d);
+}
+
+/* The nine derivatives the stress update uses at index p: dvx/dx, dvy/dy, dvz/dz (node),
+ * dvx/dy, dvy/dx (xy point), dvx/dz, dvz/dx (xz point), dvy/dz, dvz/dy (yz point). With a free
+ * surface: at k = 0, sigma_zz = 0 gives dvz/dz from the horizontal divergence and the xz, yz
+ * points (z = h/2) take 2nd-order vertical differences; at k = 1 dvz/dz is 2nd order. */
+SGT_HD void sgt_derivs(const float *vx, const float *vy, const float *vz, const float *lam,
+                       const float *mu, long p, long sx, long sy, int k, int fs, float ih,
+                       float d[9]) {
+    d[0] = ih * sgt_bwd(vx, p, sx);
+    d[1] = ih * sgt_bwd(vy, p, sy);
+    d[2] = ih * sgt_bwd(vz, p, 1);
+    d[3] = ih * sgt_fwd(vx, p, sy);
+    d[4] = ih * sgt_fwd(vy, p, sx);
+    d[5] = ih * sgt_fwd(vx, p, 1);
+    d[6] = ih * sgt_fwd(vz, p, sx);
+    d[7] = ih * sgt_fwd(vy, p, 1);
+    d[8] = ih * sgt_fwd(vz, p, sy);
+    if (fs && k == 0) {
+        d[2] = -lam[p] / (lam[p] + 2.0f * mu[p]) * (d[0] + d[1]);
+        d[5] = ih * (vx[p + 1] - vx[p]);
+        d[7] = ih * (vy[p + 1] - vy[p]);
+    } else if (fs && k == 1) {
+        d[2] = ih * (vz[p] - vz[p - 1]);
+    }
+}
+
+/* The stress (and memory-variable) update of index p from its derivatives. mxy, mxz, myz are
+ * the shear moduli at its three shear points; r is NULL for an elastic run, otherwise the six
+ * memory variables with the node's weights wp, ws and its mechanism's constants a, b. */
+SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam, float mu,
+                             float mxy, float mxz, float myz, float wp, float ws, float a,
+                             float b, const float d[9], float dt) {
+    const float th = d[0] + d[1] + d[2];
+    float rate[6] = {lam * th + 2 * mu * d[0], lam * th + 2 * mu * d[1], lam * th + 2 * mu * d[2],
+                     mxy * (d[3] + d[4]),      mxz * (d[5] + d[6]),      myz * (d[7] + d[8])};
+    if (r) {
+        const float pm = lam + 2 * mu;
+        const float x[6] = {wp * pm * th - 2 * ws * mu * (th - d[0]),
+                            wp * pm * th - 2 * ws * mu * (th - d[1]),
+                            wp * pm * th - 2 * ws * mu * (th - d[2]),
+                            ws * rate[3], ws * rate[4], ws * rate[5]};
+        for (int c = 0; c < 6; c++) {
+            const float ro = r[c][p];
+            const float rn = a * ro + b * x[c];
+            r[c][p] = rn;
+            rate[c] -= 0.5f * (rn + ro);
+        }
+    }
+    for (int c = 0; c < 6; c++) s[c][p] += dt * rate[c];
+}
+
+/* Velocity at node p, read with the weights the force source uses. At the free surface the
+ * vertical velocity is the shallowest vz (h/2 down) extrapolated up by h/4 with the
+ * traction-free condition: measured against Lamb's problem, reading vz as it is over-predicts
+ * Rayleigh waves by 4-5% whatever h, extrapolating by h/2 under-predicts them as much, and h/4
+ * converges (docs/sgt.md). The force source is the exact adjoint of this reading. */
+SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *vz,
+                              const float *lam, const float *mu, long p, long sx, long sy, int k,
+                              int fs, float h, double v[3]) {
+    v[0] = v[1] = v[2] = 0;
+    for (int a = 0; a < 4; a++) {
+        v[0] += (double)sgt_w4(a) * vx[p + (a - 2) * sx];
+        v[1] += (double)sgt_w4(a) * vy[p + (a - 2) * sy];
+    }
+    if (fs && k == 0) {
+        const float ih = 1.0f / h;
+        const double div = ih * (sgt_bwd(vx, p, sx) + sgt_bwd(vy, p, sy));
+        v[2] = vz[p] + 0.25 * h * lam[p] / (lam[p] + 2 * mu[p]) * div;
+    } else {
+        int first;
+        float w[4];
+        int nw = sgt_wz(fs, k, &first, w);
+        for (int a = 0; a < nw; a++) v[2] += (double)w[a] * vz[p + first + a];
+    }
+}
+
+/* A point force at the node of local indices (li, lj, k), index p: each component c of the
+ * force vector f (times amp = dt F / h^3) is spread over the four staggered velocities around
+ * the node along its axis with the interpolation weights, so it acts at the node and is the
+ * exact adjoint of sgt_node_velocity_at (weight w on a velocity becomes w F / (rho V), V its cell
+ * volume). At the free surface the horizontal velocities sit in half cells (twice the weight)
+ * and the vertical force acts on the shallowest vz plus the adjoint of the h/4 extrapolation, a
+ * horizontal-divergence pattern on the surface vx, vy. Only velocities of owned columns
+ * (0 <= i < lnx, 0 <= j < lny) are touched, so a force on a subdomain edge is applied once. */
+SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam, const float *mu,
+                            long p, long sx, long sy, int li, int lj, int k, int lnx, int lny,
+                            int fs, double amp, const double f[3]) {
+    const int surface = fs && k == 0;
+    for (int c = 0; c < 3; c++) {
+        const double fc = amp * f[c];
+        if (fc == 0) continue;
+        const long st = c == 0 ? sx : c == 1 ? sy : 1;
+        int first, n;
+        float w[4];
+        if (c < 2) {
+            first = -2, n = 4;
+            for (int a = 0; a < 4; a++) w[a] = sgt_w4(a) * (surface ? 2.0f : 1.0f);
+        } else if (surface) {
+            first = 0, n = 1, w[0] = 1.0f;
+            const double cc = lam[p] / (lam[p] + 2.0 * mu[p]);
+            for (int hc = 0; hc < 2; hc++) {
+                const long sh = hc == 0 ? sx : sy;
+                for (int a = 0; a < 4; a++) {
+                    const int oi = li + (hc == 0 ? a - 2 : 0), oj = lj + (hc == 1 ? a - 2 : 0);
+                    if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+                    const long q = p + (a - 2) * sh;
+                    /* (cc/4) [C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2])] read over half cells */
+                    const double wa = 0.5 * (a == 0 ? -SGT_S_C2 : a == 1 ? -SGT_S_C1 : a == 2 ? SGT_S_C1 : SGT_S_C2);
+                    v[hc][q] += (float)(cc * wa * fc / (0.5 * (rho[q] + rho[q + sh])));
+                }
+            }
+        } else {
+            n = sgt_wz(fs, k, &first, w);
+        }
+        for (int a = 0; a < n; a++) {
+            const int oi = li + (c == 0 ? first + a : 0), oj = lj + (c == 1 ? first + a : 0);
+            if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+            const long q = p + (first + a) * st;
+            v[c][q] += (float)(w[a] * fc / (0.5 * (rho[q] + rho[q + st])));
+        }
+    }
+}
+
+/* A moment tensor m (xx yy zz xy xz yz, times amp = dt / h^3) at the node: normal components at
+ * the node, shear components over the 4 x 4 shear points around it with the weights that
+ * interpolate the shear strain to the node (the adjoint of the SGT's strain reading). Owned
+ * columns only, as for forces. */
+SGT_HD void sgt_moment_apply(float *const *s, long p, long sx, long sy, int li, int lj, int k,
+                             int lnx, int lny, int fs, double amp, const double m[6]) {
+    if (li >= 0 && li < lnx && lj >= 0 && lj < lny)
+        for (int c = 0; c < 3; c++) s[c][p] -= (float)(amp * m[c]);
+    int kz;
+    float wz[4];
+    const int nz = sgt_wz(fs, k, &kz, wz);
+    for (int c = 3; c < 6; c++) {
+        const double mc = amp * m[c];
+        if (mc == 0) continue;
+        const int nb = c == 3 ? 4 : nz;
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < nb; b++) {
+                const int ob = c == 3 ? b - 2 : kz + b;
+                int oi = li, oj = lj;
+                long q = p;
+                if (c == 3) oi += a - 2, oj += ob, q += (a - 2) * sx + ob * sy;
+                if (c == 4) oi += a - 2, q += (a - 2) * sx + ob;
+                if (c == 5) oj += a - 2, q += (a - 2) * sy + ob;
+                if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+                const float w = sgt_w4(a) * (c == 3 ? sgt_w4(b) : wz[b]);
+                s[c][q] -= (float)(w * mc);
+            }
+    }
+}
+
+/* Convolutional PML (kappa = 1), one cell of a slab normal to axis a (0 x, 1 y, 2 z): the
+ * stretched derivative d/da + psi, psi^n = b psi^{n-1} + a_c d/da, adds the psi terms to what
+ * the interior update already did. an, bn are the profile at the cell's node position along a,
+ * ah, bh at the half position after it; psi[0..2] are the slab's memory variables, cell the
+ * cell's index in them. Velocity c uses sigma_{ca} along a: forward difference for the component
+ * along a (it sits at a half node), backward for the two others. */
+SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float *rho, long p,
+                                  long sx, long sy, int a, float an, float bn, float ah, float bh,
+                                  float *const *psi, long cell, float ih, float dt) {
+    const long st = a == 0 ? sx : a == 1 ? sy : 1;
+    for (int c = 0; c < 3; c++) {
+        /* sigma_{ca}: normal c when c == a, else xy (c + a = 1), xz (2) or yz (3) */
+        const int comp = c == a ? c : c + a == 1 ? 3 : c + a == 2 ? 4 : 5;
+        const float d = c == a ? sgt_fwd(s[comp], p, st) : sgt_bwd(s[comp], p, st);
+        const float ps = (c == a ? bh : bn) * psi[c][cell] + (c == a ? ah : an) * ih * d;
+        psi[c][cell] = ps;
+        const long sc = c == 0 ? sx : c == 1 ? sy : 1;
+        v[c][p] += dt * ps * 2.0f / (rho[p] + rho[p + sc]);
+    }
+}
+
+/* The stress side of the same cell (memory variables psi[3..5]). The velocity along a feeds the
+ * normal stresses (at the free surface with dvz/dz = -lam/(lam+2mu) (dvx/dx + dvy/dy), so
+ * sigma_zz stays 0); the two others, differentiated along a, feed the shear stresses they share
+ * with a, whose moduli are m1 (for component (a+1)%3) and m2 ((a+2)%3). In a viscoelastic run
+ * the stretched derivatives also feed the memory variables (r not NULL; their update is linear,
+ * so their share is added here): without it the PML's elastic terms and the relaxed interior
+ * disagree and Q ~ 20 grows unstable. */
+SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *v, long p,
+                                long sx, long sy, int a, int k, int fs, float lam, float mu,
+                                float m1, float m2, float wp, float ws, float bq, float an,
+                                float bn, float ah, float bh, float *const *psi, long cell,
+                                float ih, float dt) {
+    const long st = a == 0 ? sx : a == 1 ? sy : 1;
+    const int cb = (a + 1) % 3, cc = (a + 2) % 3;
+    const int sh1 = cb + a == 1 ? 3 : cb + a == 2 ? 4 : 5;
+    const int sh2 = cc + a == 1 ? 3 : cc + a == 2 ? 4 : 5;
+    const float p3 = bn * psi[3][cell] + an * ih * sgt_bwd(v[a], p, st);
+    const float p4 = bh * psi[4][cell] + ah * ih * sgt_fwd(v[cb], p, st);
+    const float p5 = bh * psi[5][cell] + ah * ih * sgt_fwd(v[cc], p, st);
+    psi[3][cell] = p3, psi[4][cell] = p4, psi[5][cell] = p5;
+    const float pm = lam + 2 * mu;
+    const int top = fs && k == 0;
+    float dn[3] = {a == 0 ? p3 : 0.0f, a == 1 ? p3 : 0.0f, a == 2 ? p3 : 0.0f};
+    if (top) dn[2] = -lam / pm * (dn[0] + dn[1]);
+    const float th = dn[0] + dn[1] + dn[2];
+    float rate[5] = {lam * th + 2 * mu * dn[0], lam * th + 2 * mu * dn[1],
+                     lam * th + 2 * mu * dn[2], m1 * p4, m2 * p5};
+    const int comp[5] = {0, 1, 2, sh1, sh2};
+    if (r) {
+        const float x[5] = {wp * pm * th - 2 * ws * mu * (th - dn[0]),
+                            wp * pm * th - 2 * ws * mu * (th - dn[1]),
+                            wp * pm * th - 2 * ws * mu * (th - dn[2]), ws * rate[3], ws * rate[4]};
+        for (int c = 0; c < 5; c++) {
+            const float dr = bq * x[c];
+            r[comp[c]][p] += dr;
+            rate[c] -= 0.5f * dr;
+        }
+    }
+    if (top) rate[2] = 0.0f;
+    for (int c = 0; c < 5; c++) s[comp[c]][p] += dt * rate[c];
+}
+
+/* Shear modulus at the shear point of index q: component 0 xy, 1 xz, 2 yz (the harmonic mean
+ * of its four nodes, as the stress update uses it). */
+SGT_HD float sgt_shear_modulus(const float *mu, long q, long sx, long sy, int comp) {
+    const long a = comp < 2 ? sx : sy, b = comp == 0 ? sy : 1;
+    return sgt_harm4(mu[q], mu[q + a], mu[q + b], mu[q + a + b]);
+}
+
+/* ---- Strain at save points, from the stresses ----
+ * The scheme updates sigma^{n+1} = sigma^n + dt (C_U eps_dot - (r^{n+1} + r^n)/2) with
+ * r^{m+1} = a r^m + b X(d^{m+1/2}), X linear in the strain rate and 1 - a = b. Summed over the
+ * steps this gives, exactly, sigma^n - tau r^n = (C_U - X)(eps^n) = C_R eps^n: in every cell the
+ * stress less tau times its memory variable is the relaxed modulus (M_U (1 - W), W the cell's
+ * weight) times the strain the scheme has integrated. So the strain at a save time is read from
+ * the current stresses and memory variables at the node and at its 4 x 4 shear points, with no
+ * work at the other steps. Slots: 0-2 the normal components at the node, 3-18 xy, 19-34 xz,
+ * 35-50 yz at the shear points around it (fewer vertically next to the free surface). */
+#define SGT_PT_SLOTS 51
+
+/* Index, component and interpolation weight of slot m, and the offsets (di, dj, dk) of its cell
+ * from the node; -1 when unused. */
+SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *comp, float *w,
+                           int *di, int *dj, int *dk) {
+    *di = *dj = *dk = 0;
+    if (m < 3) {
+        *comp = m;
+        *w = 1.0f;
+        return p;
+    }
+    const int g = (m - 3) / 16, r = (m - 3) % 16, a = r / 4, c = r % 4;
+    *comp = 3 + g;
+    if (g == 0) {
+        *w = sgt_w4(a) * sgt_w4(c);
+        *di = a - 2, *dj = c - 2;
+        return p + (a - 2) * sx + (c - 2) * sy;
+    }
+    if (fs && k == 0) return -1; /* xz, yz vanish at the surface */
+    int k0;
+    float wz[4];
+    const int nw = sgt_wz(fs, k, &k0, wz);
+    if (c >= nw) return -1;
+    *w = sgt_w4(a) * wz[c];
+    *dk = k0 + c;
+    if (g == 1) *di = a - 2;
+    else *dj = a - 2;
+    return p + (a - 2) * (g == 1 ? sx : sy) + k0 + c;
+}
+
+/* Tensor strain at the node (global indices gi, gj, k; index p): normal components from the
+ * node's stresses through its relaxed compliance (at the free surface sigma_zz = 0 and
+ * eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components as
+ * (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
+ * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
+SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
+                             const float *qpw, const float *qsw, const float *tau, int gi, int gj,
+                             long p, long sx, long sy, int k, int fs, double e[6]) {
+    double t[6] = {0, 0, 0, 0, 0, 0};
+    for (int m = 0; m < SGT_PT_SLOTS; m++) {
+        int comp, di, dj, dk;
+        float w;
+        const long q = sgt_point_slot(m, p, sx, sy, k, fs, &comp, &w, &di, &dj, &dk);
+        if (q < 0) continue;
+        double v = s[comp][q];
+        double ws = 0;
+        if (r) {
+            const int mech = ((gi + di) & 1) | (((gj + dj) & 1) << 1) | (((k + dk) & 1) << 2);
+            v -= (double)tau[mech] * r[comp][q];
+            ws = qsw[q];
+        }
+        if (comp >= 3) v = w * v / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
+        t[comp] += v;
+    }
+    /* Relaxed moduli of the node's cell. */
+    double wp = r ? qpw[p] : 0, ws = r ? qsw[p] : 0;
+    const double pm = ((double)lam[p] + 2.0 * mu[p]) * (1 - wp), m2 = 2.0 * mu[p] * (1 - ws);
+    const double l = pm - m2;
+    if (fs && k == 0) {
+        const double A = pm - l * l / pm, B = l - l * l / pm, det = A * A - B * B;
+        e[0] = (A * t[0] - B * t[1]) / det;
+        e[1] = (A * t[1] - B * t[0]) / det;
+        e[2] = -l / pm * (e[0] + e[1]);
+    } else {
+        const double tr = (t[0] + t[1] + t[2]) / (3 * l + m2);
+        for (int c = 0; c < 3; c++) e[c] = (t[c] - l * tr) / m2;
+    }
+    e[3] = t[3];
+    e[4] = t[4];
+    e[5] = t[5];
+}
+
+#endif
