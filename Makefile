@@ -36,7 +36,7 @@ FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 # Sources: shared code, then one list per stage.
 COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
                common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
-               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c
+               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c common/cs_lines.c
 COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \

@@ -25,19 +25,26 @@ int main(int argc, char **argv) {
     double gb = 20;
     int steps = 20, nz = 384, only = -1, only_planes = 0, variant = 8;
     for (int a = 1; a + 1 < argc; a += 2) {
-        if (!strcmp(argv[a], "--gb")) gb = atof(argv[a + 1]);
-        else if (!strcmp(argv[a], "--steps")) steps = atoi(argv[a + 1]);
-        else if (!strcmp(argv[a], "--nz")) nz = atoi(argv[a + 1]);
-        else if (!strcmp(argv[a], "--only")) only = !strcmp(argv[a + 1], "viscoelastic");
-        else if (!strcmp(argv[a], "--planes")) only_planes = atoi(argv[a + 1]);
-        else if (!strcmp(argv[a], "--variant")) variant = atoi(argv[a + 1]);
+        if (!strcmp(argv[a], "--gb"))
+            gb = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--steps"))
+            steps = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--nz"))
+            nz = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--only"))
+            only = !strcmp(argv[a + 1], "viscoelastic");
+        else if (!strcmp(argv[a], "--planes"))
+            only_planes = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--variant"))
+            variant = atoi(argv[a + 1]);
     }
     if (only >= 0) {
         /* One case only, for profilers. */
         double arrays = 3 + (only ? 2 : 0) + 9 + (only ? 6 : 0), sec, g;
         int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
         cs_error e1;
-        if (sgt_cuda_kernel_bench(nxy, nxy, nz, only, 1, steps, only_planes ? only_planes : 16, variant, &sec, &g, &e1))
+        if (sgt_cuda_kernel_bench(nxy, nxy, nz, only, 1, steps, only_planes ? only_planes : 16,
+                                  variant, &sec, &g, &e1))
             return fail(&e1);
         printf("%s grid=%dx%dx%d LUPS=%.2fG\n", only ? "viscoelastic" : "elastic", nxy, nxy, nz,
                (double)nxy * nxy * nz / sec / 1e9);
@@ -61,23 +68,28 @@ int main(int argc, char **argv) {
         for (int vq = 0; vq < 3; vq++)
             for (int q = 0; q < 4; q++) {
                 double sec, g;
-                if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 1, steps, planes[q], variants[vq], &sec, &g, &e))
+                if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 1, steps, planes[q], variants[vq],
+                                          &sec, &g, &e))
                     return fail(&e);
                 double lups = (double)nxy * nxy * nz / sec;
-                printf("gpu-%s block=32x%d grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "
-                       "time_per_step=%.2fms LUPS=%.2fG effective_bandwidth=%.0fGB/s (%.0f B/update) "
-                       "fraction_of_copy=%.0f%%\n",
-                       visco ? "viscoelastic" : "elastic", variants[vq], nxy, nxy, nz, g, planes[q],
-                       sec * 1e3, lups / 1e9, lups * bytes / 1e9, bytes, 100 * lups * bytes / 1e9 / copy);
+                printf(
+                    "gpu-%s block=32x%d grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "
+                    "time_per_step=%.2fms LUPS=%.2fG effective_bandwidth=%.0fGB/s (%.0f B/update) "
+                    "fraction_of_copy=%.0f%%\n",
+                    visco ? "viscoelastic" : "elastic", variants[vq], nxy, nxy, nz, g, planes[q],
+                    sec * 1e3, lups / 1e9, lups * bytes / 1e9, bytes,
+                    100 * lups * bytes / 1e9 / copy);
                 if (variants[vq] == 8 && lups > best_lups) best_lups = lups, best_p = planes[q];
-                if (lups > best_any) best_any = lups, best_name = variants[vq], best_any_p = planes[q];
+                if (lups > best_any)
+                    best_any = lups, best_name = variants[vq], best_any_p = planes[q];
             }
         printf("gpu-%s best block=32x%d planes_per_block=%d LUPS=%.2fG fraction_of_copy=%.0f%%\n",
                visco ? "viscoelastic" : "elastic", best_name, best_any_p, best_any / 1e9,
                100 * best_any * bytes / 1e9 / copy);
         /* Three wavefields sharing the material, on the same grid. */
         double sec3, g3;
-        if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 3, steps, best_p, 8, &sec3, &g3, &e)) return fail(&e);
+        if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 3, steps, best_p, 8, &sec3, &g3, &e))
+            return fail(&e);
         double lups3 = 3.0 * nxy * nxy * nz / sec3;
         printf("gpu-%s-3forces grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "
                "LUPS_per_wavefield=%.2fG vs one wavefield %.2fG (blocks 32 x 8 both): one pass "

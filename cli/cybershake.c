@@ -17,8 +17,7 @@ static int cmd_version(int argc, char **argv) {
 int main(int argc, char **argv) {
     cs_log_init_from_env();
     static const cs_cli_command cmds[] = {
-        CYBERSHAKE_COMMANDS
-        {"version", cmd_version, "print the version"},
+        CYBERSHAKE_COMMANDS{"version", cmd_version, "print the version"},
     };
     if (argc >= 2 && !strcmp(argv[1], "--version")) return cmd_version(argc, argv);
     return cs_cli_dispatch("cybershake",

@@ -32,7 +32,8 @@ int cs_cli_wants_help(int argc, char **argv) {
 static void list_commands(FILE *f, const char *prog, const char *intro, const cs_cli_command *cmds,
                           int n) {
     fprintf(f, "%s\n\nusage: %s COMMAND [ARGS...]\n\ncommands:\n", intro, prog);
-    for (int i = 0; i < n; i++) fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f, "\n'%s COMMAND --help' describes each command.\n", prog);
 }
 

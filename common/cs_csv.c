@@ -9,9 +9,9 @@
 struct cs_csv {
     FILE *f;
     char *path;
-    int line;       /* lines consumed so far */
-    int record_line;/* first line of the current record */
-    char *buf;      /* field storage */
+    int line;        /* lines consumed so far */
+    int record_line; /* first line of the current record */
+    char *buf;       /* field storage */
     size_t cap;
     size_t *offsets;
     size_t nfields, fcap;
@@ -75,7 +75,8 @@ int cs_csv_next(cs_csv *c, cs_error *err) {
         c->record_line = c->line;
         /* Skip blank and comment lines. */
         if (ch == '\n' || ch == '#' || ch == '\r') {
-            while (ch != '\n' && ch != EOF) ch = fgetc(c->f);
+            while (ch != '\n' && ch != EOF)
+                ch = fgetc(c->f);
             continue;
         }
         int quoted = 0, was_quoted = 0;
@@ -137,12 +138,18 @@ oom:
     return -cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %s", c->path);
 }
 
-size_t cs_csv_nfields(const cs_csv *c) { return c->nfields; }
+size_t cs_csv_nfields(const cs_csv *c) {
+    return c->nfields;
+}
 const char *cs_csv_field(const cs_csv *c, size_t i) {
     return i < c->nfields ? c->buf + c->offsets[i] : NULL;
 }
-int cs_csv_line(const cs_csv *c) { return c->record_line; }
-const char *cs_csv_path(const cs_csv *c) { return c->path; }
+int cs_csv_line(const cs_csv *c) {
+    return c->record_line;
+}
+const char *cs_csv_path(const cs_csv *c) {
+    return c->path;
+}
 const char *cs_csv_place(cs_csv *c) {
     snprintf(c->place, sizeof c->place, "%s:%d", c->path, c->record_line);
     return c->place;

@@ -69,12 +69,18 @@ int cs_exit_code(cs_status status) {
 
 const char *cs_status_name(cs_status status) {
     switch (status) {
-    case CS_OK: return "ok";
-    case CS_ERR_INPUT: return "bad input";
-    case CS_ERR_USAGE: return "bad usage";
-    case CS_ERR_IO: return "i/o error";
-    case CS_ERR_RESOURCE: return "not enough resources";
-    case CS_ERR_INTERNAL: return "internal error";
+    case CS_OK:
+        return "ok";
+    case CS_ERR_INPUT:
+        return "bad input";
+    case CS_ERR_USAGE:
+        return "bad usage";
+    case CS_ERR_IO:
+        return "i/o error";
+    case CS_ERR_RESOURCE:
+        return "not enough resources";
+    case CS_ERR_INTERNAL:
+        return "internal error";
     }
     return "unknown";
 }

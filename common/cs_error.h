@@ -27,7 +27,8 @@ typedef struct {
 
 void cs_error_clear(cs_error *e);
 
-/* Sets status and a formatted message; returns the status so callers can `return cs_error_set(...)`. */
+/* Sets status and a formatted message; returns the status so callers can `return
+ * cs_error_set(...)`. */
 int cs_error_set(cs_error *e, cs_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_error_vset(cs_error *e, cs_status status, const char *fmt, va_list ap);

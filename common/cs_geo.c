@@ -46,8 +46,8 @@ int cs_geo_frame_create(double lon0, double lat0, double azimuth_deg, cs_geo_fra
     if (!f) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     f->ctx = proj_context_create();
     char def[256];
-    snprintf(def, sizeof def, "+proj=tmerc +lat_0=%.12f +lon_0=%.12f +k=1 +x_0=0 +y_0=0 +ellps=WGS84",
-             lat0, lon0);
+    snprintf(def, sizeof def,
+             "+proj=tmerc +lat_0=%.12f +lon_0=%.12f +k=1 +x_0=0 +y_0=0 +ellps=WGS84", lat0, lon0);
     f->pj = proj_create(f->ctx, def);
     if (!f->pj) {
         int code = proj_context_errno(f->ctx);
@@ -73,9 +73,15 @@ void cs_geo_frame_free(cs_geo_frame *f) {
     free(f);
 }
 
-double cs_geo_frame_lon0(const cs_geo_frame *f) { return f->lon0; }
-double cs_geo_frame_lat0(const cs_geo_frame *f) { return f->lat0; }
-double cs_geo_frame_azimuth(const cs_geo_frame *f) { return f->azimuth; }
+double cs_geo_frame_lon0(const cs_geo_frame *f) {
+    return f->lon0;
+}
+double cs_geo_frame_lat0(const cs_geo_frame *f) {
+    return f->lat0;
+}
+double cs_geo_frame_azimuth(const cs_geo_frame *f) {
+    return f->azimuth;
+}
 
 int cs_geo_to_local(const cs_geo_frame *f, double lon, double lat, double *x, double *y,
                     cs_error *err) {

@@ -2,7 +2,9 @@
 
 #include <string.h>
 
-void cs_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+void cs_h5_quiet(void) {
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
 
 hid_t cs_h5_group(hid_t loc, const char *name) {
     hid_t pl = H5Pcreate(H5P_GROUP_CREATE);
@@ -22,8 +24,7 @@ hid_t cs_h5_create(const char *path) {
     return f;
 }
 
-static int write_attr(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v,
-                      int n) {
+static int write_attr(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, int n) {
     hsize_t d = (hsize_t)n;
     hid_t sp = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
@@ -56,8 +57,7 @@ int cs_h5_attr_string(hid_t obj, const char *name, const char *v) {
 
 static int read_attr(hid_t obj, const char *file, const char *name, hid_t mtype, void *v, int n,
                      cs_error *err) {
-    if (H5Aexists(obj, name) <= 0)
-        return cs_error_input(err, file, "attribute", name, "missing");
+    if (H5Aexists(obj, name) <= 0) return cs_error_input(err, file, "attribute", name, "missing");
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
     hid_t sp = H5Aget_space(a);
     hssize_t np = H5Sget_simple_extent_npoints(sp);
@@ -83,8 +83,7 @@ int cs_h5_read_attr_int(hid_t obj, const char *file, const char *name, int *v, i
 
 int cs_h5_read_attr_string(hid_t obj, const char *file, const char *name, char *v, size_t size,
                            cs_error *err) {
-    if (H5Aexists(obj, name) <= 0)
-        return cs_error_input(err, file, "attribute", name, "missing");
+    if (H5Aexists(obj, name) <= 0) return cs_error_input(err, file, "attribute", name, "missing");
     hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
     hid_t ft = H5Aget_type(a);
     int rc = 0;
@@ -109,7 +108,8 @@ int cs_h5_write(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, in
     if (chunk) H5Pset_chunk(pl, rank, chunk);
     H5Pset_obj_track_times(pl, 0);
     hid_t ds = H5Dcreate2(loc, name, file_type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
-    herr_t r = ds < 0 ? -1 : (data ? H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0);
+    herr_t r =
+        ds < 0 ? -1 : (data ? H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0);
     if (ds >= 0) H5Dclose(ds);
     H5Pclose(pl);
     H5Sclose(sp);

@@ -29,14 +29,22 @@ void cs_log_init_from_env(void) {
     if (all && strcmp(all, "1") == 0) g_all_ranks = 1;
 }
 
-void cs_log_set_level(cs_log_level level) { g_level = level; }
-cs_log_level cs_log_get_level(void) { return g_level; }
+void cs_log_set_level(cs_log_level level) {
+    g_level = level;
+}
+cs_log_level cs_log_get_level(void) {
+    return g_level;
+}
 void cs_log_set_rank(int rank, int size) {
     g_rank = rank;
     g_size = size;
 }
-int cs_log_rank(void) { return g_rank; }
-void cs_log_set_all_ranks(int on) { g_all_ranks = on; }
+int cs_log_rank(void) {
+    return g_rank;
+}
+void cs_log_set_all_ranks(int on) {
+    g_all_ranks = on;
+}
 
 void cs_log(cs_log_level level, const char *fmt, ...) {
     if (level > g_level) return;

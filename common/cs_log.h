@@ -21,8 +21,8 @@ int cs_log_parse_level(const char *text, cs_log_level *out);
 void cs_log(cs_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define cs_error_log(...) cs_log(CS_LOG_ERROR, __VA_ARGS__)
-#define cs_warn(...) cs_log(CS_LOG_WARN, __VA_ARGS__)
-#define cs_info(...) cs_log(CS_LOG_INFO, __VA_ARGS__)
-#define cs_debug(...) cs_log(CS_LOG_DEBUG, __VA_ARGS__)
+#define cs_warn(...)      cs_log(CS_LOG_WARN, __VA_ARGS__)
+#define cs_info(...)      cs_log(CS_LOG_INFO, __VA_ARGS__)
+#define cs_debug(...)     cs_log(CS_LOG_DEBUG, __VA_ARGS__)
 
 #endif

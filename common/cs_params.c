@@ -9,9 +9,9 @@
 #include "cs_strutil.h"
 
 typedef struct {
-    int set;        /* given or defaulted */
-    int given;      /* given explicitly */
-    char *text;     /* the value as written */
+    int set;    /* given or defaulted */
+    int given;  /* given explicitly */
+    char *text; /* the value as written */
     char where[320];
     double real;
     long integer;
@@ -35,8 +35,10 @@ static size_t edit_distance(const char *a, const char *b) {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63) return 99;
     size_t d[64][64];
-    for (size_t i = 0; i <= la; i++) d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
     for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
             size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
@@ -57,24 +59,23 @@ static int unknown_key(const cs_params *p, const char *place, const char *key, c
             best = p->specs[i].key;
         }
     }
-    if (best)
-        return cs_error_input(err, place, NULL, key, "unknown key; did you mean '%s'?", best);
+    if (best) return cs_error_input(err, place, NULL, key, "unknown key; did you mean '%s'?", best);
     return cs_error_input(err, place, NULL, key,
                           "unknown key; run with --help to list the keys this file accepts");
 }
 
-static int parse_value(const cs_param_spec *s, const char *text, const char *place,
-                       param_value *v, cs_error *err) {
+static int parse_value(const cs_param_spec *s, const char *text, const char *place, param_value *v,
+                       cs_error *err) {
     switch (s->type) {
     case CS_PT_REAL: {
         double x;
         int rc = cs_unit_parse(text, s->dim, &x);
         if (rc == -1) return cs_error_input(err, place, s->key, text, "not a number");
         if (rc == -2)
-            return cs_error_input(err, place, s->key, text,
-                                  "a %s needs a unit (%s), e.g. '%s = %s %s'",
-                                  cs_unit_dim_name(s->dim), cs_unit_accepted(s->dim), s->key,
-                                  text, cs_unit_si_name(s->dim));
+            return cs_error_input(
+                err, place, s->key, text, "%s %s needs a unit (%s), e.g. '%s = %s %s'",
+                strchr("aeiou", cs_unit_dim_name(s->dim)[0]) ? "an" : "a", cs_unit_dim_name(s->dim),
+                cs_unit_accepted(s->dim), s->key, text, cs_unit_si_name(s->dim));
         if (rc == -3) {
             if (s->dim == CS_DIM_NONE)
                 return cs_error_input(err, place, s->key, text,
@@ -288,7 +289,8 @@ int cs_params_set(cs_params *p, const char *key, const char *value, const char *
 void cs_params_free(cs_params *p) {
     if (!p) return;
     if (p->values)
-        for (size_t i = 0; i < p->n; i++) free(p->values[i].text);
+        for (size_t i = 0; i < p->n; i++)
+            free(p->values[i].text);
     free(p->values);
     free(p);
 }
@@ -303,19 +305,29 @@ static const param_value *lookup(const cs_params *p, const char *key) {
     return &p->values[idx];
 }
 
-int cs_params_has(const cs_params *p, const char *key) { return lookup(p, key)->set; }
-int cs_params_given(const cs_params *p, const char *key) { return lookup(p, key)->given; }
+int cs_params_has(const cs_params *p, const char *key) {
+    return lookup(p, key)->set;
+}
+int cs_params_given(const cs_params *p, const char *key) {
+    return lookup(p, key)->given;
+}
 double cs_params_real(const cs_params *p, const char *key) {
     const param_value *v = lookup(p, key);
     return v->set ? v->real : NAN;
 }
-long cs_params_int(const cs_params *p, const char *key) { return lookup(p, key)->integer; }
-int cs_params_bool(const cs_params *p, const char *key) { return lookup(p, key)->boolean; }
+long cs_params_int(const cs_params *p, const char *key) {
+    return lookup(p, key)->integer;
+}
+int cs_params_bool(const cs_params *p, const char *key) {
+    return lookup(p, key)->boolean;
+}
 const char *cs_params_string(const cs_params *p, const char *key) {
     const param_value *v = lookup(p, key);
     return v->set ? v->text : NULL;
 }
-const char *cs_params_where(const cs_params *p, const char *key) { return lookup(p, key)->where; }
+const char *cs_params_where(const cs_params *p, const char *key) {
+    return lookup(p, key)->where;
+}
 
 void cs_params_dump(const cs_params *p, FILE *f) {
     for (size_t i = 0; i < p->n; i++)

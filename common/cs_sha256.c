@@ -10,7 +10,9 @@ struct cs_sha256 {
     EVP_MD_CTX *ctx;
 };
 
-int cs_sha256_available(void) { return 1; }
+int cs_sha256_available(void) {
+    return 1;
+}
 
 int cs_sha256_begin(cs_sha256 **out, cs_error *err) {
     *out = NULL;
@@ -55,7 +57,9 @@ void cs_sha256_discard(cs_sha256 *h) {
 struct cs_sha256 {
     int unused;
 };
-int cs_sha256_available(void) { return 0; }
+int cs_sha256_available(void) {
+    return 0;
+}
 int cs_sha256_begin(cs_sha256 **out, cs_error *err) {
     *out = NULL;
     return cs_error_set(err, CS_ERR_RESOURCE,
@@ -71,7 +75,9 @@ int cs_sha256_end(cs_sha256 *h, char hex[CS_SHA256_HEX], cs_error *err) {
     hex[0] = '\0';
     return cs_error_set(err, CS_ERR_INTERNAL, "no SHA-256 in this build");
 }
-void cs_sha256_discard(cs_sha256 *h) { (void)h; }
+void cs_sha256_discard(cs_sha256 *h) {
+    (void)h;
+}
 #endif
 
 int cs_sha256_bytes(const void *data, size_t n, char hex[CS_SHA256_HEX], cs_error *err) {

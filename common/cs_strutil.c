@@ -8,9 +8,11 @@
 #include <string.h>
 
 char *cs_trim(char *s) {
-    while (*s && isspace((unsigned char)*s)) s++;
+    while (*s && isspace((unsigned char)*s))
+        s++;
     size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
     return s;
 }
 
@@ -20,7 +22,8 @@ int cs_parse_double(const char *s, double *out) {
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || errno == ERANGE) return -1;
-    while (*end && isspace((unsigned char)*end)) end++;
+    while (*end && isspace((unsigned char)*end))
+        end++;
     if (*end) return -1;
     if (!isfinite(v)) return -1;
     *out = v;
@@ -33,7 +36,8 @@ int cs_parse_long(const char *s, long *out) {
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || errno == ERANGE) return -1;
-    while (*end && isspace((unsigned char)*end)) end++;
+    while (*end && isspace((unsigned char)*end))
+        end++;
     if (*end) return -1;
     *out = v;
     return 0;

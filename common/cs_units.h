@@ -4,17 +4,17 @@
 #define CS_UNITS_H
 
 typedef enum {
-    CS_DIM_NONE = 0, /* a pure number, no unit allowed */
-    CS_DIM_LENGTH,   /* m */
-    CS_DIM_TIME,     /* s */
-    CS_DIM_FREQUENCY,/* Hz */
-    CS_DIM_VELOCITY, /* m/s */
-    CS_DIM_DENSITY,  /* kg/m^3 */
-    CS_DIM_ANGLE,    /* degrees (the field's habit; kept in degrees, not radians) */
-    CS_DIM_IMPULSE,  /* N*s */
-    CS_DIM_MOMENT,   /* N*m */
-    CS_DIM_STRESS,   /* Pa */
-    CS_DIM_BYTES,    /* bytes */
+    CS_DIM_NONE = 0,  /* a pure number, no unit allowed */
+    CS_DIM_LENGTH,    /* m */
+    CS_DIM_TIME,      /* s */
+    CS_DIM_FREQUENCY, /* Hz */
+    CS_DIM_VELOCITY,  /* m/s */
+    CS_DIM_DENSITY,   /* kg/m^3 */
+    CS_DIM_ANGLE,     /* degrees (the field's habit; kept in degrees, not radians) */
+    CS_DIM_IMPULSE,   /* N*s */
+    CS_DIM_MOMENT,    /* N*m */
+    CS_DIM_STRESS,    /* Pa */
+    CS_DIM_BYTES,     /* bytes */
     CS_DIM_COUNT_
 } cs_unit_dim;
 

@@ -40,8 +40,9 @@ int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
     sqlite3_extended_result_codes(db->h, 1);
     /* A file that is not SQLite fails here, on the first read. */
     char *msg = NULL;
-    if (sqlite3_exec(db->h, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
-                            "PRAGMA synchronous = NORMAL;",
+    if (sqlite3_exec(db->h,
+                     "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
+                     "PRAGMA synchronous = NORMAL;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         cs_error_input(err, path, NULL, NULL, "not a usable study database: %s",
                        msg ? msg : "unknown error");
@@ -60,8 +61,12 @@ void cs_db_close(cs_db *db) {
     free(db);
 }
 
-sqlite3 *cs_db_handle(cs_db *db) { return db->h; }
-const char *cs_db_path(const cs_db *db) { return db->path; }
+sqlite3 *cs_db_handle(cs_db *db) {
+    return db->h;
+}
+const char *cs_db_path(const cs_db *db) {
+    return db->path;
+}
 
 int cs_db_exec(cs_db *db, const char *sql, cs_error *err) {
     char *msg = NULL;
@@ -82,13 +87,19 @@ int cs_db_prepare(cs_db *db, const char *sql, sqlite3_stmt **st, cs_error *err) 
     return 0;
 }
 
-int cs_db_begin(cs_db *db, cs_error *err) { return cs_db_exec(db, "BEGIN IMMEDIATE", err); }
-int cs_db_commit(cs_db *db, cs_error *err) { return cs_db_exec(db, "COMMIT", err); }
+int cs_db_begin(cs_db *db, cs_error *err) {
+    return cs_db_exec(db, "BEGIN IMMEDIATE", err);
+}
+int cs_db_commit(cs_db *db, cs_error *err) {
+    return cs_db_exec(db, "COMMIT", err);
+}
 void cs_db_rollback(cs_db *db) {
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int cs_db_latest_version(void) { return cs_db_migrations[cs_db_n_migrations - 1].version; }
+int cs_db_latest_version(void) {
+    return cs_db_migrations[cs_db_n_migrations - 1].version;
+}
 
 const char *cs_db_migration_description(int version) {
     for (int i = 0; i < cs_db_n_migrations; i++)

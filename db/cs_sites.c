@@ -31,7 +31,8 @@ static const char *col_names[NCOLS] = {"short_name", "long_name", "latitude", "l
 static const char *col_alias[NCOLS] = {"short", "name", "lat", "lon", "vs30_m_per_s"};
 
 static int map_header(cs_csv *c, int col[NCOLS], cs_error *err) {
-    for (int k = 0; k < NCOLS; k++) col[k] = -1;
+    for (int k = 0; k < NCOLS; k++)
+        col[k] = -1;
     for (size_t i = 0; i < cs_csv_nfields(c); i++) {
         const char *h = cs_csv_field(c, i);
         int found = -1;
@@ -188,8 +189,8 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
             cs_copy(old.long_name, sizeof old.long_name, (const char *)sqlite3_column_text(sel, 0));
             old.lat = sqlite3_column_double(sel, 1);
             old.lon = sqlite3_column_double(sel, 2);
-            old.vs30 = sqlite3_column_type(sel, 3) == SQLITE_NULL ? NAN
-                                                                   : sqlite3_column_double(sel, 3);
+            old.vs30 =
+                sqlite3_column_type(sel, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(sel, 3);
             if (!same_site(&old, s)) {
                 char place[4200];
                 snprintf(place, sizeof place, "%s:%d", path_copy, lines[i]);

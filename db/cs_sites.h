@@ -13,7 +13,7 @@
 #include "cs_error.h"
 
 #define CS_SHORT_NAME_MAX 16
-#define CS_LONG_NAME_MAX 128
+#define CS_LONG_NAME_MAX  128
 
 typedef struct {
     long long id;

@@ -127,7 +127,8 @@ static void sponge_apply(sgt_state *s, float **f, int nf) {
             for (int k = k0; k < k1; k++) {
                 float d = fxy * dz[k];
                 if (d < 1.0f)
-                    for (int c = 0; c < nf; c++) f[c][b + k] *= d;
+                    for (int c = 0; c < nf; c++)
+                        f[c][b + k] *= d;
             }
         }
 }

@@ -29,9 +29,8 @@ int sgt_check_stability(const sgt_config *c, const sgt_mesh_stats *st, cs_error 
                               "too coarse: vs = %.1f m/s at node (%d, %d, %d) and fmax = %g Hz "
                               "give %.2f points per S wavelength, fewer than %g; use h <= %.4g m, "
                               "fmax <= %.4g Hz, or a higher vs_min",
-                              st->vs_min_seen, st->vs_min_at[0], st->vs_min_at[1],
-                              st->vs_min_at[2], c->fmax, ppw, c->min_ppw,
-                              st->vs_min_seen / c->fmax / c->min_ppw,
+                              st->vs_min_seen, st->vs_min_at[0], st->vs_min_at[1], st->vs_min_at[2],
+                              c->fmax, ppw, c->min_ppw, st->vs_min_seen / c->fmax / c->min_ppw,
                               st->vs_min_seen / c->h / c->min_ppw);
     }
     if (!c->stf_from_file) {
@@ -59,8 +58,9 @@ static int check_node(const sgt_config *c, const int *p, const char *what, const
     snprintf(v, sizeof v, "%d %d %d", p[0], p[1], p[2]);
     for (int a = 0; a < 3; a++)
         if (p[a] < 0 || p[a] >= n[a])
-            return cs_error_input(err, place, what, v, "lies outside the grid of %d x %d x %d nodes",
-                                  c->nx, c->ny, c->nz);
+            return cs_error_input(err, place, what, v,
+                                  "lies outside the grid of %d x %d x %d nodes", c->nx, c->ny,
+                                  c->nz);
     for (int a = 0; a < 2; a++)
         if (p[a] < w || p[a] > n[a] - 1 - w)
             return cs_error_input(err, place, what, v,
@@ -70,14 +70,15 @@ static int check_node(const sgt_config *c, const int *p, const char *what, const
     int kmin = c->free_surface ? 0 : w;
     if (c->free_surface && !allow_surface) kmin = 2;
     if (p[2] < kmin || p[2] > c->nz - 1 - w)
-        return cs_error_input(err, place, what, v,
-                              "k must lie in [%d, %d] (%s, absorbing layer of %d nodes at the "
-                              "bottom); move it or enlarge the box",
-                              kmin, c->nz - 1 - w,
-                              c->free_surface ? (allow_surface ? "free surface at k = 0"
-                                                               : "moment sources at least 2 nodes deep")
-                                              : "absorbing top",
-                              w);
+        return cs_error_input(
+            err, place, what, v,
+            "k must lie in [%d, %d] (%s, absorbing layer of %d nodes at the "
+            "bottom); move it or enlarge the box",
+            kmin, c->nz - 1 - w,
+            c->free_surface
+                ? (allow_surface ? "free surface at k = 0" : "moment sources at least 2 nodes deep")
+                : "absorbing top",
+            w);
     return 0;
 }
 

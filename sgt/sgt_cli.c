@@ -24,9 +24,8 @@ int cs_mesh_cli_main(int argc, char **argv);
 static int read_params(int argc, char **argv, const char *usage, int npos, char **pos,
                        cs_params **out, int *exit_code) {
     *out = NULL;
-    static const struct option opts[] = {{"set", required_argument, 0, 's'},
-                                         {"keys", no_argument, 0, 'k'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"set", required_argument, 0, 's'}, {"keys", no_argument, 0, 'k'}, {0}};
     char *sets[64];
     int nsets = 0;
     optind = 0;
@@ -47,7 +46,8 @@ static int read_params(int argc, char **argv, const char *usage, int npos, char 
         *exit_code = cs_cli_usage(argv[0], "%s", usage);
         return 1;
     }
-    for (int i = 0; i < npos; i++) pos[i] = argv[optind + i];
+    for (int i = 0; i < npos; i++)
+        pos[i] = argv[optind + i];
     cs_error err;
     cs_error_clear(&err);
     if (cs_params_read(pos[0], sgt_param_specs, (size_t)sgt_param_nspecs, out, &err)) {
@@ -90,60 +90,30 @@ static int snap(const sgt_config *c, const cs_geo_frame *f, double lon, double l
 }
 
 static int read_geo_points(sgt_config *c, const cs_geo_frame *f, const char *path, cs_error *err) {
-    FILE *fp = fopen(path, "r");
-    if (!fp) return cs_error_errno(err, path, "open points file");
-    char *buf = NULL;
-    size_t cap = 0;
-    long ncap = 0;
-    int line = 0, rc = 0;
-    cs_copy(c->point_file, sizeof c->point_file, path);
-    while (cs_read_line(fp, &buf, &cap)) {
-        line++;
-        char *s = cs_trim(buf);
-        if (!*s || *s == '#') continue;
-        char place[4200], copy[256];
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        cs_copy(copy, sizeof copy, s);
-        double v[3];
-        int got = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(s, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
-            if (got == 3 || cs_parse_double(t, &v[got])) {
-                got = -1;
-                break;
-            }
-            got++;
-        }
-        if (got != 3) {
-            rc = cs_error_input(err, place, NULL, copy, "expected: lon lat depth_m");
-            break;
-        }
-        if (c->npoints == ncap) {
-            ncap = ncap ? 2 * ncap : 1024;
-            int *np = realloc(c->pts, (size_t)ncap * 3 * sizeof(int));
-            int *nl = np ? realloc(c->point_lines, (size_t)ncap * sizeof(int)) : NULL;
-            double *ng = nl ? realloc(c->point_geo, (size_t)ncap * 3 * sizeof(double)) : NULL;
-            if (np) c->pts = np;
-            if (nl) c->point_lines = nl;
-            if (!ng) {
-                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-                break;
-            }
-            c->point_geo = ng;
-        }
+    double *geo = NULL;
+    int *lines = NULL;
+    long n = 0;
+    int rc = sgt_points_read(path, SGT_POINTS_GEOGRAPHIC, &geo, &lines, &n, err);
+    if (rc) return rc;
+    int *pts = malloc((size_t)n * 3 * sizeof(int));
+    if (!pts) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (long q = 0; !rc && q < n; q++) {
         double miss;
-        if ((rc = snap(c, f, v[0], v[1], v[2], c->pts + 3 * c->npoints, &miss, err))) {
-            cs_error_prefix(err, "%s: ", place);
-            break;
-        }
-        memcpy(c->point_geo + 3 * c->npoints, v, sizeof v);
-        c->point_lines[c->npoints] = line;
-        c->npoints++;
+        rc = snap(c, f, geo[3 * q], geo[3 * q + 1], geo[3 * q + 2], pts + 3 * q, &miss, err);
+        if (rc) cs_error_prefix(err, "%s:%d: ", path, lines[q]);
     }
-    free(buf);
-    fclose(fp);
-    if (!rc && c->npoints == 0) rc = cs_error_input(err, path, NULL, NULL, "holds no points");
-    return rc;
+    if (rc) {
+        free(geo);
+        free(lines);
+        free(pts);
+        return rc;
+    }
+    cs_copy(c->point_file, sizeof c->point_file, path);
+    c->pts = pts;
+    c->point_lines = lines;
+    c->point_geo = geo;
+    c->npoints = n;
+    return 0;
 }
 #endif
 
@@ -157,9 +127,11 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     int geo_points = cs_params_has(p, "save_points_geographic");
     if (!geo_source && !enz && !sdr && !geo_points) return 0;
 #ifndef CS_HAVE_PROJ
-    return cs_error_input(err, "parameters", geo_source ? "source_lon" : enz ? "force_component"
-                                             : sdr      ? "strike"
-                                                        : "save_points_geographic",
+    return cs_error_input(err, "parameters",
+                          geo_source ? "source_lon"
+                          : enz      ? "force_component"
+                          : sdr      ? "strike"
+                                     : "save_points_geographic",
                           NULL,
                           "needs geodesy, which this SGT-only build lacks; give box-frame inputs "
                           "(source_i/j/k, force_vector, moment_*, save_points) as "
@@ -186,8 +158,8 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     }
     double lon = c->origin_lon, lat = c->origin_lat;
     if (!rc && c->src[0] >= 0)
-        rc = cs_geo_to_geographic(f, c->x0 + c->src[0] * c->h, c->y0 + c->src[1] * c->h, &lon,
-                                  &lat, err);
+        rc = cs_geo_to_geographic(f, c->x0 + c->src[0] * c->h, c->y0 + c->src[1] * c->h, &lon, &lat,
+                                  err);
     if (!rc && (enz || sdr)) {
         rc = cs_geo_box_axes_enu(f, lon, lat, c->axes_enu, err);
         c->have_axes = 1;
@@ -201,7 +173,8 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
         const char *k[4] = {"strike", "dip", "rake", "m0"};
         for (int i = 0; i < 4 && !rc; i++)
             if (!cs_params_has(p, k[i]))
-                rc = cs_error_input(err, "parameters", k[i], NULL, "required with strike/dip/rake/m0");
+                rc = cs_error_input(err, "parameters", k[i], NULL,
+                                    "required with strike/dip/rake/m0");
         if (!rc) {
             double ned[6];
             sgt_moment_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
@@ -209,42 +182,23 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
             sgt_moment_ned_to_box(ned, c->axes_enu, c->moment);
         }
     }
-    if (!rc && geo_points) rc = read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err);
+    if (!rc && geo_points)
+        rc = read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err);
     cs_geo_frame_free(f);
     return rc;
 #endif
 }
 
-static int read_index_points(const char *path, int **pts, int **lines, long *n, cs_error *err) {
-    int rc = sgt_points_read_index(path, pts, n, err);
-    if (rc) return rc;
-    /* Line numbers for messages: re-read cheaply by counting non-comment lines. */
-    *lines = malloc((size_t)*n * sizeof(int));
-    if (!*lines) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    size_t cap = 0;
-    long q = 0;
-    int line = 0;
-    while (f && q < *n && cs_read_line(f, &buf, &cap)) {
-        line++;
-        char *s = cs_trim(buf);
-        if (*s && *s != '#') (*lines)[q++] = line;
-    }
-    free(buf);
-    if (f) fclose(f);
-    return 0;
-}
-
 int cs_sgt_cli_main(int argc, char **argv) {
     static const char usage[] = "usage: cybershake sgt PARAMS [--set KEY=VALUE]... | --keys";
     if (cs_cli_wants_help(argc, argv)) {
-        printf("%s\n\n"
-               "Runs the wave solver on one parameter file: an SGT run (a point force at the site,\n"
-               "strain saved at the save points) or a forward run (force or moment tensor,\n"
-               "velocity recorded at receivers). --set overrides a key of the file; --keys lists\n"
-               "every key with its unit and default. docs/sgt.md describes the keys and outputs.\n",
-               usage);
+        printf(
+            "%s\n\n"
+            "Runs the wave solver on one parameter file: an SGT run (a point force at the site,\n"
+            "strain saved at the save points) or a forward run (force or moment tensor,\n"
+            "velocity recorded at receivers). --set overrides a key of the file; --keys lists\n"
+            "every key with its unit and default. docs/sgt.md describes the keys and outputs.\n",
+            usage);
         return 0;
     }
     cs_params *p;
@@ -256,18 +210,21 @@ int cs_sgt_cli_main(int argc, char **argv) {
     sgt_config c;
     int rc = sgt_config_from_params(p, &c, &err);
     if (!rc) rc = resolve_geography(p, &c, &err);
-    if (!rc && c.src[0] < 0) rc = cs_error_input(&err, pos[0], "source", NULL,
-                                                 "give source_i, source_j, source_k (or "
-                                                 "source_lon, source_lat)");
-    if (!rc && c.source_kind == SGT_SOURCE_FORCE && c.force[0] == 0 && c.force[1] == 0 && c.force[2] == 0)
-        rc = cs_error_input(&err, pos[0], "force_component", c.force_component, "gives no direction");
+    if (!rc && c.src[0] < 0)
+        rc = cs_error_input(&err, pos[0], "source", NULL,
+                            "give source_i, source_j, source_k (or "
+                            "source_lon, source_lat)");
+    if (!rc && c.source_kind == SGT_SOURCE_FORCE && c.force[0] == 0 && c.force[1] == 0 &&
+        c.force[2] == 0)
+        rc = cs_error_input(&err, pos[0], "force_component", c.force_component,
+                            "gives no direction");
     if (!rc && c.mode == SGT_MODE_SGT && c.save_points[0]) {
         cs_copy(c.point_file, sizeof c.point_file, c.save_points);
-        rc = read_index_points(c.save_points, &c.pts, &c.point_lines, &c.npoints, &err);
+        rc = sgt_points_read_index(c.save_points, &c.pts, &c.point_lines, &c.npoints, &err);
     }
     if (!rc && c.mode == SGT_MODE_FORWARD) {
         long n;
-        rc = read_index_points(c.receivers, &c.recs, &c.rec_lines, &n, &err);
+        rc = sgt_points_read_index(c.receivers, &c.recs, &c.rec_lines, &n, &err);
         c.nrec = (int)n;
     }
     cs_params_free(p);
@@ -299,27 +256,34 @@ int cs_mesh_cli_main(int argc, char **argv) {
     cs_error_clear(&err);
     int rc = 0;
     const char *fmt = cs_params_has(p, "model_format") ? cs_params_string(p, "model_format") : NULL;
-    int nx = (int)cs_params_int(p, "nx"), ny = (int)cs_params_int(p, "ny"), nz = (int)cs_params_int(p, "nz");
+    int nx = (int)cs_params_int(p, "nx"), ny = (int)cs_params_int(p, "ny"),
+        nz = (int)cs_params_int(p, "nz");
     double h = cs_params_real(p, "h");
-    sgt_mesh_rules r = {cs_params_real(p, "vs_min"), cs_params_real(p, "vp_min"),
-                        cs_params_real(p, "rho_min"), cs_params_real(p, "vp_vs_min"),
+    sgt_mesh_rules r = {cs_params_real(p, "vs_min"),
+                        cs_params_real(p, "vp_min"),
+                        cs_params_real(p, "rho_min"),
+                        cs_params_real(p, "vp_vs_min"),
                         SGT_QSRC_AUTO,
                         cs_params_has(p, "x0") ? cs_params_real(p, "x0") : -0.5 * (nx - 1) * h,
-                        cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h, h};
+                        cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h,
+                        h};
     const char *qs = cs_params_string(p, "q_source");
-    r.q_source = !strcmp(qs, "vs") ? SGT_QSRC_VS : !strcmp(qs, "model") ? SGT_QSRC_MODEL : SGT_QSRC_AUTO;
+    r.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
+                 : !strcmp(qs, "model") ? SGT_QSRC_MODEL
+                                        : SGT_QSRC_AUTO;
     sgt_model m;
     memset(&m, 0, sizeof m);
     if (!fmt) {
         rc = cs_error_input(&err, pos[0], "model_format", NULL, "required to make a mesh");
     } else if (!strcmp(fmt, "homogeneous")) {
         if (!cs_params_has(p, "vp") || !cs_params_has(p, "vs") || !cs_params_has(p, "rho"))
-            rc = cs_error_input(&err, pos[0], "vp, vs, rho", NULL, "required for a homogeneous model");
+            rc = cs_error_input(&err, pos[0], "vp, vs, rho", NULL,
+                                "required for a homogeneous model");
         else
-            rc = sgt_model_homogeneous(&m, cs_params_real(p, "vp"), cs_params_real(p, "vs"),
-                                       cs_params_real(p, "rho"),
-                                       cs_params_has(p, "qp") ? cs_params_real(p, "qp") : NAN,
-                                       cs_params_has(p, "qs") ? cs_params_real(p, "qs") : NAN, &err);
+            rc = sgt_model_homogeneous(
+                &m, cs_params_real(p, "vp"), cs_params_real(p, "vs"), cs_params_real(p, "rho"),
+                cs_params_has(p, "qp") ? cs_params_real(p, "qp") : NAN,
+                cs_params_has(p, "qs") ? cs_params_real(p, "qs") : NAN, &err);
     } else if (!cs_params_has(p, "model_file")) {
         rc = cs_error_input(&err, pos[0], "model_file", NULL, "required for model_format %s", fmt);
     } else {

@@ -6,14 +6,20 @@
 
 #include "cs_strutil.h"
 
-#define R(key, dim, req, def, lo, hi, help) {key, CS_PT_REAL, dim, req, def, NULL, lo, hi, help}
-#define I(key, req, def, lo, hi, help) {key, CS_PT_INT, CS_DIM_NONE, req, def, NULL, lo, hi, help}
-#define S(key, def, help) {key, CS_PT_STRING, CS_DIM_NONE, 0, def, NULL, 1, 0, help}
-#define B(key, def, help) {key, CS_PT_BOOL, CS_DIM_NONE, 0, def, NULL, 1, 0, help}
-#define C(key, def, choices, help) {key, CS_PT_CHOICE, CS_DIM_NONE, 0, def, choices, 1, 0, help}
+#define R(key, dim, req, def, lo, hi, help)                                                        \
+    { key, CS_PT_REAL, dim, req, def, NULL, lo, hi, help }
+#define I(key, req, def, lo, hi, help)                                                             \
+    { key, CS_PT_INT, CS_DIM_NONE, req, def, NULL, lo, hi, help }
+#define S(key, def, help)                                                                          \
+    { key, CS_PT_STRING, CS_DIM_NONE, 0, def, NULL, 1, 0, help }
+#define B(key, def, help)                                                                          \
+    { key, CS_PT_BOOL, CS_DIM_NONE, 0, def, NULL, 1, 0, help }
+#define C(key, def, choices, help)                                                                 \
+    { key, CS_PT_CHOICE, CS_DIM_NONE, 0, def, choices, 1, 0, help }
 
 const cs_param_spec sgt_param_specs[] = {
-    C("mode", "sgt", "sgt|forward", "sgt: save strain at save points; forward: record velocity at receivers"),
+    C("mode", "sgt", "sgt|forward",
+      "sgt: save strain at save points; forward: record velocity at receivers"),
     C("backend", "cpu", "cpu|cuda", "compute back end"),
     I("threads", 0, "0", 0, 4096, "OpenMP threads for the CPU back end (0: the OpenMP default)"),
     I("nx", 1, NULL, 8, 1e6, "grid nodes along x"),
@@ -22,46 +28,64 @@ const cs_param_spec sgt_param_specs[] = {
     R("h", CS_DIM_LENGTH, 1, NULL, 1e-3, 1e5, "grid spacing"),
     R("dt", CS_DIM_TIME, 0, NULL, 1e-7, 100, "time step"),
     I("nt", 0, NULL, 1, 1e8, "number of time steps"),
-    R("origin_lon", CS_DIM_ANGLE, 0, NULL, -180, 180, "frame origin longitude (needed for geographic inputs)"),
+    R("origin_lon", CS_DIM_ANGLE, 0, NULL, -180, 180,
+      "frame origin longitude (needed for geographic inputs)"),
     R("origin_lat", CS_DIM_ANGLE, 0, NULL, -85, 85, "frame origin latitude"),
-    R("rotation", CS_DIM_ANGLE, 0, "0 deg", -360, 360, "azimuth of the box x axis, clockwise from north (CyberShake: -55)"),
-    R("x0", CS_DIM_LENGTH, 0, NULL, 1, 0, "box-frame x of node (0,0,0) (default: box centred on the origin)"),
-    R("y0", CS_DIM_LENGTH, 0, NULL, 1, 0, "box-frame y of node (0,0,0) (default: box centred on the origin)"),
-    C("model_format", NULL, "homogeneous|fk1d|depth-table|ucvm1d|hdf5|awp", "velocity model format (required unless mesh_file is given)"),
+    R("rotation", CS_DIM_ANGLE, 0, "0 deg", -360, 360,
+      "azimuth of the box x axis, clockwise from north (CyberShake: -55)"),
+    R("x0", CS_DIM_LENGTH, 0, NULL, 1, 0,
+      "box-frame x of node (0,0,0) (default: box centred on the origin)"),
+    R("y0", CS_DIM_LENGTH, 0, NULL, 1, 0,
+      "box-frame y of node (0,0,0) (default: box centred on the origin)"),
+    C("model_format", NULL, "homogeneous|fk1d|depth-table|ucvm1d|hdf5|awp",
+      "velocity model format (required unless mesh_file is given)"),
     S("model_file", NULL, "velocity model file"),
     R("vp", CS_DIM_VELOCITY, 0, NULL, 1, 2e4, "homogeneous model: P velocity"),
     R("vs", CS_DIM_VELOCITY, 0, NULL, 0, 2e4, "homogeneous model: S velocity"),
     R("rho", CS_DIM_DENSITY, 0, NULL, 1, 2e4, "homogeneous model: density"),
     R("qp", CS_DIM_NONE, 0, NULL, 1, 1e6, "homogeneous model: P quality factor (default from Vs)"),
     R("qs", CS_DIM_NONE, 0, NULL, 1, 1e6, "homogeneous model: S quality factor (default from Vs)"),
-    S("mesh_file", NULL, "material file written by 'cybershake mesh' (used instead of sampling the model)"),
+    S("mesh_file", NULL,
+      "material file written by 'cybershake mesh' (used instead of sampling the model)"),
     R("vs_min", CS_DIM_VELOCITY, 0, "500 m/s", 0, 1e4, "Vs floor (CyberShake: 500 m/s)"),
     R("vp_min", CS_DIM_VELOCITY, 0, "0 m/s", 0, 2e4, "Vp floor"),
     R("rho_min", CS_DIM_DENSITY, 0, "0 kg/m3", 0, 2e4, "density floor"),
     R("vp_vs_min", CS_DIM_NONE, 0, "1.45", 1.0, 10, "smallest Vp/Vs; Vp is raised to it"),
     B("attenuation", "true", "viscoelastic (coarse-grained memory variables) or purely elastic"),
-    C("q_source", "auto", "auto|model|vs", "Q from the model, from Vs (Qs = 50 Vs[km/s], Qp = 2 Qs), or the model's where it has one"),
+    C("q_source", "auto", "auto|model|vs",
+      "Q from the model, from Vs (Qs = 50 Vs[km/s], Qp = 2 Qs), or the model's where it has one"),
     R("q_band_low", CS_DIM_FREQUENCY, 0, "0.01 Hz", 1e-5, 1e3, "low end of the constant-Q band"),
     R("q_band_high", CS_DIM_FREQUENCY, 0, "25 Hz", 1e-4, 1e4, "high end of the constant-Q band"),
-    R("q_reference_frequency", CS_DIM_FREQUENCY, 0, "1 Hz", 1e-4, 1e4, "frequency at which the model's velocities hold"),
-    R("fmax", CS_DIM_FREQUENCY, 0, NULL, 1e-4, 1e3, "highest frequency of the study (source band, resolution check)"),
-    R("min_points_per_wavelength", CS_DIM_NONE, 0, "5", 2, 100, "required nodes per shortest S wavelength at fmax"),
+    R("q_reference_frequency", CS_DIM_FREQUENCY, 0, "1 Hz", 1e-4, 1e4,
+      "frequency at which the model's velocities hold"),
+    R("fmax", CS_DIM_FREQUENCY, 0, NULL, 1e-4, 1e3,
+      "highest frequency of the study (source band, resolution check)"),
+    R("min_points_per_wavelength", CS_DIM_NONE, 0, "5", 2, 100,
+      "required nodes per shortest S wavelength at fmax"),
     B("free_surface", "true", "free surface at z = 0 (false: all six faces absorb)"),
     C("absorbing", "pml", "pml|sponge", "absorbing boundary: convolutional PML or Cerjan sponge"),
-    I("absorbing_width", 0, "20", 1, 1000, "width of the absorbing layer in nodes (CyberShake's sponge: 80)"),
-    R("sponge_edge_factor", CS_DIM_NONE, 0, "0.92", 1e-6, 0.999999, "sponge damping factor at the outermost node"),
+    I("absorbing_width", 0, "20", 1, 1000,
+      "width of the absorbing layer in nodes (CyberShake's sponge: 80)"),
+    R("sponge_edge_factor", CS_DIM_NONE, 0, "0.92", 1e-6, 0.999999,
+      "sponge damping factor at the outermost node"),
     R("pml_reflection", CS_DIM_NONE, 0, "1e-3", 1e-12, 0.5, "PML nominal reflection coefficient"),
     C("source", "force", "force|moment", "point force (SGT, forward) or moment tensor (forward)"),
-    C("source_geometry", "point", "point|plane", "a point source, or (forces, for verification) the same force at every node of the plane k = source_k: a plane wave along z"),
+    C("source_geometry", "point", "point|plane",
+      "a point source, or (forces, for verification) the same force at every node of the plane k = "
+      "source_k: a plane wave along z"),
     I("source_i", 0, NULL, 0, 1e6, "source node i"),
     I("source_j", 0, NULL, 0, 1e6, "source node j"),
     I("source_k", 0, NULL, 0, 1e6, "source node k (0: the surface)"),
-    R("source_lon", CS_DIM_ANGLE, 0, NULL, -180, 180, "source longitude (snapped to the nearest node)"),
+    R("source_lon", CS_DIM_ANGLE, 0, NULL, -180, 180,
+      "source longitude (snapped to the nearest node)"),
     R("source_lat", CS_DIM_ANGLE, 0, NULL, -90, 90, "source latitude"),
     R("source_depth", CS_DIM_LENGTH, 0, "0 m", 0, 1e6, "source depth with source_lon/lat"),
-    C("force_component", NULL, "x|y|z|E|N|Z", "force direction: a box axis, or geographic E, N, Z (up)"),
-    S("force_vector", NULL, "force direction as three box-frame numbers 'fx fy fz' (overrides force_component)"),
-    R("impulse", CS_DIM_IMPULSE, 0, "1e15 N*s", 1e-30, 1e40, "impulse of the force (CyberShake: 1e15 N*s)"),
+    C("force_component", NULL, "x|y|z|E|N|Z",
+      "force direction: a box axis, or geographic E, N, Z (up)"),
+    S("force_vector", NULL,
+      "force direction as three box-frame numbers 'fx fy fz' (overrides force_component)"),
+    R("impulse", CS_DIM_IMPULSE, 0, "1e15 N*s", 1e-30, 1e40,
+      "impulse of the force (CyberShake: 1e15 N*s)"),
     R("moment_xx", CS_DIM_MOMENT, 0, NULL, 1, 0, "moment tensor, box frame"),
     R("moment_yy", CS_DIM_MOMENT, 0, NULL, 1, 0, "moment tensor, box frame"),
     R("moment_zz", CS_DIM_MOMENT, 0, NULL, 1, 0, "moment tensor, box frame"),
@@ -72,9 +96,11 @@ const cs_param_spec sgt_param_specs[] = {
     R("dip", CS_DIM_ANGLE, 0, NULL, 0, 90, "fault dip"),
     R("rake", CS_DIM_ANGLE, 0, NULL, -360, 360, "fault rake"),
     R("m0", CS_DIM_MOMENT, 0, NULL, 0, 1e30, "scalar moment"),
-    C("stf", "impulse", "impulse|file", "time function: band-limited impulse (flat to fmax) or a file"),
+    C("stf", "impulse", "impulse|file",
+      "time function: band-limited impulse (flat to fmax) or a file"),
     S("stf_file", NULL, "two columns: time (s) and value (1/s), scaled by impulse or m0"),
-    R("stf_time_shift", CS_DIM_TIME, 0, "0 s", -1e6, 1e6, "time shift recorded with a file time function"),
+    R("stf_time_shift", CS_DIM_TIME, 0, "0 s", -1e6, 1e6,
+      "time shift recorded with a file time function"),
     S("save_points", NULL, "SGT save points: a file of 'i j k' grid indices"),
     S("save_points_geographic", NULL, "SGT save points: a file of 'lon lat depth_m'"),
     I("decimation", 0, "10", 1, 1e6, "save strain every this many steps"),
@@ -91,7 +117,8 @@ static int need(const cs_params *p, const char *key, const char *why, cs_error *
 int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     memset(c, 0, sizeof *c);
     c->mode = strcmp(cs_params_string(p, "mode"), "forward") ? SGT_MODE_SGT : SGT_MODE_FORWARD;
-    c->backend = strcmp(cs_params_string(p, "backend"), "cuda") ? SGT_BACKEND_CPU : SGT_BACKEND_CUDA;
+    c->backend =
+        strcmp(cs_params_string(p, "backend"), "cuda") ? SGT_BACKEND_CPU : SGT_BACKEND_CUDA;
     c->threads = (int)cs_params_int(p, "threads");
     c->nx = (int)cs_params_int(p, "nx");
     c->ny = (int)cs_params_int(p, "ny");
@@ -104,7 +131,8 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->dt = cs_params_real(p, "dt");
     c->have_geo = cs_params_has(p, "origin_lon") && cs_params_has(p, "origin_lat");
     if (cs_params_has(p, "origin_lon") != cs_params_has(p, "origin_lat"))
-        return cs_error_input(err, "parameters", "origin_lon, origin_lat", NULL, "give both or neither");
+        return cs_error_input(err, "parameters", "origin_lon, origin_lat", NULL,
+                              "give both or neither");
     c->origin_lon = c->have_geo ? cs_params_real(p, "origin_lon") : 0;
     c->origin_lat = c->have_geo ? cs_params_real(p, "origin_lat") : 0;
     c->rotation = cs_params_real(p, "rotation");
@@ -137,7 +165,9 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mesh.rho_min = cs_params_real(p, "rho_min");
     c->mesh.vpvs_min = cs_params_real(p, "vp_vs_min");
     const char *qs = cs_params_string(p, "q_source");
-    c->mesh.q_source = !strcmp(qs, "vs") ? SGT_QSRC_VS : !strcmp(qs, "model") ? SGT_QSRC_MODEL : SGT_QSRC_AUTO;
+    c->mesh.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
+                       : !strcmp(qs, "model") ? SGT_QSRC_MODEL
+                                              : SGT_QSRC_AUTO;
     c->mesh.x0 = c->x0;
     c->mesh.y0 = c->y0;
     c->mesh.h = c->h;
@@ -148,12 +178,14 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->fmax = cs_params_real(p, "fmax");
     c->min_ppw = cs_params_real(p, "min_points_per_wavelength");
     c->free_surface = cs_params_bool(p, "free_surface");
-    c->absorb.kind = strcmp(cs_params_string(p, "absorbing"), "pml") ? SGT_ABSORB_SPONGE : SGT_ABSORB_PML;
+    c->absorb.kind =
+        strcmp(cs_params_string(p, "absorbing"), "pml") ? SGT_ABSORB_SPONGE : SGT_ABSORB_PML;
     c->absorb.width = (int)cs_params_int(p, "absorbing_width");
     c->absorb.sponge_edge = cs_params_real(p, "sponge_edge_factor");
     c->absorb.pml_r = cs_params_real(p, "pml_reflection");
     c->absorb.pml_f0 = 0.5 * c->fmax;
-    c->source_kind = strcmp(cs_params_string(p, "source"), "moment") ? SGT_SOURCE_FORCE : SGT_SOURCE_MOMENT;
+    c->source_kind =
+        strcmp(cs_params_string(p, "source"), "moment") ? SGT_SOURCE_FORCE : SGT_SOURCE_MOMENT;
     if (c->mode == SGT_MODE_SGT && c->source_kind != SGT_SOURCE_FORCE)
         return cs_error_input(err, cs_params_where(p, "source"), "source", "moment",
                               "an SGT run takes a force (moment sources are for forward runs)");
@@ -162,7 +194,8 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
         return cs_error_input(err, cs_params_where(p, "source_geometry"), "source_geometry",
                               "plane", "only forces can be plane sources");
     c->src[0] = c->src[1] = c->src[2] = -1;
-    if (cs_params_has(p, "source_i") || cs_params_has(p, "source_j") || cs_params_has(p, "source_k")) {
+    if (cs_params_has(p, "source_i") || cs_params_has(p, "source_j") ||
+        cs_params_has(p, "source_k")) {
         if (need(p, "source_i", "with source_j and source_k", err) ||
             need(p, "source_j", "with source_i and source_k", err) ||
             need(p, "source_k", "with source_i and source_j", err))
@@ -185,17 +218,20 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
                 }
                 n++;
             }
-            double norm = sqrt(c->force[0] * c->force[0] + c->force[1] * c->force[1] + c->force[2] * c->force[2]);
+            double norm = sqrt(c->force[0] * c->force[0] + c->force[1] * c->force[1] +
+                               c->force[2] * c->force[2]);
             if (n != 3 || !(norm > 0))
                 return cs_error_input(err, cs_params_where(p, "force_vector"), "force_vector",
                                       cs_params_string(p, "force_vector"),
                                       "must be three numbers, not all zero");
-            for (int k = 0; k < 3; k++) c->force[k] /= norm;
+            for (int k = 0; k < 3; k++)
+                c->force[k] /= norm;
             cs_copy(c->force_component, sizeof c->force_component, "vector");
         } else {
             if (need(p, "force_component", "for a force source (or force_vector)", err))
                 return err->status;
-            cs_copy(c->force_component, sizeof c->force_component, cs_params_string(p, "force_component"));
+            cs_copy(c->force_component, sizeof c->force_component,
+                    cs_params_string(p, "force_component"));
             const char *fc = c->force_component;
             if (!strcmp(fc, "x")) c->force[0] = 1;
             if (!strcmp(fc, "y")) c->force[1] = 1;
@@ -203,9 +239,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
             /* E, N, Z are resolved by the command line, which has the geodesy. */
         }
     } else {
-        static const char *mk[6] = {"moment_xx", "moment_yy", "moment_zz", "moment_xy", "moment_xz", "moment_yz"};
+        static const char *mk[6] = {"moment_xx", "moment_yy", "moment_zz",
+                                    "moment_xy", "moment_xz", "moment_yz"};
         int any = 0;
-        for (int k = 0; k < 6; k++) any |= cs_params_has(p, mk[k]);
+        for (int k = 0; k < 6; k++)
+            any |= cs_params_has(p, mk[k]);
         int sdr = cs_params_has(p, "strike") || cs_params_has(p, "dip") ||
                   cs_params_has(p, "rake") || cs_params_has(p, "m0");
         if (any && sdr)
@@ -217,8 +255,9 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
                 c->moment[k] = cs_params_real(p, mk[k]);
             }
         } else if (!sdr) {
-            return cs_error_input(err, "parameters", "moment", NULL,
-                                  "a moment source needs moment_xx..moment_yz or strike, dip, rake, m0");
+            return cs_error_input(
+                err, "parameters", "moment", NULL,
+                "a moment source needs moment_xx..moment_yz or strike, dip, rake, m0");
         }
         /* strike/dip/rake are resolved by the command line (they need the box rotation). */
     }

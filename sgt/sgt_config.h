@@ -19,12 +19,12 @@ typedef struct {
     int mode, backend;
     int nx, ny, nz, nt;
     double h, dt;
-    int have_geo;                 /* origin_lon/lat given */
+    int have_geo; /* origin_lon/lat given */
     double origin_lon, origin_lat, rotation;
     double x0, y0;
     char model_format[32], model_file[4096], mesh_file[4096];
     sgt_mesh_rules mesh;
-    double vp, vs, rho, qp, qs;   /* homogeneous */
+    double vp, vs, rho, qp, qs; /* homogeneous */
     int visco;
     double q_low, q_high, q_ref;
     double fmax, min_ppw;
@@ -36,7 +36,7 @@ typedef struct {
     double force[3];
     char force_component[8];
     double impulse;
-    double moment[6];             /* box frame, N*m */
+    double moment[6]; /* box frame, N*m */
     int stf_from_file;
     char stf_file[4096];
     double stf_time_shift;

@@ -14,9 +14,14 @@
 #define FOR_COLUMNS(ib, ie, jb, je)                                                                \
     const int jbs_ = sgt_jblock((je) - (jb), omp_get_max_threads());                               \
     const int nb_ = ((je) - (jb) + jbs_ - 1) / jbs_;                                               \
-    _Pragma("omp parallel for schedule(static)") for (int blk = 0; blk < nb_; blk++)               \
-        for (int i = (ib); i < (ie); i++)                                                          \
-            for (int j = (jb) + blk * jbs_; j < (je) && j < (jb) + (blk + 1) * jbs_; j++)
+    _Pragma("omp parallel for schedule(static)") for (int blk = 0; blk < nb_;                      \
+                                                      blk++) for (int i = (ib); i < (ie);          \
+                                                                  i++) for (int j =                \
+                                                                                (jb) + blk * jbs_; \
+                                                                            j < (je) &&            \
+                                                                            j < (jb) + (blk + 1) * \
+                                                                                           jbs_;   \
+                                                                            j++)
 
 void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
     const sgt_layout *L = &s->L;
@@ -43,8 +48,8 @@ void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
 }
 
 void sgt_cpu_derivatives(const sgt_state *s, int i, int j, int k, float d[9]) {
-    sgt_derivs(s->v[0], s->v[1], s->v[2], s->lam, s->mu, sgt_idx(&s->L, i, j, k), s->L.sx,
-               s->L.sy, k, s->free_surface, (float)(1.0 / s->h), d);
+    sgt_derivs(s->v[0], s->v[1], s->v[2], s->lam, s->mu, sgt_idx(&s->L, i, j, k), s->L.sx, s->L.sy,
+               k, s->free_surface, (float)(1.0 / s->h), d);
 }
 
 void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
@@ -89,19 +94,10 @@ void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je) {
     if (!s->free_surface) return;
     const sgt_layout *L = &s->L;
     FOR_COLUMNS(ib, ie, jb, je) {
-        long b = sgt_idx(L, i, j, 0);
-        float *zz = s->s[SGT_ZZ] + b, *xz = s->s[SGT_XZ] + b, *yz = s->s[SGT_YZ] + b;
-        zz[0] = 0.0f;
-        zz[-1] = -zz[1];
-        zz[-2] = -zz[2];
-        /* xz and yz sit at z = (k + 1/2) h: index -1 is z = -h/2, mirror of index 0. */
-        xz[-1] = -xz[0];
-        xz[-2] = -xz[1];
-        yz[-1] = -yz[0];
-        yz[-2] = -yz[1];
+        const long b = sgt_idx(L, i, j, 0);
+        sgt_free_surface_image(s->s[SGT_ZZ] + b, s->s[SGT_XZ] + b, s->s[SGT_YZ] + b);
     }
 }
-
 
 void sgt_cpu_step(sgt_state *s, int n) {
     const sgt_layout *L = &s->L;

@@ -66,7 +66,6 @@ struct dev_state {
     int kernel_tj; /* blocks of 32 x kernel_tj threads */
 };
 
-
 #define TK 32
 #define TJ 8
 
@@ -78,14 +77,18 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float r0 = __ldg(k.rho + p);
-        const float bx = 2.0f / (r0 + __ldg(k.rho + p + k.sx)), by = 2.0f / (r0 + __ldg(k.rho + p + k.sy)),
+        const float bx = 2.0f / (r0 + __ldg(k.rho + p + k.sx)),
+                    by = 2.0f / (r0 + __ldg(k.rho + p + k.sy)),
                     bz = 2.0f / (r0 + __ldg(k.rho + p + 1));
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             float *const *sg = k.s[f];
-            k.v[f][0][p] += c * (sgt_fwd(sg[0], p, k.sx) + sgt_bwd(sg[3], p, k.sy) + sgt_bwd(sg[4], p, 1)) * bx;
-            k.v[f][1][p] += c * (sgt_bwd(sg[3], p, k.sx) + sgt_fwd(sg[1], p, k.sy) + sgt_bwd(sg[5], p, 1)) * by;
-            k.v[f][2][p] += c * (sgt_bwd(sg[4], p, k.sx) + sgt_bwd(sg[5], p, k.sy) + sgt_fwd(sg[2], p, 1)) * bz;
+            k.v[f][0][p] +=
+                c * (sgt_fwd(sg[0], p, k.sx) + sgt_bwd(sg[3], p, k.sy) + sgt_bwd(sg[4], p, 1)) * bx;
+            k.v[f][1][p] +=
+                c * (sgt_bwd(sg[3], p, k.sx) + sgt_fwd(sg[1], p, k.sy) + sgt_bwd(sg[5], p, 1)) * by;
+            k.v[f][2][p] +=
+                c * (sgt_bwd(sg[4], p, k.sx) + sgt_bwd(sg[5], p, k.sy) + sgt_fwd(sg[2], p, 1)) * bz;
         }
     }
 }
@@ -98,15 +101,19 @@ template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes) 
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
         const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
-        const float mxy = sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + k.sy), __ldg(mu + p + k.sx + k.sy));
-        const float mxz = sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + 1), __ldg(mu + p + k.sx + 1));
-        const float myz = sgt_harm4(m0, __ldg(mu + p + k.sy), __ldg(mu + p + 1), __ldg(mu + p + k.sy + 1));
+        const float mxy =
+            sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + k.sy), __ldg(mu + p + k.sx + k.sy));
+        const float mxz =
+            sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + 1), __ldg(mu + p + k.sx + 1));
+        const float myz =
+            sgt_harm4(m0, __ldg(mu + p + k.sy), __ldg(mu + p + 1), __ldg(mu + p + k.sy + 1));
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
         const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f, ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             float d[9];
-            sgt_derivs(k.v[f][0], k.v[f][1], k.v[f][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.ih, d);
+            sgt_derivs(k.v[f][0], k.v[f][1], k.v[f][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.ih,
+                       d);
             sgt_stress_point(k.s[f], k.visco ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
                              k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[f][2][p] = 0.0f;
@@ -131,14 +138,7 @@ __global__ void free_surface_kernel(kparams k) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
     if (j >= k.lny) return;
     const long b = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + k.gz;
-    float *zz = k.s[0][2] + b, *xz = k.s[0][4] + b, *yz = k.s[0][5] + b;
-    zz[0] = 0.0f;
-    zz[-1] = -zz[1];
-    zz[-2] = -zz[2];
-    xz[-1] = -xz[0];
-    xz[-2] = -xz[1];
-    yz[-1] = -yz[0];
-    yz[-2] = -yz[1];
+    sgt_free_surface_image(k.s[0][2] + b, k.s[0][4] + b, k.s[0][5] + b);
 }
 
 /* Harmonic mean of mu at a shear point of index p, component 0 xy, 1 xz, 2 yz. */
@@ -166,9 +166,10 @@ __global__ void pml_kernel(kparams k, dev_slab sl, const float *an, const float 
         const float m1 = shear_modulus(k, p, cb + a == 1 ? 0 : cb + a == 2 ? 1 : 2);
         const float m2 = shear_modulus(k, p, cc + a == 1 ? 0 : cc + a == 2 ? 1 : 2);
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
-        sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs, k.lam[p],
-                            k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f, k.visco ? k.qsw[p] : 0.0f,
-                            k.qb[mech], an[g], bn[g], ah[g], bh[g], sl.psi, cell, k.ih, k.dt);
+        sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
+                            k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
+                            k.visco ? k.qsw[p] : 0.0f, k.qb[mech], an[g], bn[g], ah[g], bh[g],
+                            sl.psi, cell, k.ih, k.dt);
     }
 }
 
@@ -180,9 +181,11 @@ __global__ void sponge_kernel(kparams k, const float *dx, const float *dy, const
     if (d >= 1.0f) return;
     const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
     if (stress)
-        for (int c = 0; c < 6; c++) k.s[0][c][p] *= d;
+        for (int c = 0; c < 6; c++)
+            k.s[0][c][p] *= d;
     else
-        for (int c = 0; c < 3; c++) k.v[0][c][p] *= d;
+        for (int c = 0; c < 3; c++)
+            k.v[0][c][p] *= d;
 }
 
 __global__ void force_kernel(kparams k, int si, int sj, int sk, int plane, double amp, double fx,
@@ -197,7 +200,8 @@ __global__ void force_kernel(kparams k, int si, int sj, int sk, int plane, doubl
     }
     const double f[3] = {fx, fy, fz};
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
-    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp, f);
+    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp,
+                    f);
 }
 
 __global__ void moment_kernel(kparams k, int si, int sj, int sk, double amp, double m0, double m1,
@@ -215,9 +219,10 @@ __global__ void save_kernel(kparams k, const int *pts, long np, float *slot) {
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
-    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.qpw, k.qsw, k.qtau,
-                     pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, e);
-    for (int c = 0; c < 6; c++) slot[6 * q + c] = (float)e[c];
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.qpw, k.qsw, k.qtau, pts[3 * q],
+                     pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, e);
+    for (int c = 0; c < 6; c++)
+        slot[6 * q + c] = (float)e[c];
 }
 
 __global__ void receivers_kernel(kparams k, const int *rec, int nrec, float *prev, float *out,
@@ -228,7 +233,8 @@ __global__ void receivers_kernel(kparams k, const int *rec, int nrec, float *pre
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double v[3];
-    sgt_node_velocity_at(k.v[0][0], k.v[0][1], k.v[0][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.h, v);
+    sgt_node_velocity_at(k.v[0][0], k.v[0][1], k.v[0][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.h,
+                         v);
     for (int c = 0; c < 3; c++) {
         out[((long)r * 3 + c) * nt + n] = 0.5f * (prev[3 * r + c] + (float)v[c]);
         prev[3 * r + c] = (float)v[c];
@@ -238,7 +244,8 @@ __global__ void receivers_kernel(kparams k, const int *rec, int nrec, float *pre
 static int check_launch(cs_error *err, const char *what) {
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
-        return cs_error_set(err, CS_ERR_INTERNAL, "CUDA kernel %s: %s", what, cudaGetErrorString(e));
+        return cs_error_set(err, CS_ERR_INTERNAL, "CUDA kernel %s: %s", what,
+                            cudaGetErrorString(e));
     return 0;
 }
 
@@ -274,8 +281,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const sgt_layout *L = &s->L;
     /* Memory needed on the device against memory free there. */
     double need = (double)L->ncell * 4 * (12 + (s->visco ? 8 : 0)) +
-                  (double)s->npoints * 24.0 * 16 +
-                  (double)s->nrec * 12.0 * s->nt;
+                  (double)s->npoints * 24.0 * 16 + (double)s->nrec * 12.0 * s->nt;
     size_t free_b = 0, total_b = 0;
     CU(cudaMemGetInfo(&free_b, &total_b));
     if (need > (double)free_b)
@@ -284,14 +290,17 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                               "smaller grid or more GPUs",
                               need / 1e9, (double)free_b / 1e9);
     kparams &k = d->kp;
-    for (int c = 0; c < 3; c++) rc = rc ? rc : upload(&k.v[0][c], s->v[c], L->ncell, err);
-    for (int c = 0; c < 6; c++) rc = rc ? rc : upload(&k.s[0][c], s->s[c], L->ncell, err);
+    for (int c = 0; c < 3; c++)
+        rc = rc ? rc : upload(&k.v[0][c], s->v[c], L->ncell, err);
+    for (int c = 0; c < 6; c++)
+        rc = rc ? rc : upload(&k.s[0][c], s->s[c], L->ncell, err);
     float *rho, *lam, *mu, *qpw = NULL, *qsw = NULL;
     if (!rc) rc = upload(&rho, s->rho, L->ncell, err);
     if (!rc) rc = upload(&lam, s->lam, L->ncell, err);
     if (!rc) rc = upload(&mu, s->mu, L->ncell, err);
     if (!rc && s->visco) {
-        for (int c = 0; c < 6 && !rc; c++) rc = upload(&k.r[0][c], s->r[c], L->ncell, err);
+        for (int c = 0; c < 6 && !rc; c++)
+            rc = upload(&k.r[0][c], s->r[c], L->ncell, err);
         if (!rc) rc = upload(&qpw, s->qpw, L->ncell, err);
         if (!rc) rc = upload(&qsw, s->qsw, L->ncell, err);
     }
@@ -302,7 +311,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     k.halo = L->halo, k.gz = L->gz;
     k.fs = s->free_surface, k.visco = s->visco;
     k.ih = (float)(1.0 / s->h), k.dt = (float)s->dt, k.h = (float)s->h;
-    for (int l = 0; l < SGT_Q_NMECH; l++) k.qa[l] = s->q_a[l], k.qb[l] = s->q_b[l], k.qtau[l] = s->q_tau[l];
+    for (int l = 0; l < SGT_Q_NMECH; l++)
+        k.qa[l] = s->q_a[l], k.qb[l] = s->q_b[l], k.qtau[l] = s->q_tau[l];
     /* Absorbing boundaries. */
     int n3[3] = {L->nx, L->ny, L->nz};
     for (int a = 0; a < 3 && !rc; a++) {
@@ -324,13 +334,15 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         if (sl->axis == 0) ds->ib = sl->lo, ds->ie = sl->hi;
         if (sl->axis == 1) ds->jb = sl->lo, ds->je = sl->hi;
         if (sl->axis == 2) ds->kb = sl->lo, ds->ke = sl->hi;
-        for (int c = 0; c < 6 && !rc; c++) rc = upload(&ds->psi[c], NULL, sl->count, err);
+        for (int c = 0; c < 6 && !rc; c++)
+            rc = upload(&ds->psi[c], NULL, sl->count, err);
     }
     if (rc) return rc;
     /* Save points: accumulators and the batch buffer (a few hundred MB at most). */
     if (s->npoints) {
         CU(cudaMalloc((void **)&d->pts, (size_t)s->npoints * 3 * sizeof(int)));
-        CU(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int), cudaMemcpyHostToDevice));
+        CU(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int),
+                      cudaMemcpyHostToDevice));
         long per = s->npoints * 6 * (long)sizeof(float);
         d->nb = (int)(256L * 1024 * 1024 / per);
         if (d->nb < 1) d->nb = 1;
@@ -347,9 +359,9 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     }
     /* The host copies of the fields and material are no longer needed (outputs come from the
      * device): free them, so a run needs host memory for its outputs only. */
-    float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0], &s->s[1], &s->s[2], &s->s[3],
-                      &s->s[4], &s->s[5], &s->r[0], &s->r[1], &s->r[2], &s->r[3], &s->r[4],
-                      &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2]};
+    float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0],   &s->s[1],   &s->s[2],
+                      &s->s[3], &s->s[4], &s->s[5], &s->r[0],   &s->r[1],   &s->r[2],
+                      &s->r[3], &s->r[4], &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2]};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;
@@ -376,8 +388,8 @@ static int cuda_step(sgt_state *s, int n, cs_error *err) {
     if (s->source_kind == SGT_SOURCE_FORCE) {
         const double amp = s->dt * s->amplitude * s->stf[n] / h3;
         if (s->plane_source)
-            force_kernel<<<dim3((k.lnx + 127) / 128, k.lny), 128>>>(k, 0, 0, s->src_k, 1, amp,
-                                                                 s->force[0], s->force[1], s->force[2]);
+            force_kernel<<<dim3((k.lnx + 127) / 128, k.lny), 128>>>(
+                k, 0, 0, s->src_k, 1, amp, s->force[0], s->force[1], s->force[2]);
         else
             force_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k, 0, amp, s->force[0],
                                    s->force[1], s->force[2]);
@@ -389,14 +401,15 @@ static int cuda_step(sgt_state *s, int n, cs_error *err) {
             const dev_slab &sl = d->slab[q];
             long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
             int a = sl.axis;
-            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a], d->ah[a], d->bh[a], 0);
+            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a],
+                                                                 d->ah[a], d->bh[a], 0);
         }
     }
     launch_plain_stress<1>(k, P, d->kernel_tj);
     if (s->source_kind == SGT_SOURCE_MOMENT)
-        moment_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k, s->dt * s->amplitude * s->stf[n] / h3,
-                                s->moment[0], s->moment[1], s->moment[2], s->moment[3],
-                                s->moment[4], s->moment[5]);
+        moment_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k,
+                                s->dt * s->amplitude * s->stf[n] / h3, s->moment[0], s->moment[1],
+                                s->moment[2], s->moment[3], s->moment[4], s->moment[5]);
     if (s->absorb == SGT_ABSORB_SPONGE) {
         sponge_kernel<<<grid1, blk>>>(k, d->damp[0], d->damp[1], d->damp[2], 1);
     } else {
@@ -404,13 +417,14 @@ static int cuda_step(sgt_state *s, int n, cs_error *err) {
             const dev_slab &sl = d->slab[q];
             long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
             int a = sl.axis;
-            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a], d->ah[a], d->bh[a], 1);
+            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a],
+                                                                 d->ah[a], d->bh[a], 1);
         }
     }
-    if (s->free_surface)
-        free_surface_kernel<<<dim3((k.lny + 127) / 128, k.lnx), 128>>>(k);
+    if (s->free_surface) free_surface_kernel<<<dim3((k.lny + 127) / 128, k.lnx), 128>>>(k);
     if (s->nrec)
-        receivers_kernel<<<(s->nrec + 127) / 128, 128>>>(k, d->rec, s->nrec, d->rec_prev, d->rec_out, s->nt, n);
+        receivers_kernel<<<(s->nrec + 127) / 128, 128>>>(k, d->rec, s->nrec, d->rec_prev,
+                                                         d->rec_out, s->nt, n);
     return check_launch(err, "time step");
 }
 
@@ -418,7 +432,8 @@ static int cuda_step(sgt_state *s, int n, cs_error *err) {
 static int flush_batch(sgt_state *s, dev_state *d, cs_error *err) {
     if (!d->filled) return 0;
     long per = s->npoints * 6;
-    CU(cudaMemcpy(d->host_batch, d->batch, (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(d->host_batch, d->batch, (size_t)per * d->filled * sizeof(float),
+                  cudaMemcpyDeviceToHost));
     /* The batch is [sample][point][6]; the output wants time fastest. Each thread takes whole
      * series, so its writes are contiguous runs of `filled` samples. */
     const int nb = d->filled, m0 = d->first_m, nto = s->nt_out;
@@ -426,7 +441,8 @@ static int flush_batch(sgt_state *s, dev_state *d, cs_error *err) {
     float *out = s->out;
 #pragma omp parallel for schedule(static)
     for (long q = 0; q < per; q++)
-        for (int b = 0; b < nb; b++) out[q * nto + m0 + b] = hb[(long)b * per + q];
+        for (int b = 0; b < nb; b++)
+            out[q * nto + m0 + b] = hb[(long)b * per + q];
     d->first_m += d->filled;
     d->filled = 0;
     return 0;
@@ -437,7 +453,7 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     if (!s->npoints || m >= s->nt_out) return 0;
     long n6 = s->npoints * 6;
     save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
-                                                              d->batch + (long)d->filled * n6);
+                                                               d->batch + (long)d->filled * n6);
     int rc = check_launch(err, "save");
     if (rc) return rc;
     d->filled++;
@@ -460,13 +476,18 @@ static void cuda_teardown(sgt_state *s) {
     dev_state *d = (dev_state *)s->backend;
     if (!d) return;
     kparams &k = d->kp;
-    for (int c = 0; c < 3; c++) cudaFree(k.v[0][c]);
-    for (int c = 0; c < 6; c++) cudaFree(k.s[0][c]), cudaFree(k.r[0][c]);
+    for (int c = 0; c < 3; c++)
+        cudaFree(k.v[0][c]);
+    for (int c = 0; c < 6; c++)
+        cudaFree(k.s[0][c]), cudaFree(k.r[0][c]);
     cudaFree((void *)k.rho), cudaFree((void *)k.lam), cudaFree((void *)k.mu);
     cudaFree((void *)k.qpw), cudaFree((void *)k.qsw);
-    for (int a = 0; a < 3; a++) cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]), cudaFree(d->damp[a]);
+    for (int a = 0; a < 3; a++)
+        cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]),
+            cudaFree(d->damp[a]);
     for (int q = 0; q < d->nslabs; q++)
-        for (int c = 0; c < 6; c++) cudaFree(d->slab[q].psi[c]);
+        for (int c = 0; c < 6; c++)
+            cudaFree(d->slab[q].psi[c]);
     cudaFree(d->pts), cudaFree(d->batch), cudaFreeHost(d->host_batch);
     cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
     free(d);
@@ -477,7 +498,8 @@ static void cuda_teardown(sgt_state *s) {
  * allocated directly on the device. ---- */
 
 __global__ void fill_kernel(float *a, long n, float base, float amp, unsigned seed) {
-    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n; q += (long)gridDim.x * blockDim.x) {
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n;
+         q += (long)gridDim.x * blockDim.x) {
         unsigned x = (unsigned)q * 2654435761u + seed;
         x ^= x >> 13, x *= 0x5bd1e995u, x ^= x >> 15;
         a[q] = base + amp * ((x & 0xffffff) / 16777216.0f - 0.5f);
@@ -485,7 +507,8 @@ __global__ void fill_kernel(float *a, long n, float base, float amp, unsigned se
 }
 
 __global__ void copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, long n4) {
-    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n4; q += (long)gridDim.x * blockDim.x)
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n4;
+         q += (long)gridDim.x * blockDim.x)
         b[q] = a[q];
 }
 
@@ -513,12 +536,12 @@ extern "C" int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err) {
     return rc;
 }
 
-
 /* variant: the block height tj (blocks of 32 x tj threads). */
 extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps,
-                                     int planes, int variant, double *sec_per_step,
-                                     double *gbytes, cs_error *err) {
-    if (nf < 1 || nf > SGT_NF_MAX) return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
+                                     int planes, int variant, double *sec_per_step, double *gbytes,
+                                     cs_error *err) {
+    if (nf < 1 || nf > SGT_NF_MAX)
+        return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
     int rc = choose_device(err);
     if (rc) return rc;
     kparams k;
@@ -528,39 +551,51 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     k.sx = (long)(ny + 4) * k.sy;
     long n = (long)(nx + 4) * k.sx;
     k.ih = 1.0f / 100.0f, k.dt = 0.004f, k.h = 100.0f, k.fs = 1, k.visco = visco;
-    for (int l = 0; l < SGT_Q_NMECH; l++) k.qa[l] = 0.99f, k.qb[l] = 0.01f;
+    for (int l = 0; l < SGT_Q_NMECH; l++)
+        k.qa[l] = 0.99f, k.qb[l] = 0.01f;
     int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
     *gbytes = (double)narr * n * 4 / 1e9;
     float *all;
     CU(cudaMalloc((void **)&all, (size_t)narr * n * sizeof(float)));
     float *next = all;
-    float *rho = next; next += n;
-    float *lam = next; next += n;
-    float *mu = next; next += n;
+    float *rho = next;
+    next += n;
+    float *lam = next;
+    next += n;
+    float *mu = next;
+    next += n;
     fill_kernel<<<4096, 256>>>(rho, n, 2700.0f, 200.0f, 1u);
     fill_kernel<<<4096, 256>>>(lam, n, 3.0e10f, 1.0e9f, 2u);
     fill_kernel<<<4096, 256>>>(mu, n, 3.0e10f, 1.0e9f, 3u);
     k.rho = rho, k.lam = lam, k.mu = mu;
     if (visco) {
-        float *qp = next; next += n;
-        float *qs = next; next += n;
+        float *qp = next;
+        next += n;
+        float *qs = next;
+        next += n;
         fill_kernel<<<4096, 256>>>(qp, n, 0.05f, 0.01f, 4u);
         fill_kernel<<<4096, 256>>>(qs, n, 0.08f, 0.01f, 5u);
         k.qpw = qp, k.qsw = qs;
     }
     for (int f = 0; f < nf; f++) {
-        for (int c = 0; c < 3; c++, next += n) k.v[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e-3f, 10u + f * 20 + c);
-        for (int c = 0; c < 6; c++, next += n) k.s[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e5f, 30u + f * 20 + c);
+        for (int c = 0; c < 3; c++, next += n)
+            k.v[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e-3f, 10u + f * 20 + c);
+        for (int c = 0; c < 6; c++, next += n)
+            k.s[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e5f, 30u + f * 20 + c);
         if (visco)
-            for (int c = 0; c < 6; c++, next += n) k.r[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e2f, 50u + f * 20 + c);
+            for (int c = 0; c < 6; c++, next += n)
+                k.r[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e2f, 50u + f * 20 + c);
     }
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
     for (int pass = 0; pass < 2; pass++) { /* the first pass warms up */
         cudaEventRecord(e0);
         for (int st = 0; st < (pass ? steps : 2); st++) {
-            if (nf == 1) launch_plain_velocity<1>(k, planes, variant), launch_plain_stress<1>(k, planes, variant);
-            if (nf == 3) launch_plain_velocity<3>(k, planes, 8), launch_plain_stress<3>(k, planes, 8);
+            if (nf == 1)
+                launch_plain_velocity<1>(k, planes, variant),
+                    launch_plain_stress<1>(k, planes, variant);
+            if (nf == 3)
+                launch_plain_velocity<3>(k, planes, 8), launch_plain_stress<3>(k, planes, 8);
         }
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
@@ -573,7 +608,9 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     return rc;
 }
 
-static const sgt_backend cuda_backend = {"cuda", cuda_setup, cuda_step, cuda_save, cuda_finish,
-                                         cuda_teardown};
+static const sgt_backend cuda_backend = {"cuda",    cuda_setup,  cuda_step,
+                                         cuda_save, cuda_finish, cuda_teardown};
 
-extern "C" const sgt_backend *sgt_backend_cuda(void) { return &cuda_backend; }
+extern "C" const sgt_backend *sgt_backend_cuda(void) {
+    return &cuda_backend;
+}

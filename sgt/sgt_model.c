@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_lines.h"
 #include "cs_strutil.h"
 
 static int bad_material(const char *place, const sgt_material *m, cs_error *err) {
@@ -26,8 +27,8 @@ int sgt_model_homogeneous(sgt_model *m, double vp, double vs, double rho, double
     memset(m, 0, sizeof *m);
     m->kind = SGT_MODEL_HOMOGENEOUS;
     m->homogeneous = (sgt_material){vp, vs, rho, qp, qs};
-    snprintf(m->name, sizeof m->name, "homogeneous vp=%g vs=%g rho=%g qp=%g qs=%g", vp, vs, rho,
-             qp, qs);
+    snprintf(m->name, sizeof m->name, "homogeneous vp=%g vs=%g rho=%g qp=%g qs=%g", vp, vs, rho, qp,
+             qs);
     return bad_material("homogeneous model", &m->homogeneous, err);
 }
 
@@ -47,83 +48,91 @@ static int push_layer(sgt_model *m, int *cap, double top, sgt_material mat) {
     return 0;
 }
 
-/* Splits a line into at most `max` numbers; returns how many, or -1 if a token is not a
- * number. */
-static int parse_numbers(char *line, double *vals, int max) {
-    int n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-        if (n == max) return max + 1;
-        if (cs_parse_double(tok, &vals[n])) return -1;
-        n++;
-    }
-    return n;
-}
-
-static int is_blank_or_comment(const char *s) {
-    while (*s == ' ' || *s == '\t') s++;
-    return *s == '\0' || *s == '#';
-}
-
 int sgt_model_read_fk1d(sgt_model *m, const char *path, cs_error *err) {
     memset(m, 0, sizeof *m);
     m->kind = SGT_MODEL_LAYERED;
     snprintf(m->name, sizeof m->name, "fk1d %s", path);
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open velocity model");
-    char *buf = NULL;
-    size_t cap = 0;
-    int line = 0, nlayers = -1, lcap = 0, rc = 0;
+    cs_lines r;
+    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    int nlayers = -1, lcap = 0, rc = 0;
     double depth = 0;
-    char place[4200];
-    while (cs_read_line(f, &buf, &cap)) {
-        line++;
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        if (is_blank_or_comment(buf)) continue;
+    char *line;
+    while (!rc && (line = cs_lines_next(&r))) {
         double v[8];
-        char copy[1024];
-        cs_copy(copy, sizeof copy, buf);
-        int n = parse_numbers(buf, v, 7);
+        int n = cs_parse_numbers(line, v, 7);
         if (nlayers < 0) {
-            if (n != 1 || v[0] < 1 || v[0] != floor(v[0]) || v[0] > 10000) {
-                rc = cs_error_input(err, place, "layer count", copy,
+            if (n != 1 || v[0] < 1 || v[0] != floor(v[0]) || v[0] > 10000)
+                rc = cs_error_input(err, r.place, "layer count", r.copy,
                                     "the first line of an fk1d model is the number of layers");
-                break;
-            }
-            nlayers = (int)v[0];
+            else
+                nlayers = (int)v[0];
             continue;
         }
         if (n != 6) {
-            rc = cs_error_input(err, place, NULL, copy,
+            rc = cs_error_input(err, r.place, NULL, r.copy,
                                 "expected 6 numbers: thickness(km) vp(km/s) vs(km/s) "
                                 "rho(g/cm3) qp qs");
-            break;
-        }
-        if (m->n == nlayers) {
-            rc = cs_error_input(err, place, NULL, copy, "more layers than the %d announced",
+        } else if (m->n == nlayers) {
+            rc = cs_error_input(err, r.place, NULL, r.copy, "more layers than the %d announced",
                                 nlayers);
-            break;
+        } else {
+            sgt_material mat = {v[1] * 1e3, v[2] * 1e3, v[3] * 1e3, v[4], v[5]};
+            if (!(rc = bad_material(r.place, &mat, err))) {
+                if (!(v[0] > 0) && m->n < nlayers - 1)
+                    rc = cs_error_input(err, r.place, "thickness", r.copy, "must be positive (km)");
+                else if (push_layer(m, &lcap, depth, mat))
+                    rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                depth += v[0] * 1e3;
+            }
         }
-        sgt_material mat = {v[1] * 1e3, v[2] * 1e3, v[3] * 1e3, v[4], v[5]};
-        if ((rc = bad_material(place, &mat, err))) break;
-        if (!(v[0] > 0) && m->n < nlayers - 1) {
-            rc = cs_error_input(err, place, "thickness", copy, "must be positive (km)");
-            break;
-        }
-        if (push_layer(m, &lcap, depth, mat)) {
-            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-            break;
-        }
-        depth += v[0] * 1e3;
     }
-    free(buf);
-    fclose(f);
+    cs_lines_close(&r);
     if (!rc && nlayers < 0) rc = cs_error_input(err, path, NULL, NULL, "empty velocity model");
     if (!rc && m->n != nlayers)
         rc = cs_error_input(err, path, NULL, NULL, "announces %d layers but holds %d", nlayers,
                             m->n);
     if (rc) sgt_model_free(m);
     return rc;
+}
+
+/* The header of a depth table: columns named with their units. Returns the column count and
+ * each column's factor to SI. */
+static int depth_table_header(char *line, const cs_lines *r, double scale[6], cs_error *err) {
+    static const char *names[6] = {"depth", "vp", "vs", "rho", "qp", "qs"};
+    int ncols = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(line, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        if (ncols == 6)
+            return -cs_error_input(err, r->place, "header", r->copy, "at most 6 columns");
+        char *br = strchr(tok, '[');
+        size_t nl = br ? (size_t)(br - tok) : strlen(tok);
+        if (strlen(names[ncols]) != nl || strncmp(tok, names[ncols], nl))
+            return -cs_error_input(err, r->place, "header", r->copy,
+                                   "columns must be depth[unit] vp[unit] vs[unit] rho[unit] and "
+                                   "optionally qp qs, in that order");
+        char u[32];
+        snprintf(u, sizeof u, "%s", br ? br + 1 : "");
+        char *close = strchr(u, ']');
+        if (close) *close = '\0';
+        double f = 0;
+        if (ncols == 0)
+            f = !strcmp(u, "km") ? 1e3 : !strcmp(u, "m") ? 1.0 : 0;
+        else if (ncols <= 2)
+            f = !strcmp(u, "km/s") ? 1e3 : !strcmp(u, "m/s") ? 1.0 : 0;
+        else if (ncols == 3)
+            f = !strcmp(u, "g/cm3") ? 1e3 : !strcmp(u, "kg/m3") ? 1.0 : 0;
+        else
+            f = 1.0;
+        if (f == 0)
+            return -cs_error_input(err, r->place, names[ncols], u,
+                                   "unknown unit in the header (depth: m or km; speeds: m/s or "
+                                   "km/s; density: kg/m3 or g/cm3)");
+        scale[ncols++] = f;
+    }
+    if (ncols != 4 && ncols != 6)
+        return -cs_error_input(err, r->place, "header", r->copy,
+                               "needs 4 columns (depth vp vs rho) or 6 (with qp qs)");
+    return ncols;
 }
 
 /* Depth table: a header line naming the columns with their units, e.g.
@@ -133,93 +142,37 @@ int sgt_model_read_depth_table(sgt_model *m, const char *path, cs_error *err) {
     memset(m, 0, sizeof *m);
     m->kind = SGT_MODEL_LAYERED;
     snprintf(m->name, sizeof m->name, "depth-table %s", path);
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open velocity model");
-    char *buf = NULL;
-    size_t cap = 0;
-    int line = 0, lcap = 0, rc = 0, ncols = 0;
+    cs_lines r;
+    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    int lcap = 0, rc = 0, ncols = 0;
     double scale[6] = {0};
-    char place[4200];
-    while (cs_read_line(f, &buf, &cap)) {
-        line++;
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        if (is_blank_or_comment(buf)) continue;
-        char copy[1024];
-        cs_copy(copy, sizeof copy, buf);
+    char *line;
+    while (!rc && (line = cs_lines_next(&r))) {
         if (ncols == 0) {
-            static const char *names[6] = {"depth", "vp", "vs", "rho", "qp", "qs"};
-            char *save = NULL;
-            for (char *tok = strtok_r(buf, " \t,", &save); tok && !rc;
-                 tok = strtok_r(NULL, " \t,", &save)) {
-                if (ncols == 6) {
-                    rc = cs_error_input(err, place, "header", copy, "at most 6 columns");
-                    break;
-                }
-                char want[16];
-                char *br = strchr(tok, '[');
-                size_t nl = br ? (size_t)(br - tok) : strlen(tok);
-                snprintf(want, sizeof want, "%.*s", (int)nl, tok);
-                if (strcmp(want, names[ncols])) {
-                    rc = cs_error_input(err, place, "header", copy,
-                                        "columns must be depth[unit] vp[unit] vs[unit] "
-                                        "rho[unit] and optionally qp qs, in that order");
-                    break;
-                }
-                const char *unit = br ? br + 1 : "";
-                char u[32];
-                snprintf(u, sizeof u, "%s", unit);
-                char *close = strchr(u, ']');
-                if (close) *close = '\0';
-                double s = 0;
-                if (ncols == 0)
-                    s = !strcmp(u, "km") ? 1e3 : !strcmp(u, "m") ? 1.0 : 0;
-                else if (ncols <= 2)
-                    s = !strcmp(u, "km/s") ? 1e3 : !strcmp(u, "m/s") ? 1.0 : 0;
-                else if (ncols == 3)
-                    s = !strcmp(u, "g/cm3") ? 1e3 : !strcmp(u, "kg/m3") ? 1.0 : 0;
-                else
-                    s = 1.0;
-                if (s == 0) {
-                    rc = cs_error_input(err, place, names[ncols], u,
-                                        "unknown unit in the header (depth: m or km; speeds: "
-                                        "m/s or km/s; density: kg/m3 or g/cm3)");
-                    break;
-                }
-                scale[ncols++] = s;
-            }
-            if (!rc && ncols != 4 && ncols != 6)
-                rc = cs_error_input(err, place, "header", copy,
-                                    "needs 4 columns (depth vp vs rho) or 6 (with qp qs)");
-            if (rc) break;
+            ncols = depth_table_header(line, &r, scale, err);
+            if (ncols < 0) rc = -ncols;
             continue;
         }
         double v[7];
-        int n = parse_numbers(buf, v, 6);
-        if (n != ncols) {
-            rc = cs_error_input(err, place, NULL, copy, "expected %d numbers as the header says",
-                                ncols);
+        if (cs_parse_numbers(line, v, 6) != ncols) {
+            rc = cs_error_input(err, r.place, NULL, r.copy,
+                                "expected %d numbers as the header says", ncols);
             break;
         }
         sgt_material mat = {v[1] * scale[1], v[2] * scale[2], v[3] * scale[3],
                             ncols == 6 ? v[4] : NAN, ncols == 6 ? v[5] : NAN};
-        if ((rc = bad_material(place, &mat, err))) break;
         double top = v[0] * scale[0];
-        if (m->n == 0 && top != 0) {
-            rc = cs_error_input(err, place, "depth", copy,
+        if ((rc = bad_material(r.place, &mat, err))) break;
+        if (m->n == 0 && top != 0)
+            rc = cs_error_input(err, r.place, "depth", r.copy,
                                 "the first layer must start at depth 0");
-            break;
-        }
-        if (m->n > 0 && !(top > m->top[m->n - 1])) {
-            rc = cs_error_input(err, place, "depth", copy, "layer tops must increase with depth");
-            break;
-        }
-        if (push_layer(m, &lcap, top, mat)) {
+        else if (m->n > 0 && !(top > m->top[m->n - 1]))
+            rc = cs_error_input(err, r.place, "depth", r.copy,
+                                "layer tops must increase with depth");
+        else if (push_layer(m, &lcap, top, mat))
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-            break;
-        }
     }
-    free(buf);
-    fclose(f);
+    cs_lines_close(&r);
     if (!rc && m->n == 0) rc = cs_error_input(err, path, NULL, NULL, "no layers");
     if (rc) sgt_model_free(m);
     return rc;
@@ -238,38 +191,22 @@ int sgt_model_read_ucvm1d(sgt_model *m, const char *path, cs_error *err) {
     memset(m, 0, sizeof *m);
     m->kind = SGT_MODEL_LINEAR;
     snprintf(m->name, sizeof m->name, "ucvm1d %s", path);
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open velocity model");
-    char *buf = NULL;
-    size_t cap = 0;
-    int line = 0, lcap = 0, rc = 0;
-    char place[4200];
-    while (cs_read_line(f, &buf, &cap)) {
-        line++;
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        if (is_blank_or_comment(buf)) continue;
-        char copy[1024];
-        cs_copy(copy, sizeof copy, buf);
+    cs_lines r;
+    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    int lcap = 0, rc = 0;
+    char *line;
+    while (!rc && (line = cs_lines_next(&r))) {
         double v[3];
-        if (parse_numbers(buf, v, 2) != 2) {
-            rc = cs_error_input(err, place, NULL, copy, "expected: depth_km vp_km_s");
-            break;
-        }
-        if (m->n > 0 && !(v[0] * 1e3 > m->top[m->n - 1])) {
-            rc = cs_error_input(err, place, "depth", copy, "depths must increase");
-            break;
-        }
-        if (!(v[1] > 0)) {
-            rc = cs_error_input(err, place, "vp", copy, "must be positive");
-            break;
-        }
-        if (push_layer(m, &lcap, v[0] * 1e3, ucvm1d_material(v[1] * 1e3))) {
+        if (cs_parse_numbers(line, v, 2) != 2)
+            rc = cs_error_input(err, r.place, NULL, r.copy, "expected: depth_km vp_km_s");
+        else if (m->n > 0 && !(v[0] * 1e3 > m->top[m->n - 1]))
+            rc = cs_error_input(err, r.place, "depth", r.copy, "depths must increase");
+        else if (!(v[1] > 0))
+            rc = cs_error_input(err, r.place, "vp", r.copy, "must be positive");
+        else if (push_layer(m, &lcap, v[0] * 1e3, ucvm1d_material(v[1] * 1e3)))
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-            break;
-        }
     }
-    free(buf);
-    fclose(f);
+    cs_lines_close(&r);
     if (!rc && m->n == 0) rc = cs_error_input(err, path, NULL, NULL, "no depth/vp rows");
     if (rc) sgt_model_free(m);
     return rc;
@@ -351,7 +288,8 @@ int sgt_model_read_hdf5(sgt_model *m, const char *path, cs_error *err) {
         rc = cs_error_input(err, path, "dataset", "qp/qs", "give both or neither");
     const char *an[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
     double *av[6] = {&m->gx0, &m->gy0, &m->gz0, &m->gdx, &m->gdy, &m->gdz};
-    for (int i = 0; i < 6 && !rc; i++) rc = read_attr(f, path, an[i], av[i], err);
+    for (int i = 0; i < 6 && !rc; i++)
+        rc = read_attr(f, path, an[i], av[i], err);
     H5Fclose(f);
     if (!rc) {
         m->gnz = dims[0];
@@ -403,8 +341,8 @@ int sgt_model_read_awp(sgt_model *m, const char *path, int nx, int ny, int nz, c
         m->grho[p] = raw[3 * p + 2];
         sgt_material mat = {raw[3 * p], raw[3 * p + 1], raw[3 * p + 2], NAN, NAN};
         char place[4200];
-        snprintf(place, sizeof place, "%s: node %zu (x %zu, y %zu, z %zu)", path, p,
-                 p % (size_t)nx, (p / (size_t)nx) % (size_t)ny, p / ((size_t)nx * ny));
+        snprintf(place, sizeof place, "%s: node %zu (x %zu, y %zu, z %zu)", path, p, p % (size_t)nx,
+                 (p / (size_t)nx) % (size_t)ny, p / ((size_t)nx * ny));
         rc = bad_material(place, &mat, err);
     }
     free(raw);
@@ -437,7 +375,9 @@ void sgt_model_free(sgt_model *m) {
     memset(m, 0, sizeof *m);
 }
 
-static double lerp(double a, double b, double t) { return a + (b - a) * t; }
+static double lerp(double a, double b, double t) {
+    return a + (b - a) * t;
+}
 
 int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int j, int k,
                     sgt_material *out, cs_error *err) {
@@ -448,7 +388,8 @@ int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int
     case SGT_MODEL_LAYERED: {
         /* The layer whose top is at or above z: a node on an interface takes the layer below. */
         int l = 0;
-        while (l + 1 < m->n && m->top[l + 1] <= z) l++;
+        while (l + 1 < m->n && m->top[l + 1] <= z)
+            l++;
         *out = m->layer[l];
         return 0;
     }
@@ -458,7 +399,8 @@ int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int
             return 0;
         }
         int l = 0;
-        while (l + 1 < m->n && m->top[l + 1] <= z) l++;
+        while (l + 1 < m->n && m->top[l + 1] <= z)
+            l++;
         if (l + 1 == m->n) {
             *out = m->layer[l];
             return 0;
@@ -470,8 +412,8 @@ int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int
     case SGT_MODEL_AWP: {
         if (i < 0 || j < 0 || k < 0 || i >= m->gnx || j >= m->gny || k >= m->gnz)
             return cs_error_input(err, m->name, "node", NULL,
-                                  "(%d, %d, %d) lies outside the AWP mesh of %d x %d x %d", i, j,
-                                  k, m->gnx, m->gny, m->gnz);
+                                  "(%d, %d, %d) lies outside the AWP mesh of %d x %d x %d", i, j, k,
+                                  m->gnx, m->gny, m->gnz);
         size_t p = ((size_t)k * m->gny + j) * m->gnx + i;
         *out = (sgt_material){m->gvp[p], m->gvs[p], m->grho[p], NAN, NAN};
         return 0;
@@ -479,8 +421,8 @@ int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int
     case SGT_MODEL_GRID3D: {
         double fx = (x - m->gx0) / m->gdx, fy = (y - m->gy0) / m->gdy, fz = (z - m->gz0) / m->gdz;
         const double eps = 1e-6;
-        if (fx < -eps || fy < -eps || fz < -eps || fx > m->gnx - 1 + eps ||
-            fy > m->gny - 1 + eps || fz > m->gnz - 1 + eps) {
+        if (fx < -eps || fy < -eps || fz < -eps || fx > m->gnx - 1 + eps || fy > m->gny - 1 + eps ||
+            fz > m->gnz - 1 + eps) {
             char v[128];
             snprintf(v, sizeof v, "%.1f, %.1f, %.1f", x, y, z);
             return cs_error_input(err, m->name, "point x, y, z (m)", v,
@@ -528,15 +470,15 @@ static int write_3d(hid_t f, const char *name, int nx, int ny, int nz, const flo
     return r < 0 ? -1 : 0;
 }
 
-int sgt_model_write_hdf5(const char *path, int nx, int ny, int nz, double x0, double y0,
-                         double z0, double dx, double dy, double dz, const float *vp,
-                         const float *vs, const float *rho, const float *qp, const float *qs,
-                         cs_error *err) {
+int sgt_model_write_hdf5(const char *path, int nx, int ny, int nz, double x0, double y0, double z0,
+                         double dx, double dy, double dz, const float *vp, const float *vs,
+                         const float *rho, const float *qp, const float *qs, cs_error *err) {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", path);
     int bad = write_3d(f, "vp", nx, ny, nz, vp) || write_3d(f, "vs", nx, ny, nz, vs) ||
               write_3d(f, "rho", nx, ny, nz, rho);
-    if (qp && qs) bad = bad || write_3d(f, "qp", nx, ny, nz, qp) || write_3d(f, "qs", nx, ny, nz, qs);
+    if (qp && qs)
+        bad = bad || write_3d(f, "qp", nx, ny, nz, qp) || write_3d(f, "qs", nx, ny, nz, qs);
     const char *an[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
     double av[6] = {x0, y0, z0, dx, dy, dz};
     hid_t sp = H5Screate(H5S_SCALAR);

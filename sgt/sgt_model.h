@@ -27,7 +27,7 @@ typedef enum {
 
 typedef struct {
     sgt_model_kind kind;
-    char name[256];         /* identity recorded in outputs: format and file */
+    char name[256]; /* identity recorded in outputs: format and file */
     sgt_material homogeneous;
     /* 1D: n entries, top depths ascending (m) */
     int n;
@@ -59,9 +59,8 @@ int sgt_model_query(const sgt_model *m, double x, double y, double z, int i, int
                     sgt_material *out, cs_error *err);
 
 /* Writes a 3D model in this toolkit's HDF5 layout (for tests and for users converting models). */
-int sgt_model_write_hdf5(const char *path, int nx, int ny, int nz, double x0, double y0,
-                         double z0, double dx, double dy, double dz, const float *vp,
-                         const float *vs, const float *rho, const float *qp, const float *qs,
-                         cs_error *err);
+int sgt_model_write_hdf5(const char *path, int nx, int ny, int nz, double x0, double y0, double z0,
+                         double dx, double dy, double dz, const float *vp, const float *vs,
+                         const float *rho, const float *qp, const float *qs, cs_error *err);
 
 #endif

@@ -17,10 +17,13 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
     bad |= cs_h5_attr_double(f, "h", &c->h, 1);
     bad |= cs_h5_attr_double(f, "solver_dt", &c->dt, 1);
     bad |= cs_h5_attr_int(f, "solver_nt", &c->nt, 1);
-    if (c->have_geo) bad |= cs_h5_attr_double(f, "box_origin_lon_lat_rotation_x0_y0", box, 5);
-    else bad |= cs_h5_attr_double(f, "box_x0_y0", box + 3, 2);
-    bad |= cs_h5_attr_string(f, "frame", "box: x at azimuth 'rotation' clockwise from north, y 90 "
-                                          "degrees clockwise from x, z down, z = 0 the surface");
+    if (c->have_geo)
+        bad |= cs_h5_attr_double(f, "box_origin_lon_lat_rotation_x0_y0", box, 5);
+    else
+        bad |= cs_h5_attr_double(f, "box_x0_y0", box + 3, 2);
+    bad |= cs_h5_attr_string(f, "frame",
+                             "box: x at azimuth 'rotation' clockwise from north, y 90 "
+                             "degrees clockwise from x, z down, z = 0 the surface");
     bad |= cs_h5_attr_int(f, "free_surface", &c->free_surface, 1);
     bad |= cs_h5_attr_int(f, "attenuation", &c->visco, 1);
     if (c->visco) {
@@ -43,8 +46,9 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
     bad |= cs_h5_write(g, "stf", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, s->stf);
     bad |= cs_h5_attr_double(g, "dt", &c->dt, 1);
     bad |= cs_h5_attr_double(g, "sample_offset", &m->stf_sample_offset, 1);
-    bad |= cs_h5_attr_string(g, "units", "1/s; sample n is at (n + sample_offset) dt; the source "
-                                         "is amplitude x stf(t)");
+    bad |= cs_h5_attr_string(g, "units",
+                             "1/s; sample n is at (n + sample_offset) dt; the source "
+                             "is amplitude x stf(t)");
     H5Gclose(g);
     return bad;
 }
@@ -56,12 +60,14 @@ static int write_sgt(hid_t f, const sgt_config *c, const sgt_state *s) {
     hsize_t d2[2] = {(hsize_t)np, 3};
     bad |= cs_h5_write(g, "index", H5T_STD_I32LE, H5T_NATIVE_INT, 2, d2, NULL, s->pts);
     if (c->point_geo) {
-        bad |= cs_h5_write(g, "geographic", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, d2, NULL, c->point_geo);
+        bad |= cs_h5_write(g, "geographic", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, d2, NULL,
+                           c->point_geo);
         bad |= cs_h5_attr_string(g, "geographic_units", "lon (deg), lat (deg), depth (m)");
     }
     bad |= cs_h5_write(g, "material", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 2, d2, NULL, s->pt_mat);
-    bad |= cs_h5_attr_string(g, "material_units", "lambda (Pa), mu (Pa), rho (kg/m^3), at the "
-                                                  "reference frequency");
+    bad |= cs_h5_attr_string(g, "material_units",
+                             "lambda (Pa), mu (Pa), rho (kg/m^3), at the "
+                             "reference frequency");
     H5Gclose(g);
     hsize_t d3[3] = {(hsize_t)np, 6, (hsize_t)s->nt_out};
     hsize_t ch[3] = {(hsize_t)(np < 64 ? np : 64), 6, (hsize_t)s->nt_out};
@@ -92,7 +98,8 @@ static int write_forward(hid_t f, const sgt_config *c, const sgt_state *s) {
     H5Gclose(g);
     bad |= cs_h5_attr_double(f, "dt", &c->dt, 1);
     bad |= cs_h5_attr_int(f, "nt", &s->nt, 1);
-    bad |= cs_h5_attr_string(f, "source_kind", c->source_kind == SGT_SOURCE_FORCE ? "force" : "moment");
+    bad |= cs_h5_attr_string(f, "source_kind",
+                             c->source_kind == SGT_SOURCE_FORCE ? "force" : "moment");
     if (c->source_kind == SGT_SOURCE_FORCE) {
         bad |= cs_h5_attr_double(f, "force_vector", c->force, 3);
         bad |= cs_h5_attr_double(f, "impulse", &c->impulse, 1);
@@ -113,14 +120,16 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
         remove(tmp);
         return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp);
     }
-    int bad = cs_h5_attr_string(f, "format", c->mode == SGT_MODE_SGT ? "cybershake-sgt" : "cybershake-forward");
+    int bad = cs_h5_attr_string(f, "format",
+                                c->mode == SGT_MODE_SGT ? "cybershake-sgt" : "cybershake-forward");
     bad |= cs_h5_attr_int(f, "format_version", (int[]){1}, 1);
     bad |= write_common_attrs(f, c, s, meta);
     bad |= c->mode == SGT_MODE_SGT ? write_sgt(f, c, s) : write_forward(f, c, s);
     if (H5Fclose(f) < 0) bad = 1;
     if (bad) {
         remove(tmp);
-        return cs_error_set(err, CS_ERR_IO, "%s: writing the HDF5 output failed (disk full?)", c->output);
+        return cs_error_set(err, CS_ERR_IO, "%s: writing the HDF5 output failed (disk full?)",
+                            c->output);
     }
     rc = cs_atomic_publish(tmp, c->output, sha, err);
     if (rc && err->status == CS_ERR_RESOURCE) {

@@ -10,8 +10,8 @@
 #include "sgt_absorb.h"
 #include "sgt_stencil.h"
 
-static void slab_box(const sgt_state *s, const sgt_pml_slab *sl, int *ib, int *ie, int *jb,
-                     int *je, int *kb, int *ke) {
+static void slab_box(const sgt_state *s, const sgt_pml_slab *sl, int *ib, int *ie, int *jb, int *je,
+                     int *kb, int *ke) {
     *ib = 0, *ie = s->L.lnx, *jb = 0, *je = s->L.lny, *kb = 0, *ke = s->L.nz;
     if (sl->axis == 0) *ib = sl->lo, *ie = sl->hi;
     if (sl->axis == 1) *jb = sl->lo, *je = sl->hi;
@@ -63,5 +63,9 @@ static void pml_pass(sgt_state *s, int stress) {
     }
 }
 
-void sgt_pml_velocity(sgt_state *s) { pml_pass(s, 0); }
-void sgt_pml_stress(sgt_state *s) { pml_pass(s, 1); }
+void sgt_pml_velocity(sgt_state *s) {
+    pml_pass(s, 0);
+}
+void sgt_pml_stress(sgt_state *s) {
+    pml_pass(s, 1);
+}

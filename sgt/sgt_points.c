@@ -1,9 +1,11 @@
 #include "sgt_points.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_lines.h"
 #include "cs_strutil.h"
 #include "sgt_stencil.h"
 
@@ -28,10 +30,11 @@ void sgt_points_save(sgt_state *s, int m) {
         if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;
         int k = s->pts[3 * q + 2];
         double e[6];
-        sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, v ? s->qpw : NULL,
-                         v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q], s->pts[3 * q + 1],
+        sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, v ? s->qpw : NULL, v ? s->qsw : NULL,
+                         v ? s->q_tau : NULL, s->pts[3 * q], s->pts[3 * q + 1],
                          sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface, e);
-        for (int c = 0; c < 6; c++) s->out[(q * 6 + c) * s->nt_out + m] = (float)e[c];
+        for (int c = 0; c < 6; c++)
+            s->out[(q * 6 + c) * s->nt_out + m] = (float)e[c];
     }
 }
 
@@ -44,8 +47,8 @@ int sgt_receivers_alloc(sgt_state *s, cs_error *err) {
 }
 
 void sgt_node_velocity(const sgt_state *s, int i, int j, int k, double v[3]) {
-    sgt_node_velocity_at(s->v[0], s->v[1], s->v[2], s->lam, s->mu, sgt_idx(&s->L, i, j, k),
-                         s->L.sx, s->L.sy, k, s->free_surface, (float)s->h, v);
+    sgt_node_velocity_at(s->v[0], s->v[1], s->v[2], s->lam, s->mu, sgt_idx(&s->L, i, j, k), s->L.sx,
+                         s->L.sy, k, s->free_surface, (float)s->h, v);
 }
 
 void sgt_receivers_record(sgt_state *s, int n) {
@@ -56,61 +59,78 @@ void sgt_receivers_record(sgt_state *s, int n) {
         sgt_node_velocity(s, li, lj, s->rec[3 * r + 2], v);
         for (int c = 0; c < 3; c++) {
             /* v^{n+1/2} is current; v(t_n) is the mean with v^{n-1/2}. */
-            s->rec_out[((long)r * 3 + c) * s->nt + n] = 0.5f * (s->rec_prev[3 * r + c] + (float)v[c]);
+            s->rec_out[((long)r * 3 + c) * s->nt + n] =
+                0.5f * (s->rec_prev[3 * r + c] + (float)v[c]);
             s->rec_prev[3 * r + c] = (float)v[c];
         }
     }
 }
 
-int sgt_points_read_index(const char *path, int **pts, long *n, cs_error *err) {
-    *pts = NULL;
+int sgt_points_read(const char *path, int want, double **vals, int **lines, long *n,
+                    cs_error *err) {
+    *vals = NULL;
+    *lines = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open points file");
-    char *buf = NULL;
-    size_t cap = 0;
-    long ncap = 0;
-    int line = 0, rc = 0;
-    while (cs_read_line(f, &buf, &cap)) {
-        line++;
-        char *s = cs_trim(buf);
-        if (!*s || *s == '#') continue;
-        char place[4200], copy[256];
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        cs_copy(copy, sizeof copy, s);
-        long v[3];
-        int got = 0;
-        char *save = NULL;
-        for (char *tok = strtok_r(s, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-            if (got == 3 || cs_parse_long(tok, &v[got])) {
-                got = -1;
-                break;
-            }
-            got++;
-        }
-        if (got != 3) {
-            rc = cs_error_input(err, place, NULL, copy, "expected three grid indices: i j k");
+    cs_lines r;
+    if (cs_lines_open(&r, path, "points file", err)) return err->status;
+    long cap = 0;
+    int rc = 0;
+    char *line;
+    while (!rc && (line = cs_lines_next(&r))) {
+        double v[3];
+        if (cs_parse_numbers(line, v, 3) != 3) {
+            rc = cs_error_input(err, r.place, NULL, r.copy, "expected three numbers: %s",
+                                want == SGT_POINTS_INDEX ? "i j k (grid indices)"
+                                                         : "lon lat depth_m");
             break;
         }
-        if (*n == ncap) {
-            ncap = ncap ? 2 * ncap : 1024;
-            int *np = realloc(*pts, (size_t)ncap * 3 * sizeof(int));
-            if (!np) {
+        if (want == SGT_POINTS_INDEX)
+            for (int c = 0; c < 3; c++)
+                if (v[c] != floor(v[c]) || fabs(v[c]) > 1e8) {
+                    rc = cs_error_input(err, r.place, NULL, r.copy,
+                                        "grid indices must be whole numbers");
+                    break;
+                }
+        if (rc) break;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            double *nv = realloc(*vals, (size_t)cap * 3 * sizeof(double));
+            if (nv) *vals = nv;
+            int *nl = nv ? realloc(*lines, (size_t)cap * sizeof(int)) : NULL;
+            if (!nl) {
                 rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
                 break;
             }
-            *pts = np;
+            *lines = nl;
         }
-        for (int c = 0; c < 3; c++) (*pts)[3 * *n + c] = (int)v[c];
+        memcpy(*vals + 3 * *n, v, sizeof v);
+        (*lines)[*n] = r.line;
         (*n)++;
     }
-    free(buf);
-    fclose(f);
+    cs_lines_close(&r);
     if (!rc && *n == 0) rc = cs_error_input(err, path, NULL, NULL, "holds no points");
     if (rc) {
-        free(*pts);
-        *pts = NULL;
+        free(*vals);
+        free(*lines);
+        *vals = NULL;
+        *lines = NULL;
         *n = 0;
     }
     return rc;
+}
+
+int sgt_points_read_index(const char *path, int **pts, int **lines, long *n, cs_error *err) {
+    double *v;
+    int rc = sgt_points_read(path, SGT_POINTS_INDEX, &v, lines, n, err);
+    *pts = NULL;
+    if (rc) return rc;
+    *pts = malloc((size_t)*n * 3 * sizeof(int));
+    if (!*pts) {
+        free(v);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    for (long q = 0; q < 3 * *n; q++)
+        (*pts)[q] = (int)v[q];
+    free(v);
+    return 0;
 }

@@ -21,7 +21,11 @@ void sgt_receivers_record(sgt_state *s, int n);
 /* Velocity at node (i, j, k) (local), as receivers and the force source see it. */
 void sgt_node_velocity(const sgt_state *s, int i, int j, int k, double v[3]);
 
-/* Reads points as grid indices "i j k" (one per line, '#' comments). */
-int sgt_points_read_index(const char *path, int **pts, long *n, cs_error *err);
+/* Reads a points file: three numbers per line ('#' comments), grid indices "i j k"
+ * (SGT_POINTS_INDEX, whole numbers) or "lon lat depth_m" (SGT_POINTS_GEOGRAPHIC); with the line
+ * of each point, for messages. */
+enum { SGT_POINTS_INDEX = 0, SGT_POINTS_GEOGRAPHIC = 1 };
+int sgt_points_read(const char *path, int want, double **vals, int **lines, long *n, cs_error *err);
+int sgt_points_read_index(const char *path, int **pts, int **lines, long *n, cs_error *err);
 
 #endif

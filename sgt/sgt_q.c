@@ -21,13 +21,15 @@ static int solve(int n, double a[SGT_Q_NMECH][SGT_Q_NMECH], double *b) {
         b[p] = t;
         for (int r = c + 1; r < n; r++) {
             double f = a[r][c] / a[c][c];
-            for (int k = c; k < n; k++) a[r][k] -= f * a[c][k];
+            for (int k = c; k < n; k++)
+                a[r][k] -= f * a[c][k];
             b[r] -= f * b[c];
         }
     }
     for (int r = n - 1; r >= 0; r--) {
         double s = b[r];
-        for (int k = r + 1; k < n; k++) s -= a[r][k] * b[k];
+        for (int k = r + 1; k < n; k++)
+            s -= a[r][k] * b[k];
         b[r] = s / a[r][r];
     }
     return 0;
@@ -47,11 +49,13 @@ static int fit_linear(const sgt_q_model *q, double qinv, double *y) {
         }
         for (int a = 0; a < n; a++) {
             atb[a] += row[a] * qinv;
-            for (int b = 0; b < n; b++) ata[a][b] += row[a] * row[b];
+            for (int b = 0; b < n; b++)
+                ata[a][b] += row[a] * row[b];
         }
     }
     if (solve(n, ata, atb)) return -1;
-    for (int l = 0; l < n; l++) y[l] = atb[l] > 0 ? atb[l] : 0;
+    for (int l = 0; l < n; l++)
+        y[l] = atb[l] > 0 ? atb[l] : 0;
     return 0;
 }
 
@@ -69,7 +73,8 @@ static void coarse_moduli(const sgt_q_model *q, const double *y, double w, doubl
         *mixed += m[l] / SGT_Q_NMECH;
     }
     *aligned = 0;
-    for (int c = 0; c < 4; c++) *aligned += 0.25 * 2.0 / (1.0 / m[c] + 1.0 / m[c + 4]);
+    for (int c = 0; c < 4; c++)
+        *aligned += 0.25 * 2.0 / (1.0 / m[c] + 1.0 / m[c + 4]);
 }
 
 #define QFIT_NF 40
@@ -90,7 +95,8 @@ static void q_residuals(const sgt_q_model *q, double qinv, const double *y, doub
 
 static double sumsq(const double *r, int n) {
     double c = 0;
-    for (int i = 0; i < n; i++) c += r[i] * r[i];
+    for (int i = 0; i < n; i++)
+        c += r[i] * r[i];
     return c;
 }
 
@@ -108,32 +114,38 @@ static int fit_weights(const sgt_q_model *q, double qinv, double *y) {
             y[l] = yl + d;
             q_residuals(q, qinv, y, rt);
             y[l] = yl;
-            for (int i = 0; i < QFIT_NR; i++) J[i][l] = (rt[i] - r[i]) / d;
+            for (int i = 0; i < QFIT_NR; i++)
+                J[i][l] = (rt[i] - r[i]) / d;
         }
         double g[SGT_Q_NMECH] = {0}, h[SGT_Q_NMECH][SGT_Q_NMECH] = {{0}};
         for (int i = 0; i < QFIT_NR; i++)
             for (int a = 0; a < n; a++) {
                 g[a] -= J[i][a] * r[i];
-                for (int b = 0; b < n; b++) h[a][b] += J[i][a] * J[i][b];
+                for (int b = 0; b < n; b++)
+                    h[a][b] += J[i][a] * J[i][b];
             }
         int improved = 0;
         for (int tries = 0; tries < 20 && !improved; tries++) {
             double hh[SGT_Q_NMECH][SGT_Q_NMECH], step[SGT_Q_NMECH], yn[SGT_Q_NMECH];
             for (int a = 0; a < n; a++) {
-                for (int b = 0; b < n; b++) hh[a][b] = h[a][b];
+                for (int b = 0; b < n; b++)
+                    hh[a][b] = h[a][b];
                 hh[a][a] *= 1 + lambda;
                 step[a] = g[a];
             }
             if (solve(n, hh, step)) return -1;
-            for (int a = 0; a < n; a++) yn[a] = y[a] + step[a] > 0 ? y[a] + step[a] : 0;
+            for (int a = 0; a < n; a++)
+                yn[a] = y[a] + step[a] > 0 ? y[a] + step[a] : 0;
             q_residuals(q, qinv, yn, rt);
             double c2 = sumsq(rt, QFIT_NR);
             if (c2 < cost) {
                 improved = 1;
                 double rel = (cost - c2) / cost;
                 cost = c2;
-                for (int a = 0; a < n; a++) y[a] = yn[a];
-                for (int i = 0; i < QFIT_NR; i++) r[i] = rt[i];
+                for (int a = 0; a < n; a++)
+                    y[a] = yn[a];
+                for (int i = 0; i < QFIT_NR; i++)
+                    r[i] = rt[i];
                 lambda *= 0.3;
                 if (rel < 1e-10) return 0;
             } else {
@@ -150,7 +162,8 @@ int sgt_q_fit(sgt_q_model *q, double f_low, double f_high, double f_ref, cs_erro
         return cs_error_input(err, "q_band", NULL, NULL,
                               "needs 0 < q_band_low < q_band_high / 2 (got %g to %g Hz)", f_low,
                               f_high);
-    if (!(f_ref > 0)) return cs_error_input(err, "q_reference_frequency", NULL, NULL, "must be > 0");
+    if (!(f_ref > 0))
+        return cs_error_input(err, "q_reference_frequency", NULL, NULL, "must be > 0");
     q->f_low = f_low;
     q->f_high = f_high;
     q->f_ref = f_ref;
@@ -161,7 +174,8 @@ int sgt_q_fit(sgt_q_model *q, double f_low, double f_high, double f_ref, cs_erro
     }
     for (int s = 0; s < QFIT_NF; s++)
         qfit_w[s] = 2 * M_PI * f_low * pow(f_high / f_low, (double)s / (QFIT_NF - 1));
-    for (int l = 0; l < SGT_Q_NMECH; l++) q->table[0][l] = 0;
+    for (int l = 0; l < SGT_Q_NMECH; l++)
+        q->table[0][l] = 0;
     for (int i = 1; i < SGT_Q_TABLE; i++) {
         double qinv = (double)i / (SGT_Q_TABLE - 1) / SGT_Q_MIN;
         /* Start from the plain solid's weights at the first entry, then continue along 1/Q
@@ -170,7 +184,8 @@ int sgt_q_fit(sgt_q_model *q, double f_low, double f_high, double f_ref, cs_erro
             if (fit_linear(q, qinv, q->table[i]))
                 return cs_error_set(err, CS_ERR_INTERNAL, "Q fit is singular at Q = %g", 1 / qinv);
         } else {
-            for (int l = 0; l < SGT_Q_NMECH; l++) q->table[i][l] = q->table[i - 1][l] * i / (i - 1);
+            for (int l = 0; l < SGT_Q_NMECH; l++)
+                q->table[i][l] = q->table[i - 1][l] * i / (i - 1);
         }
         if (fit_weights(q, qinv, q->table[i]))
             return cs_error_set(err, CS_ERR_INTERNAL, "Q fit is singular at Q = %g", 1 / qinv);

@@ -17,12 +17,13 @@
 
 #define SGT_Q_NMECH 8
 #define SGT_Q_TABLE 65
-#define SGT_Q_MIN 5.0 /* smallest Q the fit is good for (Q(f) within -2.5%..+6% of Q) */
+#define SGT_Q_MIN   5.0 /* smallest Q the fit is good for (Q(f) within -2.5%..+6% of Q) */
 
 typedef struct {
     double f_low, f_high, f_ref; /* Hz */
     double tau[SGT_Q_NMECH];     /* relaxation times (s) */
-    double table[SGT_Q_TABLE][SGT_Q_NMECH]; /* weights y_l at 1/Q = i / (SGT_Q_TABLE - 1) / SGT_Q_MIN */
+    double table[SGT_Q_TABLE]
+                [SGT_Q_NMECH]; /* weights y_l at 1/Q = i / (SGT_Q_TABLE - 1) / SGT_Q_MIN */
 } sgt_q_model;
 
 int sgt_q_fit(sgt_q_model *q, double f_low, double f_high, double f_ref, cs_error *err);

@@ -37,10 +37,13 @@ static int cpu_save(sgt_state *s, int m, cs_error *err) {
     sgt_points_save(s, m);
     return 0;
 }
-static int cpu_finish(sgt_state *s, cs_error *err) { return 0; }
+static int cpu_finish(sgt_state *s, cs_error *err) {
+    return 0;
+}
 static void cpu_teardown(sgt_state *s) {}
 
-const sgt_backend sgt_backend_cpu = {"cpu", cpu_setup, cpu_step, cpu_save, cpu_finish, cpu_teardown};
+const sgt_backend sgt_backend_cpu = {"cpu",    cpu_setup,  cpu_step,
+                                     cpu_save, cpu_finish, cpu_teardown};
 
 static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
     char *desc = meta->stf_description;
@@ -54,7 +57,8 @@ static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, c
         sgt_stf_table tab;
         int rc = sgt_stf_table_read(&tab, c->stf_file, err);
         if (rc) return rc;
-        for (int n = 0; n < c->nt; n++) s->stf[n] = (float)sgt_stf_table_eval(&tab, (n + off) * c->dt);
+        for (int n = 0; n < c->nt; n++)
+            s->stf[n] = (float)sgt_stf_table_eval(&tab, (n + off) * c->dt);
         sgt_stf_table_free(&tab);
         meta->stf_time_shift = c->stf_time_shift;
         snprintf(desc, dsize, "time function from %s, linearly interpolated", c->stf_file);
@@ -62,7 +66,8 @@ static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, c
         sgt_impulse imp;
         int rc = sgt_impulse_init(&imp, c->fmax, err);
         if (rc) return rc;
-        for (int n = 0; n < c->nt; n++) s->stf[n] = (float)sgt_impulse_eval(&imp, (n + off) * c->dt);
+        for (int n = 0; n < c->nt; n++)
+            s->stf[n] = (float)sgt_impulse_eval(&imp, (n + off) * c->dt);
         meta->stf_time_shift = imp.time_shift;
         snprintf(desc, dsize,
                  "band-limited impulse: Kaiser-windowed sinc (beta %.3f, cut-off %g Hz, length "
@@ -88,7 +93,8 @@ static int check_relaxed_moduli(const sgt_config *c, const sgt_state *s, cs_erro
         for (int m = 0; m < SGT_PT_SLOTS; m++) {
             int comp, di, dj, dk;
             float w;
-            long cell = sgt_point_slot(m, p, L->sx, L->sy, k, s->free_surface, &comp, &w, &di, &dj, &dk);
+            long cell =
+                sgt_point_slot(m, p, L->sx, L->sy, k, s->free_surface, &comp, &w, &di, &dj, &dk);
             if (cell < 0) continue;
             if (1.0f - s->qsw[cell] < 0.1f || 1.0f - s->qpw[cell] < 0.1f) {
                 char place[4400], v[64];
@@ -235,12 +241,16 @@ int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
         long nout = s.npoints * 6 * (long)s.nt_out, nrec = (long)s.nrec * 3 * s.nt;
         for (long q = 0; q < nout && !rc; q++)
             if (!isfinite(s.out[q]))
-                rc = cs_error_set(err, CS_ERR_INPUT, "the strain at save point %ld is not finite; "
-                                  "the run went unstable (check dt and the model)", q / (6 * s.nt_out));
+                rc = cs_error_set(err, CS_ERR_INPUT,
+                                  "the strain at save point %ld is not finite; "
+                                  "the run went unstable (check dt and the model)",
+                                  q / (6 * s.nt_out));
         for (long q = 0; q < nrec && !rc; q++)
             if (!isfinite(s.rec_out[q]))
-                rc = cs_error_set(err, CS_ERR_INPUT, "receiver %ld recorded a non-finite value; the "
-                                  "run went unstable", q / (3 * s.nt));
+                rc = cs_error_set(err, CS_ERR_INPUT,
+                                  "receiver %ld recorded a non-finite value; the "
+                                  "run went unstable",
+                                  q / (3 * s.nt));
     }
     if (!rc) {
         res->steps = c->nt;

@@ -7,8 +7,8 @@
 
 typedef struct {
     int steps;
-    double seconds;        /* time loop only */
-    double lups;           /* grid-point updates per second */
+    double seconds; /* time loop only */
+    double lups;    /* grid-point updates per second */
     double output_bytes;
     char output_sha[65];
     sgt_mesh_stats mesh;

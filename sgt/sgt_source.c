@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cs_strutil.h"
+#include "cs_lines.h"
 #include "sgt_stencil.h"
 
 /* Modified Bessel function I0 by its power series (converges fast for the beta we use). */
@@ -51,56 +51,41 @@ int sgt_impulse_init(sgt_impulse *p, double fmax, cs_error *err) {
     return 0;
 }
 
-double sgt_impulse_eval(const sgt_impulse *p, double t) { return p->norm * raw_impulse(p, t); }
+double sgt_impulse_eval(const sgt_impulse *p, double t) {
+    return p->norm * raw_impulse(p, t);
+}
 
 int sgt_stf_table_read(sgt_stf_table *tab, const char *path, cs_error *err) {
     memset(tab, 0, sizeof *tab);
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open source time function");
-    char *buf = NULL;
-    size_t cap = 0;
-    int line = 0, ncap = 0, rc = 0;
-    char place[4200];
-    while (cs_read_line(f, &buf, &cap)) {
-        line++;
-        char *s = cs_trim(buf);
-        if (!*s || *s == '#') continue;
-        snprintf(place, sizeof place, "%s:%d", path, line);
-        char copy[256];
-        cs_copy(copy, sizeof copy, s);
-        char *sp = s + strcspn(s, " \t,");
-        if (!*sp) {
-            rc = cs_error_input(err, place, NULL, copy, "expected two columns: time (s) value (1/s)");
-            break;
-        }
-        *sp++ = '\0';
-        double t, v;
-        if (cs_parse_double(s, &t) || cs_parse_double(cs_trim(sp), &v)) {
-            rc = cs_error_input(err, place, NULL, copy, "expected two numbers: time value");
-            break;
-        }
-        if (tab->n > 0 && !(t > tab->t[tab->n - 1])) {
-            rc = cs_error_input(err, place, "time", copy, "times must increase");
-            break;
-        }
-        if (tab->n == ncap) {
-            ncap = ncap ? 2 * ncap : 256;
-            double *nt = realloc(tab->t, (size_t)ncap * sizeof *nt);
-            double *nv = nt ? realloc(tab->v, (size_t)ncap * sizeof *nv) : NULL;
-            if (!nt || !nv) {
+    cs_lines r;
+    if (cs_lines_open(&r, path, "source time function", err)) return err->status;
+    int ncap = 0, rc = 0;
+    char *line;
+    while (!rc && (line = cs_lines_next(&r))) {
+        double v[2];
+        if (cs_parse_numbers(line, v, 2) != 2) {
+            rc = cs_error_input(err, r.place, NULL, r.copy,
+                                "expected two numbers: time (s) value (1/s)");
+        } else if (tab->n > 0 && !(v[0] > tab->t[tab->n - 1])) {
+            rc = cs_error_input(err, r.place, "time", r.copy, "times must increase");
+        } else {
+            if (tab->n == ncap) {
+                ncap = ncap ? 2 * ncap : 256;
+                double *nt = realloc(tab->t, (size_t)ncap * sizeof *nt);
                 if (nt) tab->t = nt;
-                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-                break;
+                double *nv = nt ? realloc(tab->v, (size_t)ncap * sizeof *nv) : NULL;
+                if (!nv) {
+                    rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                    break;
+                }
+                tab->v = nv;
             }
-            tab->t = nt;
-            tab->v = nv;
+            tab->t[tab->n] = v[0];
+            tab->v[tab->n] = v[1];
+            tab->n++;
         }
-        tab->t[tab->n] = t;
-        tab->v[tab->n] = v;
-        tab->n++;
     }
-    free(buf);
-    fclose(f);
+    cs_lines_close(&r);
     if (!rc && tab->n < 2) rc = cs_error_input(err, path, NULL, NULL, "needs at least two samples");
     if (rc) sgt_stf_table_free(tab);
     return rc;
@@ -136,12 +121,12 @@ void sgt_moment_from_sdr(double strike, double dip, double rake, double m0, doub
     double sd = sin(de), cd = cos(de), s2d = sin(2 * de), c2d = cos(2 * de);
     double sl = sin(la), cl = cos(la);
     double sp = sin(ps), cp = cos(ps), s2p = sin(2 * ps), c2p = cos(2 * ps);
-    m[0] = -m0 * (sd * cl * s2p + s2d * sl * sp * sp);       /* Mxx */
-    m[1] = m0 * (sd * cl * s2p - s2d * sl * cp * cp);        /* Myy */
-    m[2] = m0 * s2d * sl;                                    /* Mzz */
-    m[3] = m0 * (sd * cl * c2p + 0.5 * s2d * sl * s2p);      /* Mxy */
-    m[4] = -m0 * (cd * cl * cp + c2d * sl * sp);             /* Mxz */
-    m[5] = -m0 * (cd * cl * sp - c2d * sl * cp);             /* Myz */
+    m[0] = -m0 * (sd * cl * s2p + s2d * sl * sp * sp);  /* Mxx */
+    m[1] = m0 * (sd * cl * s2p - s2d * sl * cp * cp);   /* Myy */
+    m[2] = m0 * s2d * sl;                               /* Mzz */
+    m[3] = m0 * (sd * cl * c2p + 0.5 * s2d * sl * s2p); /* Mxy */
+    m[4] = -m0 * (cd * cl * cp + c2d * sl * sp);        /* Mxz */
+    m[5] = -m0 * (cd * cl * sp - c2d * sl * cp);        /* Myz */
 }
 
 static void sym_full(const double m[6], double f[3][3]) {
@@ -164,7 +149,8 @@ void sgt_moment_ned_to_box(const double m_ned[6], const double axes[3][3], doubl
         for (int j = 0; j < 3; j++) {
             double s = 0;
             for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) s += R[i][a] * M[a][b] * R[j][b];
+                for (int b = 0; b < 3; b++)
+                    s += R[i][a] * M[a][b] * R[j][b];
             B[i][j] = s;
         }
     m_box[0] = B[0][0], m_box[1] = B[1][1], m_box[2] = B[2][2];
@@ -198,6 +184,6 @@ void sgt_source_moment(sgt_state *s, int n) {
     int li = s->src_i - L->i0, lj = s->src_j - L->j0;
     if (li < -2 || li > L->lnx + 1 || lj < -2 || lj > L->lny + 1) return;
     sgt_moment_apply(s->s, sgt_idx(L, li, lj, s->src_k), L->sx, L->sy, li, lj, s->src_k, L->lnx,
-                     L->lny, s->free_surface, s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
-                     s->moment);
+                     L->lny, s->free_surface,
+                     s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h), s->moment);
 }

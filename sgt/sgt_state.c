@@ -23,13 +23,16 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     L->ncell = (long)(L->lnx + 2 * L->halo) * L->sx;
     float **all[20];
     int n = 0;
-    for (int c = 0; c < 3; c++) all[n++] = &s->v[c];
-    for (int c = 0; c < 6; c++) all[n++] = &s->s[c];
+    for (int c = 0; c < 3; c++)
+        all[n++] = &s->v[c];
+    for (int c = 0; c < 6; c++)
+        all[n++] = &s->s[c];
     all[n++] = &s->rho;
     all[n++] = &s->lam;
     all[n++] = &s->mu;
     if (s->visco) {
-        for (int c = 0; c < 6; c++) all[n++] = &s->r[c];
+        for (int c = 0; c < 6; c++)
+            all[n++] = &s->r[c];
         all[n++] = &s->qpw;
         all[n++] = &s->qsw;
     }
@@ -47,7 +50,8 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
 }
 
 void sgt_state_free(sgt_state *s) {
-    for (int c = 0; c < 3; c++) free(s->v[c]);
+    for (int c = 0; c < 3; c++)
+        free(s->v[c]);
     for (int c = 0; c < 6; c++) {
         free(s->s[c]);
         free(s->r[c]);
@@ -67,7 +71,8 @@ void sgt_state_free(sgt_state *s) {
         free(s->pml.b_half[a]);
     }
     for (int k = 0; k < s->pml.nslabs; k++)
-        for (int c = 0; c < 6; c++) free(s->pml.slab[k].psi[c]);
+        for (int c = 0; c < 6; c++)
+            free(s->pml.slab[k].psi[c]);
     free(s->stf);
     free(s->pts);
     free(s->pt_mat);

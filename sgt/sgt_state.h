@@ -58,7 +58,7 @@ typedef struct {
 typedef struct sgt_state {
     sgt_layout L;
     double h, dt;
-    int nt;          /* steps */
+    int nt; /* steps */
     int free_surface;
     int visco;
     /* fields */
@@ -92,15 +92,15 @@ typedef struct sgt_state {
     double stf_time_shift;
     /* save points (SGT): global node indices, output */
     long npoints;
-    int *pts;         /* 3 per point, global */
-    float *pt_mat;    /* lambda, mu, rho at the reference frequency, 3 per point */
+    int *pts;      /* 3 per point, global */
+    float *pt_mat; /* lambda, mu, rho at the reference frequency, 3 per point */
 
     int decimation;
     int nt_out;
-    float *out;       /* npoints x 6 x nt_out */
+    float *out; /* npoints x 6 x nt_out */
     /* receivers (forward mode): velocity at nodes */
     int nrec;
-    int *rec;      /* 3 per receiver, global */
+    int *rec;        /* 3 per receiver, global */
     float *rec_prev; /* 3 per receiver: velocity at the previous half step */
     float *rec_out;  /* nrec x 3 x (nt + 1), sampled at t_n */
     /* back end private data */
@@ -126,7 +126,8 @@ void sgt_state_set_q_constants(sgt_state *s);
  * 4 times slower). The block shrinks when there are too few blocks for the threads. */
 static inline int sgt_jblock(int nj, int nthreads) {
     int b = 16;
-    while (b > 2 && (nj + b - 1) / b < 2 * nthreads) b /= 2;
+    while (b > 2 && (nj + b - 1) / b < 2 * nthreads)
+        b /= 2;
     return b;
 }
 

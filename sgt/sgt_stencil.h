@@ -2,8 +2,8 @@
  * so that both compute the same thing: staggered differences, the nine velocity derivatives with
  * the free-surface rules, the stress and memory-variable update of one index, the PML
  * corrections of one cell, the strain rate and velocity read at a node, and the weights that put
- * sources at nodes, and the strain at save points. Each function works on flat arrays with strides sx, sy (z contiguous) and an
- * absolute index p; k is the node's depth index (0 at the surface). */
+ * sources at nodes, and the strain at save points. Each function works on flat arrays with strides
+ * sx, sy (z contiguous) and an absolute index p; k is the node's depth index (0 at the surface). */
 #ifndef SGT_STENCIL_H
 #define SGT_STENCIL_H
 
@@ -13,8 +13,8 @@
 #define SGT_HD static inline __attribute__((always_inline))
 #endif
 
-#define SGT_S_C1 1.125f              /* 9/8 */
-#define SGT_S_C2 (-0.041666668f)     /* -1/24 */
+#define SGT_S_C1 1.125f          /* 9/8 */
+#define SGT_S_C2 (-0.041666668f) /* -1/24 */
 
 /* 4th-order staggered differences along stride st at index p: forward gives the derivative half
  * a node ahead of p, backward half a node behind (times h). */
@@ -27,7 +27,9 @@ SGT_HD float sgt_bwd(const float *f, long p, long st) {
 
 /* 4th-order half-node-to-node interpolation weight a of 4 (values at i-3/2 .. i+3/2, stored at
  * indices i-2 .. i+1). */
-SGT_HD float sgt_w4(int a) { return (a == 0 || a == 3) ? -0.0625f : 0.5625f; }
+SGT_HD float sgt_w4(int a) {
+    return (a == 0 || a == 3) ? -0.0625f : 0.5625f;
+}
 
 /* Vertical interpolation weights at depth k: 4 points from k-2, or within two nodes of the free
  * surface 2 points from k-1. Returns the count; *first is the first offset. */
@@ -38,7 +40,8 @@ SGT_HD int sgt_wz(int fs, int k, int *first, float w[4]) {
         return 2;
     }
     *first = -2;
-    for (int a = 0; a < 4; a++) w[a] = sgt_w4(a);
+    for (int a = 0; a < 4; a++)
+        w[a] = sgt_w4(a);
     return 4;
 }
 
@@ -76,8 +79,8 @@ SGT_HD void sgt_derivs(const float *vx, const float *vy, const float *vz, const 
  * the shear moduli at its three shear points; r is NULL for an elastic run, otherwise the six
  * memory variables with the node's weights wp, ws and its mechanism's constants a, b. */
 SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam, float mu,
-                             float mxy, float mxz, float myz, float wp, float ws, float a,
-                             float b, const float d[9], float dt) {
+                             float mxy, float mxz, float myz, float wp, float ws, float a, float b,
+                             const float d[9], float dt) {
     const float th = d[0] + d[1] + d[2];
     float rate[6] = {lam * th + 2 * mu * d[0], lam * th + 2 * mu * d[1], lam * th + 2 * mu * d[2],
                      mxy * (d[3] + d[4]),      mxz * (d[5] + d[6]),      myz * (d[7] + d[8])};
@@ -86,7 +89,9 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
         const float x[6] = {wp * pm * th - 2 * ws * mu * (th - d[0]),
                             wp * pm * th - 2 * ws * mu * (th - d[1]),
                             wp * pm * th - 2 * ws * mu * (th - d[2]),
-                            ws * rate[3], ws * rate[4], ws * rate[5]};
+                            ws * rate[3],
+                            ws * rate[4],
+                            ws * rate[5]};
         for (int c = 0; c < 6; c++) {
             const float ro = r[c][p];
             const float rn = a * ro + b * x[c];
@@ -94,7 +99,8 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
             rate[c] -= 0.5f * (rn + ro);
         }
     }
-    for (int c = 0; c < 6; c++) s[c][p] += dt * rate[c];
+    for (int c = 0; c < 6; c++)
+        s[c][p] += dt * rate[c];
 }
 
 /* Velocity at node p, read with the weights the force source uses. At the free surface the
@@ -103,8 +109,8 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
  * Rayleigh waves by 4-5% whatever h, extrapolating by h/2 under-predicts them as much, and h/4
  * converges (docs/sgt.md). The force source is the exact adjoint of this reading. */
 SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *vz,
-                              const float *lam, const float *mu, long p, long sx, long sy, int k,
-                              int fs, float h, double v[3]) {
+                                 const float *lam, const float *mu, long p, long sx, long sy, int k,
+                                 int fs, float h, double v[3]) {
     v[0] = v[1] = v[2] = 0;
     for (int a = 0; a < 4; a++) {
         v[0] += (double)sgt_w4(a) * vx[p + (a - 2) * sx];
@@ -118,7 +124,8 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
         int first;
         float w[4];
         int nw = sgt_wz(fs, k, &first, w);
-        for (int a = 0; a < nw; a++) v[2] += (double)w[a] * vz[p + first + a];
+        for (int a = 0; a < nw; a++)
+            v[2] += (double)w[a] * vz[p + first + a];
     }
 }
 
@@ -142,7 +149,8 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
         float w[4];
         if (c < 2) {
             first = -2, n = 4;
-            for (int a = 0; a < 4; a++) w[a] = sgt_w4(a) * (surface ? 2.0f : 1.0f);
+            for (int a = 0; a < 4; a++)
+                w[a] = sgt_w4(a) * (surface ? 2.0f : 1.0f);
         } else if (surface) {
             first = 0, n = 1, w[0] = 1.0f;
             const double cc = lam[p] / (lam[p] + 2.0 * mu[p]);
@@ -153,7 +161,10 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
                     if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
                     const long q = p + (a - 2) * sh;
                     /* (cc/4) [C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2])] read over half cells */
-                    const double wa = 0.5 * (a == 0 ? -SGT_S_C2 : a == 1 ? -SGT_S_C1 : a == 2 ? SGT_S_C1 : SGT_S_C2);
+                    const double wa = 0.5 * (a == 0   ? -SGT_S_C2
+                                             : a == 1 ? -SGT_S_C1
+                                             : a == 2 ? SGT_S_C1
+                                                      : SGT_S_C2);
                     v[hc][q] += (float)(cc * wa * fc / (0.5 * (rho[q] + rho[q + sh])));
                 }
             }
@@ -176,7 +187,8 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
 SGT_HD void sgt_moment_apply(float *const *s, long p, long sx, long sy, int li, int lj, int k,
                              int lnx, int lny, int fs, double amp, const double m[6]) {
     if (li >= 0 && li < lnx && lj >= 0 && lj < lny)
-        for (int c = 0; c < 3; c++) s[c][p] -= (float)(amp * m[c]);
+        for (int c = 0; c < 3; c++)
+            s[c][p] -= (float)(amp * m[c]);
     int kz;
     float wz[4];
     const int nz = sgt_wz(fs, k, &kz, wz);
@@ -227,11 +239,11 @@ SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float 
  * the stretched derivatives also feed the memory variables (r not NULL; their update is linear,
  * so their share is added here): without it the PML's elastic terms and the relaxed interior
  * disagree and Q ~ 20 grows unstable. */
-SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *v, long p,
-                                long sx, long sy, int a, int k, int fs, float lam, float mu,
-                                float m1, float m2, float wp, float ws, float bq, float an,
-                                float bn, float ah, float bh, float *const *psi, long cell,
-                                float ih, float dt) {
+SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *v, long p, long sx,
+                                long sy, int a, int k, int fs, float lam, float mu, float m1,
+                                float m2, float wp, float ws, float bq, float an, float bn,
+                                float ah, float bh, float *const *psi, long cell, float ih,
+                                float dt) {
     const long st = a == 0 ? sx : a == 1 ? sy : 1;
     const int cb = (a + 1) % 3, cc = (a + 2) % 3;
     const int sh1 = cb + a == 1 ? 3 : cb + a == 2 ? 4 : 5;
@@ -259,7 +271,8 @@ SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *
         }
     }
     if (top) rate[2] = 0.0f;
-    for (int c = 0; c < 5; c++) s[comp[c]][p] += dt * rate[c];
+    for (int c = 0; c < 5; c++)
+        s[comp[c]][p] += dt * rate[c];
 }
 
 /* Shear modulus at the shear point of index q: component 0 xy, 1 xz, 2 yz (the harmonic mean
@@ -304,8 +317,10 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
     if (c >= nw) return -1;
     *w = sgt_w4(a) * wz[c];
     *dk = k0 + c;
-    if (g == 1) *di = a - 2;
-    else *dj = a - 2;
+    if (g == 1)
+        *di = a - 2;
+    else
+        *dj = a - 2;
     return p + (a - 2) * (g == 1 ? sx : sy) + k0 + c;
 }
 
@@ -344,11 +359,25 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
         e[2] = -l / pm * (e[0] + e[1]);
     } else {
         const double tr = (t[0] + t[1] + t[2]) / (3 * l + m2);
-        for (int c = 0; c < 3; c++) e[c] = (t[c] - l * tr) / m2;
+        for (int c = 0; c < 3; c++)
+            e[c] = (t[c] - l * tr) / m2;
     }
     e[3] = t[3];
     e[4] = t[4];
     e[5] = t[5];
+}
+
+/* Stress imaging above the free surface (Gottschaemmer & Olsen 2001) for one column, the
+ * pointers at its k = 0: sigma_zz = 0 at the surface and antisymmetric above it; sigma_xz and
+ * sigma_yz, which sit at z = (k + 1/2) h, antisymmetric about z = 0 (index -1 mirrors index 0). */
+SGT_HD void sgt_free_surface_image(float *zz, float *xz, float *yz) {
+    zz[0] = 0.0f;
+    zz[-1] = -zz[1];
+    zz[-2] = -zz[2];
+    xz[-1] = -xz[0];
+    xz[-2] = -xz[1];
+    yz[-1] = -yz[0];
+    yz[-2] = -yz[1];
 }
 
 #endif

@@ -111,6 +111,27 @@ t_killed_run_leaves_no_output() {
     [ ! -e out.h5 ] || { echo "    a killed run left out.h5" >&2; return 1; }
 }
 
+t_geographic_source_and_points() {
+    # rotation 90 deg puts x east and y south; the box is centred on the origin, so the origin is
+    # node (20, 20). 0.01 deg east at 34 N is 923 m (node 29.2), 0.004 deg south 444 m (24.4).
+    base | sed -e '/^source_/d' -e '/^save_points/d' >run.par
+    cat >>run.par <<'PAR'
+origin_lon = -118 deg
+origin_lat = 34 deg
+rotation = 90 deg
+source_lon = -118 deg
+source_lat = 34 deg
+source_depth = 0 m
+save_points_geographic = geo.txt
+PAR
+    printf -- '-118 34 0\n# a comment\n-117.99 34 800\n-118 33.996 1200\n' >geo.txt
+    run "$CS" sgt run.par --set nx=41 --set ny=41 && expect_rc 0 || return 1
+    idx=$(h5dump -d /points/index out.h5 | tr -d ' \n' | grep -o 'DATA{.*}' | tr -d 'DATA{}')
+    [ "$idx" = "(0,0):20,20,0,(1,0):29,20,8,(2,0):20,24,12" ] || { echo "    indices: $idx" >&2; return 1; }
+    printf -- '-118 34 0\n-117.99 34\n' >geo.txt
+    run "$CS" sgt run.par --set nx=41 --set ny=41 && expect_rc 1 && expect_err "geo.txt:2" || return 1
+}
+
 t_cuda_backend_without_device() {
     base >run.par
     run "$CS" sgt run.par --set backend=cuda && expect_rc 1 && expect_err "CUDA" || return 1
@@ -124,5 +145,6 @@ tcase resolution_violation t_resolution_violation
 tcase points_outside_or_in_absorbing_layer t_points_outside_or_in_absorbing_layer
 tcase mesh_file_matches_direct_sampling t_mesh_file_matches_direct_sampling
 tcase killed_run_leaves_no_output t_killed_run_leaves_no_output
+tcase geographic_source_and_points t_geographic_source_and_points
 tcase cuda_backend_without_device t_cuda_backend_without_device
 tsummary

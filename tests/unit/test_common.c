@@ -114,7 +114,8 @@ TEST(params_out_of_range_is_rejected) {
     expect_param_error("nx = 4\nh = 2 m\n", "run.par:1", "must lie in [8, 100000]");
 }
 TEST(params_duplicate_key_is_rejected) {
-    expect_param_error("nx = 10\nh = 2 m\nnx = 11\n", "run.par:3", "given twice (first at run.par:1)");
+    expect_param_error("nx = 10\nh = 2 m\nnx = 11\n", "run.par:3",
+                       "given twice (first at run.par:1)");
 }
 TEST(params_bad_choice_bool_int_and_syntax) {
     expect_param_error("nx = 10\nh = 2 m\nbackend = gpu\n", "run.par:3", "cpu|cuda");
@@ -126,7 +127,8 @@ TEST(params_bad_choice_bool_int_and_syntax) {
 
 TEST(csv_quotes_comments_and_line_numbers) {
     const char *p = tf_path("a.csv");
-    write_text(p, "a,b,c\r\n# comment\n\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\", 3 \n4,5,6");
+    write_text(p,
+               "a,b,c\r\n# comment\n\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\", 3 \n4,5,6");
     cs_csv *c;
     cs_error e;
     CHECK_OK(cs_csv_open(p, &c, &e), &e);
@@ -174,7 +176,7 @@ TEST(atomic_commit_renames_with_checksum) {
     cs_atomic_file a;
     cs_error e;
     CHECK_OK(cs_atomic_open(&a, p, &e), &e);
-    CHECK(access(p, F_OK) != 0);          /* nothing under the final name while writing */
+    CHECK(access(p, F_OK) != 0); /* nothing under the final name while writing */
     CHECK(strstr(a.tmp_path, "/.out.txt.tmp.") != NULL);
     fputs("abc", a.f);
     char sha[CS_SHA256_HEX];

@@ -33,20 +33,32 @@ TEST(db_init_creates_newest_schema_with_wal_and_foreign_keys) {
     CHECK(v == cs_db_latest_version());
     sqlite3_stmt *st;
     CHECK_OK(cs_db_prepare(db, "PRAGMA journal_mode", &st, &e), &e);
-    CHECK(sqlite3_step(st) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "wal"));
+    CHECK(sqlite3_step(st) == SQLITE_ROW &&
+          !strcmp((const char *)sqlite3_column_text(st, 0), "wal"));
     sqlite3_finalize(st);
     CHECK(count(db, "PRAGMA foreign_keys") == 1);
     /* A point of a rupture that does not exist must be refused. */
     CHECK(cs_db_exec(db, "INSERT INTO Points VALUES (1, 1, 1, 0, 34, -118, 5, 0, 90, 0)", &e) != 0);
     CHECK_CONTAINS(e.message, "FOREIGN KEY");
     /* The CyberShake tables and ours are there. */
-    const char *tables[] = {"CyberShake_Sites", "Ruptures", "Points", "Rupture_Variations",
-                            "CyberShake_Runs", "IM_Types", "PeakAmplitudes", "Hazard_Curves",
-                            "Hazard_Curve_Points", "CyberShake_Site_Ruptures", "Schema_Version",
-                            "Workflow_Steps", "Files", "Hazard_Datasets"};
+    const char *tables[] = {"CyberShake_Sites",
+                            "Ruptures",
+                            "Points",
+                            "Rupture_Variations",
+                            "CyberShake_Runs",
+                            "IM_Types",
+                            "PeakAmplitudes",
+                            "Hazard_Curves",
+                            "Hazard_Curve_Points",
+                            "CyberShake_Site_Ruptures",
+                            "Schema_Version",
+                            "Workflow_Steps",
+                            "Files",
+                            "Hazard_Datasets"};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
         char sql[200];
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s'", tables[i]);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s'",
+                 tables[i]);
         CHECK_MSG(count(db, sql) == 1, "table %s missing", tables[i]);
     }
     cs_db_close(db);
@@ -68,8 +80,9 @@ TEST(db_migrates_old_schema_keeping_rows) {
     CHECK(cs_db_open_current(p, &db, &e) == CS_ERR_INPUT);
     CHECK_CONTAINS(e.message, "cybershake db migrate");
     CHECK_OK(cs_db_open(p, 0, &db, &e), &e);
-    CHECK_OK(cs_db_exec(db, "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, "
-                            "CS_Site_Lat, CS_Site_Lon) VALUES ('Old', 'OLD', 34.5, -118.5)",
+    CHECK_OK(cs_db_exec(db,
+                        "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, "
+                        "CS_Site_Lat, CS_Site_Lon) VALUES ('Old', 'OLD', 34.5, -118.5)",
                         &e),
              &e);
     CHECK(count(db, "SELECT count(*) FROM sqlite_master WHERE name = 'Files'") == 0);
@@ -171,7 +184,8 @@ TEST(sites_reject_duplicate_short_name) {
 TEST(sites_reject_missing_field) {
     expect_rejected("short_name,latitude,longitude\nA,34,-118\nB,34\n", "3",
                     "has 2 fields, the header has 3");
-    expect_rejected("short_name,latitude,longitude\nA,,-118\n", "2", "latitude = '': missing value");
+    expect_rejected("short_name,latitude,longitude\nA,,-118\n", "2",
+                    "latitude = '': missing value");
 }
 TEST(sites_reject_non_numeric_value) {
     expect_rejected("short_name,latitude,longitude\nA,34.1N,-118\n", "2",

@@ -70,7 +70,8 @@ TEST(moment_rotation_into_box_frame) {
     /* Azimuth 0: box x = north, y = east, z = down: the same tensor. */
     double a0[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}};
     sgt_moment_ned_to_box(ned, a0, box);
-    for (int c = 0; c < 6; c++) CHECK_NEAR(box[c], ned[c], 1e-12);
+    for (int c = 0; c < 6; c++)
+        CHECK_NEAR(box[c], ned[c], 1e-12);
     /* Azimuth 90: box x = east, y = south. */
     double a90[3][3] = {{1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
     sgt_moment_ned_to_box(ned, a90, box);
@@ -88,7 +89,8 @@ TEST(impulse_is_flat_below_fmax_and_quiet_above) {
     double fmax = 0.5;
     CHECK_OK(sgt_impulse_init(&p, fmax, &e), &e);
     CHECK_NEAR(sgt_impulse_eval(&p, 0), 0, 1e-12);
-    CHECK_NEAR(sgt_impulse_eval(&p, p.time_shift - 1.3), sgt_impulse_eval(&p, p.time_shift + 1.3), 1e-12);
+    CHECK_NEAR(sgt_impulse_eval(&p, p.time_shift - 1.3), sgt_impulse_eval(&p, p.time_shift + 1.3),
+               1e-12);
     /* Spectrum by direct quadrature at fine steps. */
     double dt = 0.002, T = 2 * p.half_width;
     int n = (int)(T / dt);
@@ -140,11 +142,13 @@ TEST(q_fit_holds_q_across_the_band) {
     for (int a = 0; a < 3; a++) {
         double y[SGT_Q_NMECH];
         sgt_q_weights(&q, Qs[a], y);
-        for (int l = 0; l < SGT_Q_NMECH; l++) CHECK(y[l] >= 0);
+        for (int l = 0; l < SGT_Q_NMECH; l++)
+            CHECK(y[l] >= 0);
         for (double f = 0.1; f <= 10; f *= 1.1) {
             double mixed, aligned;
             sgt_q_inverse_limits(&q, Qs[a], f, &mixed, &aligned);
-            CHECK_MSG(fabs(1 / (mixed * Qs[a]) - 1) < tol[a] && fabs(1 / (aligned * Qs[a]) - 1) < tol[a],
+            CHECK_MSG(fabs(1 / (mixed * Qs[a]) - 1) < tol[a] &&
+                          fabs(1 / (aligned * Qs[a]) - 1) < tol[a],
                       "Q %g at %g Hz: mixed %.2f aligned %.2f", Qs[a], f, 1 / mixed, 1 / aligned);
         }
     }
@@ -174,8 +178,8 @@ TEST(model_fk1d_reference_file) {
     sgt_model_free(&m);
 }
 
-static void expect_model_error(int (*reader)(sgt_model *, const char *, cs_error *), const char *text,
-                               const char *needle) {
+static void expect_model_error(int (*reader)(sgt_model *, const char *, cs_error *),
+                               const char *text, const char *needle) {
     const char *p = tf_path("model.txt");
     write_text(p, text);
     sgt_model m;
@@ -185,7 +189,8 @@ static void expect_model_error(int (*reader)(sgt_model *, const char *, cs_error
 }
 
 TEST(model_readers_reject_malformed_files) {
-    expect_model_error(sgt_model_read_fk1d, "2\n1 2 1 2 100 50\n", "announces 2 layers but holds 1");
+    expect_model_error(sgt_model_read_fk1d, "2\n1 2 1 2 100 50\n",
+                       "announces 2 layers but holds 1");
     expect_model_error(sgt_model_read_fk1d, "1\n1 2 1 2 100\n", "model.txt:2");
     expect_model_error(sgt_model_read_fk1d, "x\n", "model.txt:1");
     expect_model_error(sgt_model_read_fk1d, "1\n1 2 -1 2 100 50\n", "not negative");
@@ -202,7 +207,8 @@ TEST(model_depth_table_and_ucvm1d) {
     sgt_model m;
     cs_error e;
     const char *p = tf_path("dt.txt");
-    write_text(p, "# a two-layer model\ndepth[m] vp[m/s] vs[m/s] rho[kg/m3] qp qs\n0 3000 1700 2300 80 40\n600 4500 2600 2600 200 100\n");
+    write_text(p, "# a two-layer model\ndepth[m] vp[m/s] vs[m/s] rho[kg/m3] qp qs\n0 3000 1700 "
+                  "2300 80 40\n600 4500 2600 2600 200 100\n");
     CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
     sgt_material a;
     CHECK_OK(sgt_model_query(&m, 0, 0, 700, 0, 0, 0, &a, &e), &e);
@@ -233,7 +239,9 @@ TEST(model_hdf5_trilinear_and_awp) {
             }
     cs_error e;
     const char *p = tf_path("m.h5");
-    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, -100, -50, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, -100, -50, 0, 100, 100, 100, vp, vs, rho, NULL,
+                                  NULL, &e),
+             &e);
     sgt_model m;
     CHECK_OK(sgt_model_read_hdf5(&m, p, &e), &e);
     sgt_material a;
@@ -268,11 +276,11 @@ TEST(mesh_floors_and_q_from_vs) {
     sgt_mesh_stats_init(&st);
     sgt_material a;
     CHECK_OK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e), &e);
-    CHECK(a.vs == 500);                /* Vs floor */
-    CHECK(a.vp == 1000);               /* 1000 >= 1.45 x 500 */
-    CHECK(a.rho == 2000);              /* density floor */
-    CHECK_NEAR(a.qs, 25, 1e-12);       /* Qs = 50 Vs[km/s] */
-    CHECK_NEAR(a.qp, 50, 1e-12);       /* Qp = 2 Qs */
+    CHECK(a.vs == 500);          /* Vs floor */
+    CHECK(a.vp == 1000);         /* 1000 >= 1.45 x 500 */
+    CHECK(a.rho == 2000);        /* density floor */
+    CHECK_NEAR(a.qs, 25, 1e-12); /* Qs = 50 Vs[km/s] */
+    CHECK_NEAR(a.qp, 50, 1e-12); /* Qp = 2 Qs */
     CHECK(st.clamped_vs == 1 && st.clamped_vp == 0 && st.clamped_rho == 1 && st.q_from_vs == 1);
     r.vpvs_min = 2.5;
     CHECK_OK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e), &e);
@@ -297,8 +305,10 @@ static int small_state(sgt_state *s, int fs, int visco, cs_error *e) {
         s->lam[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
         s->mu[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
         if (visco) s->qpw[p] = 0.1f * rand() / RAND_MAX, s->qsw[p] = 0.1f * rand() / RAND_MAX;
-        for (int c = 0; c < 3; c++) s->v[c][p] = (float)rand() / RAND_MAX - 0.5f;
-        for (int c = 0; c < 6; c++) s->s[c][p] = 1e6f * ((float)rand() / RAND_MAX - 0.5f);
+        for (int c = 0; c < 3; c++)
+            s->v[c][p] = (float)rand() / RAND_MAX - 0.5f;
+        for (int c = 0; c < 6; c++)
+            s->s[c][p] = 1e6f * ((float)rand() / RAND_MAX - 0.5f);
     }
     return sgt_state_shear_moduli(s, e);
 }
@@ -328,11 +338,13 @@ TEST(stress_kernel_agrees_with_the_derivatives_the_strain_uses) {
                     double got = s.s[SGT_XX][p] - before[SGT_XX][p];
                     double wxz = s.dt * s.mus[1][p] * (d[5] + d[6]);
                     double gxz = s.s[SGT_XZ][p] - before[SGT_XZ][p];
-                    double r = fabs(got - want) / (fabs(want) + 1e3) + fabs(gxz - wxz) / (fabs(wxz) + 1e3);
+                    double r =
+                        fabs(got - want) / (fabs(want) + 1e3) + fabs(gxz - wxz) / (fabs(wxz) + 1e3);
                     if (r > worst) worst = r;
                     if (fs && k == 0) CHECK(s.s[SGT_ZZ][p] == 0.0f);
                 }
-        for (int c = 0; c < 6; c++) free(before[c]);
+        for (int c = 0; c < 6; c++)
+            free(before[c]);
         sgt_state_free(&s);
         CHECK_MSG(worst < 1e-4, "free surface %d: relative mismatch %.2e", fs, worst);
     }
@@ -374,12 +386,14 @@ TEST(force_source_is_the_adjoint_of_the_receiver) {
                         lhs += rho * vol * s.v[c][p] * u[c][p];
                     }
                 }
-        for (int c = 0; c < 3; c++) memcpy(s.v[c], u[c], s.L.ncell * sizeof(float));
+        for (int c = 0; c < 3; c++)
+            memcpy(s.v[c], u[c], s.L.ncell * sizeof(float));
         double rv[3];
         sgt_node_velocity(&s, 8, 7, depth, rv);
         double rhs = s.dt * (f[0] * rv[0] + f[1] * rv[1] + f[2] * rv[2]);
         s.stf = NULL;
-        for (int c = 0; c < 3; c++) free(u[c]);
+        for (int c = 0; c < 3; c++)
+            free(u[c]);
         sgt_state_free(&s);
         CHECK_MSG(fabs(lhs - rhs) <= 1e-5 * fabs(rhs), "case %d: %.9g vs %.9g", k, lhs, rhs);
     }
@@ -395,7 +409,8 @@ TEST(every_parameter_key_is_documented) {
     for (int i = 0; i < sgt_param_nspecs; i++) {
         char key[80];
         snprintf(key, sizeof key, "| %s |", sgt_param_specs[i].key);
-        CHECK_MSG(strstr(text, key), "docs/sgt.md does not document the key '%s'", sgt_param_specs[i].key);
+        CHECK_MSG(strstr(text, key), "docs/sgt.md does not document the key '%s'",
+                  sgt_param_specs[i].key);
         CHECK(sgt_param_specs[i].help && sgt_param_specs[i].help[0]);
     }
 }

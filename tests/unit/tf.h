@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 void tf_register(const char *name, const char *file, void (*fn)(void));
-void tf_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void tf_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void tf_skip(const char *reason);
 /* A fresh empty folder for the running test; removed after it passes. */
 const char *tf_tmpdir(void);
@@ -45,7 +46,7 @@ int tf_failed(void);
     do {                                                                                           \
         double tf_a_ = (a), tf_b_ = (b), tf_t_ = (tol);                                            \
         if (!(fabs(tf_a_ - tf_b_) <= tf_t_)) {                                                     \
-            tf_fail(__FILE__, __LINE__, "%s = %.12g, %s = %.12g, differ by %.3g > %.3g", #a,     \
+            tf_fail(__FILE__, __LINE__, "%s = %.12g, %s = %.12g, differ by %.3g > %.3g", #a,       \
                     tf_a_, #b, tf_b_, fabs(tf_a_ - tf_b_), tf_t_);                                 \
             return;                                                                                \
         }                                                                                          \
@@ -63,7 +64,7 @@ int tf_failed(void);
     do {                                                                                           \
         const char *tf_h_ = (haystack), *tf_n_ = (needle);                                         \
         if (!tf_h_ || !strstr(tf_h_, tf_n_)) {                                                     \
-            tf_fail(__FILE__, __LINE__, "'%s' does not contain '%s'", tf_h_ ? tf_h_ : "(null)",   \
+            tf_fail(__FILE__, __LINE__, "'%s' does not contain '%s'", tf_h_ ? tf_h_ : "(null)",    \
                     tf_n_);                                                                        \
             return;                                                                                \
         }                                                                                          \

@@ -42,11 +42,14 @@ void tf_skip(const char *reason) {
     snprintf(cur_msg, sizeof cur_msg, "%s", reason);
 }
 
-int tf_failed(void) { return cur_failed; }
+int tf_failed(void) {
+    return cur_failed;
+}
 
 const char *tf_tmpdir(void) {
     if (!cur_tmp[0]) {
-        snprintf(cur_tmp, sizeof cur_tmp, "%s/cs_test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        snprintf(cur_tmp, sizeof cur_tmp, "%s/cs_test.XXXXXX",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(cur_tmp)) {
             perror("mkdtemp");
             exit(3);
@@ -63,7 +66,9 @@ const char *tf_path(const char *name) {
     return b;
 }
 
-const char *tf_repo(void) { return repo; }
+const char *tf_repo(void) {
+    return repo;
+}
 
 static void remove_tree(const char *path) {
     DIR *d = opendir(path);
