@@ -41,7 +41,8 @@ COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
                sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
-               sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c
+               sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \
+               sgt/sgt_comm.c sgt/sgt_step.c sgt/sgt_checkpoint.c
 CLI_SRC     := cli/cybershake.c
 
 # The CUDA back end when nvcc is there, otherwise a stub that says the build has none.
@@ -129,10 +130,10 @@ $(SGTONLY_DIR)/bin/cybershake: $(SGTONLY_OBJ) $(if $(NVCC),$(SGTONLY_DIR)/obj/sg
 sgt-only: $(SGTONLY_DIR)/bin/cybershake
 
 # GPU kernel benchmark (needs nvcc): build/sgt-only/bin/sgt_gpu_bench
-$(SGTONLY_DIR)/bin/sgt_gpu_bench: bench/sgt_gpu_bench.c $(SGTONLY_DIR)/obj/sgt/sgt_cuda.o $(SGTONLY_DIR)/obj/common/cs_error.o $(SGTONLY_DIR)/obj/common/cs_log.o
+$(SGTONLY_DIR)/bin/sgt_gpu_bench: bench/sgt_gpu_bench.c $(SGTONLY_DIR)/obj/sgt/sgt_cuda.o $(filter-out %/cli/cybershake.o,$(SGTONLY_OBJ))
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CC) $(filter-out -MMD -MP,$(SGTONLY_CFLAGS)) -o $@ $^ $(CUDA_LIBS) -lm
+	$(Q)$(CC) $(filter-out -MMD -MP,$(SGTONLY_CFLAGS)) -o $@ $^ $(SGTONLY_HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS) -fopenmp -lm
 
 bench-gpu: $(SGTONLY_DIR)/bin/sgt_gpu_bench
 

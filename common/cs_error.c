@@ -81,6 +81,8 @@ const char *cs_status_name(cs_status status) {
         return "not enough resources";
     case CS_ERR_INTERNAL:
         return "internal error";
+    case CS_ERR_PEER:
+        return "another rank failed";
     }
     return "unknown";
 }

@@ -15,7 +15,8 @@ typedef enum {
     CS_ERR_USAGE = 2,    /* the command line itself is wrong */
     CS_ERR_IO = 3,       /* the operating system refused (open, write, rename) */
     CS_ERR_RESOURCE = 4, /* not enough memory, device, disk */
-    CS_ERR_INTERNAL = 5  /* a bug or an unexpected library failure */
+    CS_ERR_INTERNAL = 5, /* a bug or an unexpected library failure */
+    CS_ERR_PEER = 6      /* another MPI rank failed (and reported why) */
 } cs_status;
 
 #define CS_ERROR_MESSAGE_MAX 2048

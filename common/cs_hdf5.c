@@ -116,6 +116,20 @@ int cs_h5_write(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, in
     return r < 0 ? -1 : 0;
 }
 
+hid_t cs_h5_dataset(hid_t loc, const char *name, hid_t file_type, int rank, const hsize_t *dims,
+                    const hsize_t *chunk) {
+    hid_t sp = H5Screate_simple(rank, dims, NULL);
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    if (chunk) H5Pset_chunk(pl, rank, chunk);
+    H5Pset_obj_track_times(pl, 0);
+    H5Pset_alloc_time(pl, H5D_ALLOC_TIME_EARLY);
+    H5Pset_fill_time(pl, H5D_FILL_TIME_NEVER);
+    hid_t ds = H5Dcreate2(loc, name, file_type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Pclose(pl);
+    H5Sclose(sp);
+    return ds;
+}
+
 int cs_h5_dims(hid_t loc, const char *file, const char *name, int rank, hsize_t *dims,
                cs_error *err) {
     if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)

@@ -28,6 +28,10 @@ int cs_h5_read_attr_string(hid_t obj, const char *file, const char *name, char *
 /* Creates and writes a dataset of `rank` dims; chunk may be NULL for contiguous storage. */
 int cs_h5_write(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int rank,
                 const hsize_t *dims, const hsize_t *chunk, const void *data);
+/* Creates a dataset without writing it: space allocated at creation and never filled (the
+ * caller writes every element), the same layout whether written by one process or many. */
+hid_t cs_h5_dataset(hid_t loc, const char *name, hid_t file_type, int rank, const hsize_t *dims,
+                    const hsize_t *chunk);
 /* Dimensions of a dataset (rank must match). */
 int cs_h5_dims(hid_t loc, const char *file, const char *name, int rank, hsize_t *dims,
                cs_error *err);

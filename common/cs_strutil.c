@@ -92,3 +92,12 @@ char *cs_read_line(void *file, char **buf, size_t *cap) {
     (*buf)[len] = '\0';
     return *buf;
 }
+
+uint64_t cs_fnv1a(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}

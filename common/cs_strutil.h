@@ -3,6 +3,7 @@
 #define CS_STRUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Trims leading and trailing white space in place and returns the start. */
 char *cs_trim(char *s);
@@ -17,5 +18,10 @@ char *cs_strdup(const char *s);
 int cs_starts_with(const char *s, const char *prefix);
 /* Reads a whole text line of any length; returns NULL at end of file. *buf grows as needed. */
 char *cs_read_line(void *file, char **buf, size_t *cap);
+
+/* 64-bit FNV-1a hash of n bytes, continuing from h (start with CS_FNV_START): identifies
+ * inputs (a checkpoint's run), not a security checksum. */
+#define CS_FNV_START 0xcbf29ce484222325ULL
+uint64_t cs_fnv1a(uint64_t h, const void *data, size_t n);
 
 #endif

@@ -57,9 +57,11 @@ static int setup_pml(sgt_state *s, const sgt_absorb_config *c, cs_error *err) {
             }
     }
     /* Slabs: along x and y on the faces this rank touches, along z at the bottom (and the top
-     * without a free surface). Ranges are local; the high side starts one node early so that
-     * its half-node positions are all covered. */
+     * without a free surface), over the columns whose stress this rank updates (its own and the
+     * overlap). Ranges are local; the high side starts one node early so that its half-node
+     * positions are all covered. */
     const sgt_layout *Ly = &s->L;
+    const sgt_region *S = &Ly->stress;
     int w = c->width;
     for (int a = 0; a < 3; a++)
         for (int side = 0; side < 2; side++) {
@@ -67,20 +69,24 @@ static int setup_pml(sgt_state *s, const sgt_absorb_config *c, cs_error *err) {
             int n = global_n(s, a);
             int glo = side == 0 ? 0 : n - w - 1, ghi = side == 0 ? w : n;
             int off = a == 0 ? Ly->i0 : a == 1 ? Ly->j0 : 0;
-            int ln = a == 0 ? Ly->lnx : a == 1 ? Ly->lny : Ly->nz;
             int lo = glo - off, hi = ghi - off;
-            if (lo < 0) lo = 0;
-            if (hi > ln) hi = ln;
+            int lmin = a == 0 ? S->ib : a == 1 ? S->jb : 0;
+            int lmax = a == 0 ? S->ie : a == 1 ? S->je : Ly->nz;
+            if (lo < lmin) lo = lmin;
+            if (hi > lmax) hi = lmax;
             if (lo >= hi) continue;
             sgt_pml_slab *sl = &P->slab[P->nslabs++];
             memset(sl, 0, sizeof *sl);
             sl->axis = a;
             sl->side = side;
-            sl->lo = lo;
-            sl->hi = hi;
-            sl->n0 = a == 0 ? Ly->lny : Ly->lnx;
-            sl->n1 = a == 2 ? Ly->lny : Ly->nz;
-            sl->count = (long)(hi - lo) * sl->n0 * sl->n1;
+            sl->box[0] = a == 0 ? lo : S->ib;
+            sl->box[1] = a == 0 ? hi : S->ie;
+            sl->box[2] = a == 1 ? lo : S->jb;
+            sl->box[3] = a == 1 ? hi : S->je;
+            sl->box[4] = a == 2 ? lo : 0;
+            sl->box[5] = a == 2 ? hi : Ly->nz;
+            sl->count = (long)(sl->box[1] - sl->box[0]) * (sl->box[3] - sl->box[2]) *
+                        (sl->box[5] - sl->box[4]);
             for (int q = 0; q < 6; q++) {
                 sl->psi[q] = calloc((size_t)sl->count, sizeof(float));
                 if (!sl->psi[q]) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (PML)");
@@ -105,26 +111,19 @@ int sgt_absorb_setup(sgt_state *s, const sgt_absorb_config *c, cs_error *err) {
 
 /* ---- sponge ---- */
 
-static void sponge_apply(sgt_state *s, float **f, int nf) {
+static void sponge_apply(sgt_state *s, float **f, int nf, const sgt_region *r) {
     const sgt_layout *L = &s->L;
     const float *dx = s->damp[0], *dy = s->damp[1], *dz = s->damp[2];
     int w = s->absorb_width;
 #pragma omp parallel for collapse(2) schedule(static)
-    for (int i = 0; i < L->lnx; i++)
-        for (int j = 0; j < L->lny; j++) {
+    for (int i = r->ib; i < r->ie; i++)
+        for (int j = r->jb; j < r->je; j++) {
             float fxy = dx[i + L->i0] * dy[j + L->j0];
             long b = sgt_idx(L, i, j, 0);
-            int k0, k1;
-            if (fxy < 1.0f) {
-                k0 = 0;
-                k1 = L->nz;
-            } else {
-                /* Interior column: only the bottom layer (and the top one without a free
-                 * surface) is damped. */
-                k0 = s->free_surface ? L->nz - w - 1 : 0;
-                k1 = L->nz;
-            }
-            for (int k = k0; k < k1; k++) {
+            /* Interior columns: only the bottom layer (and the top one without a free surface)
+             * is damped. */
+            int k0 = fxy < 1.0f || !s->free_surface ? 0 : L->nz - w - 1;
+            for (int k = k0; k < L->nz; k++) {
                 float d = fxy * dz[k];
                 if (d < 1.0f)
                     for (int c = 0; c < nf; c++)
@@ -133,16 +132,16 @@ static void sponge_apply(sgt_state *s, float **f, int nf) {
         }
 }
 
-void sgt_absorb_velocity(sgt_state *s) {
+void sgt_absorb_velocity(sgt_state *s, const sgt_region *r) {
     if (s->absorb == SGT_ABSORB_SPONGE)
-        sponge_apply(s, s->v, 3);
+        sponge_apply(s, s->v, 3, r);
     else
-        sgt_pml_velocity(s);
+        sgt_pml_velocity(s, r);
 }
 
-void sgt_absorb_stress(sgt_state *s) {
+void sgt_absorb_stress(sgt_state *s, const sgt_region *r) {
     if (s->absorb == SGT_ABSORB_SPONGE)
-        sponge_apply(s, s->s, 6);
+        sponge_apply(s, s->s, 6, r);
     else
-        sgt_pml_stress(s);
+        sgt_pml_stress(s, r);
 }

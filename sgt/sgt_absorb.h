@@ -21,13 +21,13 @@ typedef struct {
 } sgt_absorb_config;
 
 int sgt_absorb_setup(sgt_state *s, const sgt_absorb_config *c, cs_error *err);
-/* Applied after the velocity update (and the force), and after the stress update (and the
- * moment source), before the free-surface imaging. */
-void sgt_absorb_velocity(sgt_state *s);
-void sgt_absorb_stress(sgt_state *s);
+/* Applied to a region after its velocity update (and the force), and after its stress update
+ * (and the moment source), before the free-surface imaging. */
+void sgt_absorb_velocity(sgt_state *s, const sgt_region *r);
+void sgt_absorb_stress(sgt_state *s, const sgt_region *r);
 
 /* The PML corrections themselves (sgt_pml.c). */
-void sgt_pml_velocity(sgt_state *s);
-void sgt_pml_stress(sgt_state *s);
+void sgt_pml_velocity(sgt_state *s, const sgt_region *r);
+void sgt_pml_stress(sgt_state *s, const sgt_region *r);
 
 #endif

@@ -189,7 +189,23 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
 #endif
 }
 
+static int sgt_command(int argc, char **argv, int rank);
+
+/* Runs under mpirun as one rank of many, or alone (MPI as a singleton). Failures every rank
+ * shares (a bad input) are reported once, by the lowest rank that has them. */
 int cs_sgt_cli_main(int argc, char **argv) {
+    int inited = 0, provided, rank = 0, size = 1;
+    MPI_Initialized(&inited);
+    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) cs_log_set_rank(rank, size);
+    int code = sgt_command(argc, argv, rank);
+    if (!inited) MPI_Finalize();
+    return code;
+}
+
+static int sgt_command(int argc, char **argv, int rank) {
     static const char usage[] = "usage: cybershake sgt PARAMS [--set KEY=VALUE]... | --keys";
     if (cs_cli_wants_help(argc, argv)) {
         printf(
@@ -229,9 +245,14 @@ int cs_sgt_cli_main(int argc, char **argv) {
     }
     cs_params_free(p);
     sgt_run_result res;
+    rc = sgt_agree(MPI_COMM_WORLD, rc, &err);
     if (!rc) rc = sgt_run(&c, &res, &err);
     sgt_config_free(&c);
-    if (rc) return cs_cli_fail(argv[0], &err);
+    if (rc) {
+        if (err.status != CS_ERR_PEER || rank == 0) cs_cli_fail(argv[0], &err);
+        return cs_exit_code(err.status);
+    }
+    if (rank != 0) return 0;
     printf("%s: %d steps, %.2f s, %.3g G LUPS, %.3g MB, sha256 %s\n", c.output, res.steps,
            res.seconds, res.lups / 1e9, res.output_bytes / 1e6,
            res.output_sha[0] ? res.output_sha : "(none in this build)");

@@ -22,6 +22,14 @@ const cs_param_spec sgt_param_specs[] = {
       "sgt: save strain at save points; forward: record velocity at receivers"),
     C("backend", "cpu", "cpu|cuda", "compute back end"),
     I("threads", 0, "0", 0, 4096, "OpenMP threads for the CPU back end (0: the OpenMP default)"),
+    I("ranks_x", 0, "0", 0, 1e6,
+      "MPI ranks along x (0: with ranks_y = 0, the split that cuts fewest columns)"),
+    I("ranks_y", 0, "0", 0, 1e6, "MPI ranks along y (0: ranks / ranks_x)"),
+    I("checkpoint_every", 0, "0", 0, 1e8,
+      "write a checkpoint every this many steps (0: never); a rerun resumes from it"),
+    S("checkpoint_dir", NULL, "folder of the checkpoints (default: the output's name + '.ckpt')"),
+    B("restart", "true",
+      "resume from a checkpoint of the same run when one exists (false: start over)"),
     I("nx", 1, NULL, 8, 1e6, "grid nodes along x"),
     I("ny", 1, NULL, 8, 1e6, "grid nodes along y"),
     I("nz", 1, NULL, 8, 1e6, "grid nodes along z (down)"),
@@ -270,6 +278,15 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->decimation = (int)cs_params_int(p, "decimation");
     if (need(p, "output", "(the HDF5 file to write)", err)) return err->status;
     cs_copy(c->output, sizeof c->output, cs_params_string(p, "output"));
+    c->ranks_x = (int)cs_params_int(p, "ranks_x");
+    c->ranks_y = (int)cs_params_int(p, "ranks_y");
+    c->checkpoint_every = (int)cs_params_int(p, "checkpoint_every");
+    c->restart = cs_params_bool(p, "restart");
+    if (cs_params_has(p, "checkpoint_dir"))
+        cs_copy(c->checkpoint_dir, sizeof c->checkpoint_dir, cs_params_string(p, "checkpoint_dir"));
+    else if (snprintf(c->checkpoint_dir, sizeof c->checkpoint_dir, "%s.ckpt", c->output) >=
+             (int)sizeof c->checkpoint_dir)
+        return cs_error_input(err, "parameters", "output", NULL, "path too long");
     if (c->mode == SGT_MODE_SGT) {
         if (cs_params_has(p, "save_points"))
             cs_copy(c->save_points, sizeof c->save_points, cs_params_string(p, "save_points"));

@@ -45,6 +45,10 @@ typedef struct {
     char output[4096];
     char receivers[4096];
     int threads;
+    int ranks_x, ranks_y; /* 0: chosen */
+    int checkpoint_every; /* steps; 0: never */
+    char checkpoint_dir[4096];
+    int restart;
     char params_path[4096];
     /* where each point came from, for messages: "file:line" */
     int *point_lines;

@@ -11,17 +11,15 @@
 /* The loops below take blocks of columns along y and march along x (sgt_jblock); the innermost
  * loop runs down a contiguous column and vectorises. The formulas are those of sgt_stencil.h,
  * shared with the CUDA back end. */
-#define FOR_COLUMNS(ib, ie, jb, je)                                                                \
-    const int jbs_ = sgt_jblock((je) - (jb), omp_get_max_threads());                               \
-    const int nb_ = ((je) - (jb) + jbs_ - 1) / jbs_;                                               \
-    _Pragma("omp parallel for schedule(static)") for (int blk = 0; blk < nb_;                      \
-                                                      blk++) for (int i = (ib); i < (ie);          \
-                                                                  i++) for (int j =                \
-                                                                                (jb) + blk * jbs_; \
-                                                                            j < (je) &&            \
-                                                                            j < (jb) + (blk + 1) * \
-                                                                                           jbs_;   \
-                                                                            j++)
+// clang-format off
+#define FOR_COLUMNS(ib, ie, jb, je)                                                          \
+    const int jbs_ = sgt_jblock((je) - (jb), omp_get_max_threads());                         \
+    const int nb_ = ((je) - (jb) + jbs_ - 1) / jbs_;                                         \
+    _Pragma("omp parallel for schedule(static)")                                             \
+    for (int blk = 0; blk < nb_; blk++)                                                      \
+        for (int i = (ib); i < (ie); i++)                                                    \
+            for (int j = (jb) + blk * jbs_; j < (je) && j < (jb) + (blk + 1) * jbs_; j++)
+// clang-format on
 
 void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
     const sgt_layout *L = &s->L;
@@ -99,14 +97,17 @@ void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je) {
     }
 }
 
-void sgt_cpu_step(sgt_state *s, int n) {
-    const sgt_layout *L = &s->L;
-    sgt_cpu_velocity(s, 0, L->lnx, 0, L->lny);
-    sgt_source_force(s, n);
-    sgt_absorb_velocity(s);
-    sgt_cpu_stress(s, 0, L->lnx, 0, L->lny);
-    sgt_source_moment(s, n);
-    sgt_absorb_stress(s);
-    sgt_cpu_free_surface(s, 0, L->lnx, 0, L->lny);
-    sgt_receivers_record(s, n);
+void sgt_cpu_velocity_region(sgt_state *s, int n, const sgt_region *r) {
+    if (sgt_region_empty(r)) return;
+    sgt_cpu_velocity(s, r->ib, r->ie, r->jb, r->je);
+    sgt_source_force(s, n, r);
+    sgt_absorb_velocity(s, r);
+}
+
+void sgt_cpu_stress_region(sgt_state *s, int n, const sgt_region *r) {
+    if (sgt_region_empty(r)) return;
+    sgt_cpu_stress(s, r->ib, r->ie, r->jb, r->je);
+    sgt_source_moment(s, n, r);
+    sgt_absorb_stress(s, r);
+    sgt_cpu_free_surface(s, r->ib, r->ie, r->jb, r->je);
 }

@@ -20,8 +20,11 @@ void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je);
  * (xz point), dvy/dz, dvz/dy (yz point), with the free-surface rules of the top layers. */
 void sgt_cpu_derivatives(const sgt_state *s, int i, int j, int k, float d[9]);
 
-/* Whole CPU time step n (v to n+1/2, sigma to n+1), sources, absorbing boundaries, strain
- * accumulation and receivers. */
-void sgt_cpu_step(sgt_state *s, int n);
+/* Everything that happens to the velocities of a region in step n: update, force, absorbing
+ * boundary. */
+void sgt_cpu_velocity_region(sgt_state *s, int n, const sgt_region *r);
+/* Everything that happens to the stresses of a region: update, moment source, absorbing
+ * boundary, free-surface imaging. */
+void sgt_cpu_stress_region(sgt_state *s, int n, const sgt_region *r);
 
 #endif

@@ -10,8 +10,18 @@
  * harmonic means computed on the fly (no extra arrays to read). Nsight Compute shows both kernels
  * moving the minimal DRAM bytes, limited by L2 request throughput; register queues along x were
  * tried and were 12-17% slower (docs/performance.md). The other passes (free surface, PML slabs,
- * sources, save points, receivers) touch a small part of the grid and use one thread per cell. */
+ * sources, save points, receivers) touch a small part of the grid and use one thread per cell.
+ *
+ * Every pass works on a region of columns (sgt_step): with neighbours, the boundary strips run
+ * on one stream and the interior on another, and the halo travels while the interior computes,
+ * through device buffers when the MPI library is CUDA-aware and pinned host buffers otherwise. */
+#define OMPI_SKIP_MPICXX  1
+#define MPICH_SKIP_MPICXX 1
 #include <cuda_runtime.h>
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -47,8 +57,15 @@ struct kparams {
 };
 
 struct dev_slab {
-    int axis, ib, ie, jb, je, kb, ke;
+    int axis, box[6]; /* [i0, i1) x [j0, j1) x [k0, k1), local */
     float *psi[6];
+};
+
+/* Halo buffers of one axis: what goes to and comes from each side, 3 components each. */
+struct halo_buf {
+    long count;        /* floats per component */
+    float *send[2][3]; /* pinned host, or device with CUDA-aware MPI */
+    float *recv[2][3];
 };
 
 struct dev_state {
@@ -64,15 +81,26 @@ struct dev_state {
     float *rec_prev, *rec_out;
     int planes_per_block;
     int kernel_tj; /* blocks of 32 x kernel_tj threads */
+    /* decomposed runs: boundary and interior streams, the halo */
+    int split;
+    cudaStream_t sb, si;
+    cudaEvent_t ev_vb, ev_b, ev_i;
+    int cuda_aware;
+    halo_buf halo[2];
 };
 
 #define TK 32
 #define TJ 8
 
-template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes) {
-    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJV + threadIdx.y;
-    const int ia = blockIdx.z * planes, ib = min(ia + planes, k.lnx);
-    if (kk >= k.nz || j >= k.lny) return;
+/* A region of columns [i0, i1) x [j0, j1), passed by value. */
+struct kreg {
+    int i0, i1, j0, j1;
+};
+
+template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes, kreg r) {
+    const int kk = blockIdx.x * TK + threadIdx.x, j = r.j0 + blockIdx.y * TJV + threadIdx.y;
+    const int ia = r.i0 + blockIdx.z * planes, ib = min(ia + planes, r.i1);
+    if (kk >= k.nz || j >= r.j1) return;
     const float c = k.dt * k.ih;
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
@@ -93,10 +121,10 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
     }
 }
 
-template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes) {
-    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJV + threadIdx.y;
-    const int ia = blockIdx.z * planes, ib = min(ia + planes, k.lnx);
-    if (kk >= k.nz || j >= k.lny) return;
+template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes, kreg r) {
+    const int kk = blockIdx.x * TK + threadIdx.x, j = r.j0 + blockIdx.y * TJV + threadIdx.y;
+    const int ia = r.i0 + blockIdx.z * planes, ib = min(ia + planes, r.i1);
+    if (kk >= k.nz || j >= r.j1) return;
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
@@ -122,21 +150,27 @@ template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes) 
 }
 
 /* Launch helpers for the kernels with blocks of 32 x tj threads. */
-template <int NF> static void launch_plain_velocity(const kparams &k, int planes, int tj) {
-    dim3 g((k.nz + TK - 1) / TK, (k.lny + tj - 1) / tj, (k.lnx + planes - 1) / planes);
-    if (tj == 4) velocity_kernel<NF, 4><<<g, dim3(TK, 4)>>>(k, planes);
-    if (tj == 8) velocity_kernel<NF, 8><<<g, dim3(TK, 8)>>>(k, planes);
-    if (tj == 16) velocity_kernel<NF, 16><<<g, dim3(TK, 16)>>>(k, planes);
+static dim3 grid_of(const kparams &k, const kreg &r, int planes, int tj) {
+    return dim3((k.nz + TK - 1) / TK, (r.j1 - r.j0 + tj - 1) / tj,
+                (r.i1 - r.i0 + planes - 1) / planes);
 }
-template <int NF> static void launch_plain_stress(const kparams &k, int planes, int tj) {
-    dim3 g((k.nz + TK - 1) / TK, (k.lny + tj - 1) / tj, (k.lnx + planes - 1) / planes);
-    if (tj == 4) stress_kernel<NF, 4><<<g, dim3(TK, 4)>>>(k, planes);
-    if (tj == 8) stress_kernel<NF, 8><<<g, dim3(TK, 8)>>>(k, planes);
-    if (tj == 16) stress_kernel<NF, 16><<<g, dim3(TK, 16)>>>(k, planes);
+template <int NF>
+static void launch_plain_velocity(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
+    dim3 g = grid_of(k, r, planes, tj);
+    if (tj == 4) velocity_kernel<NF, 4><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
+    if (tj == 8) velocity_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
+    if (tj == 16) velocity_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
 }
-__global__ void free_surface_kernel(kparams k) {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-    if (j >= k.lny) return;
+template <int NF>
+static void launch_plain_stress(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
+    dim3 g = grid_of(k, r, planes, tj);
+    if (tj == 4) stress_kernel<NF, 4><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
+    if (tj == 8) stress_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
+    if (tj == 16) stress_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+}
+__global__ void free_surface_kernel(kparams k, kreg r) {
+    const int j = r.j0 + blockIdx.x * blockDim.x + threadIdx.x, i = r.i0 + blockIdx.y;
+    if (j >= r.j1) return;
     const long b = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + k.gz;
     sgt_free_surface_image(k.s[0][2] + b, k.s[0][4] + b, k.s[0][5] + b);
 }
@@ -147,14 +181,18 @@ __device__ __forceinline__ float shear_modulus(const kparams &k, long p, int q) 
     return sgt_harm4(k.mu[p], k.mu[p + a], k.mu[p + b], k.mu[p + a + b]);
 }
 
-__global__ void pml_kernel(kparams k, dev_slab sl, const float *an, const float *bn,
+/* The cells of slab sl inside region r (part: their intersection); memory variables are
+ * indexed over the whole slab. */
+__global__ void pml_kernel(kparams k, dev_slab sl, kreg part, const float *an, const float *bn,
                            const float *ah, const float *bh, int stress) {
-    const int nk = sl.ke - sl.kb, nj = sl.je - sl.jb;
-    const long cell = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long total = (long)(sl.ie - sl.ib) * nj * nk;
-    if (cell >= total) return;
-    const int kk = sl.kb + (int)(cell % nk), j = sl.jb + (int)((cell / nk) % nj),
-              i = sl.ib + (int)(cell / ((long)nk * nj));
+    const int nk = sl.box[5] - sl.box[4], nj = part.j1 - part.j0;
+    const long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long total = (long)(part.i1 - part.i0) * nj * nk;
+    if (t >= total) return;
+    const int kk = sl.box[4] + (int)(t % nk), j = part.j0 + (int)((t / nk) % nj),
+              i = part.i0 + (int)(t / ((long)nk * nj));
+    const long cell =
+        ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk + (kk - sl.box[4]);
     const int a = sl.axis;
     const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
     const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
@@ -173,10 +211,11 @@ __global__ void pml_kernel(kparams k, dev_slab sl, const float *an, const float 
     }
 }
 
-__global__ void sponge_kernel(kparams k, const float *dx, const float *dy, const float *dz,
+__global__ void sponge_kernel(kparams k, kreg r, const float *dx, const float *dy, const float *dz,
                               int stress) {
-    const int kk = blockIdx.x * TK + threadIdx.x, j = blockIdx.y * TJ + threadIdx.y, i = blockIdx.z;
-    if (kk >= k.nz || j >= k.lny) return;
+    const int kk = blockIdx.x * TK + threadIdx.x, j = r.j0 + blockIdx.y * TJ + threadIdx.y,
+              i = r.i0 + blockIdx.z;
+    if (kk >= k.nz || j >= r.j1) return;
     const float d = dx[i + k.i0] * dy[j + k.j0] * dz[kk];
     if (d >= 1.0f) return;
     const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
@@ -188,28 +227,28 @@ __global__ void sponge_kernel(kparams k, const float *dx, const float *dy, const
             k.v[0][c][p] *= d;
 }
 
-__global__ void force_kernel(kparams k, int si, int sj, int sk, int plane, double amp, double fx,
-                             double fy, double fz) {
+__global__ void force_kernel(kparams k, kreg r, int si, int sj, int sk, int plane, double amp,
+                             double fx, double fy, double fz) {
     int li = si - k.i0, lj = sj - k.j0;
     if (plane) {
-        li = blockIdx.x * blockDim.x + threadIdx.x;
-        lj = blockIdx.y;
-        if (li >= k.lnx) return;
+        li = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
+        lj = r.j0 + blockIdx.y;
+        if (li >= r.i1) return;
     } else if (threadIdx.x || blockIdx.x || blockIdx.y) {
         return;
     }
     const double f[3] = {fx, fy, fz};
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
-    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp,
-                    f);
+    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, r.i0, r.i1, r.j0, r.j1,
+                    k.fs, amp, f);
 }
 
-__global__ void moment_kernel(kparams k, int si, int sj, int sk, double amp, double m0, double m1,
-                              double m2, double m3, double m4, double m5) {
+__global__ void moment_kernel(kparams k, kreg r, int si, int sj, int sk, double amp, double m0,
+                              double m1, double m2, double m3, double m4, double m5) {
     const double m[6] = {m0, m1, m2, m3, m4, m5};
     const int li = si - k.i0, lj = sj - k.j0;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
-    sgt_moment_apply(k.s[0], p, k.sx, k.sy, li, lj, sk, k.lnx, k.lny, k.fs, amp, m);
+    sgt_moment_apply(k.s[0], p, k.sx, k.sy, li, lj, sk, r.i0, r.i1, r.j0, r.j1, k.fs, amp, m);
 }
 
 __global__ void save_kernel(kparams k, const int *pts, long np, float *slot) {
@@ -258,6 +297,8 @@ static int upload(float **dst, const float *src, long n, cs_error *err) {
     return 0;
 }
 
+/* One GPU per rank: CYBERSHAKE_GPU when set, otherwise the rank's index among the ranks on its
+ * node. */
 static int choose_device(cs_error *err) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -265,12 +306,27 @@ static int choose_device(cs_error *err) {
         return cs_error_input(err, "backend", NULL, "cuda",
                               "no CUDA device found (%s); use backend = cpu on this machine",
                               e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-    int dev = 0;
+    int dev = 0, inited = 0;
     const char *env = getenv("CYBERSHAKE_GPU");
-    if (env) dev = atoi(env) % n;
+    MPI_Initialized(&inited);
+    if (env) {
+        dev = atoi(env) % n;
+    } else if (inited) {
+        MPI_Comm node;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        int local, nlocal;
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_size(node, &nlocal);
+        MPI_Comm_free(&node);
+        if (nlocal > n)
+            cs_warn("%d ranks share this node's %d GPUs; ranks will share devices", nlocal, n);
+        dev = local % n;
+    }
     CU(cudaSetDevice(dev));
     return 0;
 }
+
+static int setup_halo(sgt_state *s, dev_state *d, cs_error *err);
 
 static int cuda_setup(sgt_state *s, cs_error *err) {
     int rc = choose_device(err);
@@ -330,10 +386,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         const sgt_pml_slab *sl = &s->pml.slab[q];
         dev_slab *ds = &d->slab[q];
         ds->axis = sl->axis;
-        ds->ib = 0, ds->ie = L->lnx, ds->jb = 0, ds->je = L->lny, ds->kb = 0, ds->ke = L->nz;
-        if (sl->axis == 0) ds->ib = sl->lo, ds->ie = sl->hi;
-        if (sl->axis == 1) ds->jb = sl->lo, ds->je = sl->hi;
-        if (sl->axis == 2) ds->kb = sl->lo, ds->ke = sl->hi;
+        memcpy(ds->box, sl->box, sizeof ds->box);
         for (int c = 0; c < 6 && !rc; c++)
             rc = upload(&ds->psi[c], NULL, sl->count, err);
     }
@@ -361,7 +414,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
      * device): free them, so a run needs host memory for its outputs only. */
     float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0],   &s->s[1],   &s->s[2],
                       &s->s[3], &s->s[4], &s->s[5], &s->r[0],   &s->r[1],   &s->r[2],
-                      &s->r[3], &s->r[4], &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2]};
+                      &s->r[3], &s->r[4], &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2],
+                      &s->rho,  &s->lam,  &s->mu,   &s->qpw,    &s->qsw};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;
@@ -374,64 +428,230 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const char *ppb = getenv("CYBERSHAKE_GPU_PLANES");
     d->planes_per_block = ppb ? atoi(ppb) : 64;
     if (d->planes_per_block < 1) d->planes_per_block = 1;
+    d->sb = d->si = 0;
+    d->split = L->nbr[0][0] || L->nbr[0][1] || L->nbr[1][0] || L->nbr[1][1];
+    if (d->split) rc = setup_halo(s, d, err);
     return rc;
 }
 
-static int cuda_step(sgt_state *s, int n, cs_error *err) {
-    dev_state *d = (dev_state *)s->backend;
+static kreg kr(const sgt_region *r) {
+    return kreg{r->ib, r->ie, r->jb, r->je};
+}
+
+static void absorb_region(sgt_state *s, dev_state *d, const sgt_region *r, int stress,
+                          cudaStream_t st) {
     const kparams &k = d->kp;
-    const int P = d->planes_per_block;
-    dim3 blk(TK, TJ);
-    dim3 grid1((k.nz + TK - 1) / TK, (k.lny + TJ - 1) / TJ, k.lnx);
-    const double h3 = s->h * s->h * s->h;
-    launch_plain_velocity<1>(k, P, d->kernel_tj);
+    if (s->absorb == SGT_ABSORB_SPONGE) {
+        dim3 g((k.nz + TK - 1) / TK, (r->je - r->jb + TJ - 1) / TJ, r->ie - r->ib);
+        sponge_kernel<<<g, dim3(TK, TJ), 0, st>>>(k, kr(r), d->damp[0], d->damp[1], d->damp[2],
+                                                  stress);
+        return;
+    }
+    for (int q = 0; q < d->nslabs; q++) {
+        const dev_slab &sl = d->slab[q];
+        sgt_region part =
+            sgt_region_meet(*r, sgt_region{sl.box[0], sl.box[1], sl.box[2], sl.box[3]});
+        if (sgt_region_empty(&part)) continue;
+        long total = (long)(part.ie - part.ib) * (part.je - part.jb) * (sl.box[5] - sl.box[4]);
+        int a = sl.axis;
+        pml_kernel<<<(unsigned)((total + 255) / 256), 256, 0, st>>>(
+            k, sl, kr(&part), d->an[a], d->bn[a], d->ah[a], d->bh[a], stress);
+    }
+}
+
+static int cuda_velocity(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    if (sgt_region_empty(r)) return 0;
+    const kparams &k = d->kp;
+    cudaStream_t st = boundary ? d->sb : d->si;
+    launch_plain_velocity<1>(k, d->planes_per_block, d->kernel_tj, kr(r), st);
     if (s->source_kind == SGT_SOURCE_FORCE) {
-        const double amp = s->dt * s->amplitude * s->stf[n] / h3;
+        const double amp = s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h);
         if (s->plane_source)
-            force_kernel<<<dim3((k.lnx + 127) / 128, k.lny), 128>>>(
-                k, 0, 0, s->src_k, 1, amp, s->force[0], s->force[1], s->force[2]);
+            force_kernel<<<dim3((r->ie - r->ib + 127) / 128, r->je - r->jb), 128, 0, st>>>(
+                k, kr(r), 0, 0, s->src_k, 1, amp, s->force[0], s->force[1], s->force[2]);
         else
-            force_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k, 0, amp, s->force[0],
-                                   s->force[1], s->force[2]);
+            force_kernel<<<1, 1, 0, st>>>(k, kr(r), s->src_i, s->src_j, s->src_k, 0, amp,
+                                          s->force[0], s->force[1], s->force[2]);
     }
-    if (s->absorb == SGT_ABSORB_SPONGE) {
-        sponge_kernel<<<grid1, blk>>>(k, d->damp[0], d->damp[1], d->damp[2], 0);
-    } else {
-        for (int q = 0; q < d->nslabs; q++) {
-            const dev_slab &sl = d->slab[q];
-            long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
-            int a = sl.axis;
-            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a],
-                                                                 d->ah[a], d->bh[a], 0);
-        }
-    }
-    launch_plain_stress<1>(k, P, d->kernel_tj);
+    absorb_region(s, d, r, 0, st);
+    if (boundary) cudaEventRecord(d->ev_vb, d->sb);
+    return check_launch(err, "velocity");
+}
+
+static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    if (sgt_region_empty(r)) return 0;
+    const kparams &k = d->kp;
+    cudaStream_t st = boundary ? d->sb : d->si;
+    /* The interior stress reads the boundary strips' velocities. */
+    if (d->split && !boundary) cudaStreamWaitEvent(d->si, d->ev_vb, 0);
+    launch_plain_stress<1>(k, d->planes_per_block, d->kernel_tj, kr(r), st);
     if (s->source_kind == SGT_SOURCE_MOMENT)
-        moment_kernel<<<1, 1>>>(k, s->src_i, s->src_j, s->src_k,
-                                s->dt * s->amplitude * s->stf[n] / h3, s->moment[0], s->moment[1],
-                                s->moment[2], s->moment[3], s->moment[4], s->moment[5]);
-    if (s->absorb == SGT_ABSORB_SPONGE) {
-        sponge_kernel<<<grid1, blk>>>(k, d->damp[0], d->damp[1], d->damp[2], 1);
+        moment_kernel<<<1, 1, 0, st>>>(k, kr(r), s->src_i, s->src_j, s->src_k,
+                                       s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
+                                       s->moment[0], s->moment[1], s->moment[2], s->moment[3],
+                                       s->moment[4], s->moment[5]);
+    absorb_region(s, d, r, 1, st);
+    if (s->free_surface)
+        free_surface_kernel<<<dim3((r->je - r->jb + 127) / 128, r->ie - r->ib), 128, 0, st>>>(
+            k, kr(r));
+    return check_launch(err, "stress");
+}
+
+/* ---- halo exchange ---- */
+
+/* The strips of one side along an axis as 2D copies: `rows` rows of `width` floats, `pitch`
+ * floats apart. Along x the 4 planes are one contiguous block; along y each x row holds 4
+ * contiguous columns. */
+struct strip {
+    long offset, width, pitch;
+    int rows;
+};
+static strip strip_of(const sgt_layout *L, int axis, int side, int recv) {
+    const int H = SGT_HALO;
+    strip t;
+    if (axis == 0) {
+        int i = recv ? (side ? L->lnx : -H) : (side ? L->lnx - H : 0);
+        t.offset = sgt_idx(L, i, -L->halo, -L->gz);
+        t.width = H * L->sx, t.pitch = t.width, t.rows = 1;
     } else {
-        for (int q = 0; q < d->nslabs; q++) {
-            const dev_slab &sl = d->slab[q];
-            long total = (long)(sl.ie - sl.ib) * (sl.je - sl.jb) * (sl.ke - sl.kb);
-            int a = sl.axis;
-            pml_kernel<<<(unsigned)((total + 255) / 256), 256>>>(k, sl, d->an[a], d->bn[a],
-                                                                 d->ah[a], d->bh[a], 1);
+        int j = recv ? (side ? L->lny : -H) : (side ? L->lny - H : 0);
+        t.offset = sgt_idx(L, -L->halo, j, -L->gz);
+        t.width = H * L->sy, t.pitch = L->sx, t.rows = L->lnx + 2 * L->halo;
+    }
+    return t;
+}
+
+static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
+    CU(cudaStreamCreateWithFlags(&d->sb, cudaStreamNonBlocking));
+    CU(cudaStreamCreateWithFlags(&d->si, cudaStreamNonBlocking));
+    CU(cudaEventCreateWithFlags(&d->ev_vb, cudaEventDisableTiming));
+    CU(cudaEventCreateWithFlags(&d->ev_b, cudaEventDisableTiming));
+    CU(cudaEventCreateWithFlags(&d->ev_i, cudaEventDisableTiming));
+    d->cuda_aware = 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    d->cuda_aware = MPIX_Query_cuda_support();
+#endif
+    const char *env = getenv("CYBERSHAKE_CUDA_AWARE_MPI");
+    if (env) d->cuda_aware = d->cuda_aware && atoi(env);
+    const sgt_layout *L = &s->L;
+    for (int a = 0; a < 2; a++) {
+        halo_buf &hb = d->halo[a];
+        strip t = strip_of(L, a, 0, 0);
+        hb.count = t.width * t.rows;
+        for (int side = 0; side < 2; side++) {
+            if (!L->nbr[a][side]) continue;
+            for (int c = 0; c < 3; c++) {
+                size_t b = (size_t)hb.count * sizeof(float);
+                if (d->cuda_aware) {
+                    CU(cudaMalloc((void **)&hb.send[side][c], b));
+                    CU(cudaMalloc((void **)&hb.recv[side][c], b));
+                } else {
+                    CU(cudaMallocHost((void **)&hb.send[side][c], b));
+                    CU(cudaMallocHost((void **)&hb.recv[side][c], b));
+                }
+            }
         }
     }
-    if (s->free_surface) free_surface_kernel<<<dim3((k.lny + 127) / 128, k.lnx), 128>>>(k);
+    cs_debug("halo exchange %s", d->cuda_aware ? "from device buffers (CUDA-aware MPI)"
+                                               : "through pinned host buffers");
+    return 0;
+}
+
+static int cuda_halo_post(sgt_state *s, int axis, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    const sgt_layout *L = &s->L;
+    halo_buf &hb = d->halo[axis];
+    cudaMemcpyKind kind = d->cuda_aware ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+    for (int side = 0; side < 2; side++) {
+        if (!L->nbr[axis][side]) continue;
+        strip t = strip_of(L, axis, side, 0);
+        for (int c = 0; c < 3; c++)
+            CU(cudaMemcpy2DAsync(hb.send[side][c], t.width * sizeof(float),
+                                 d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
+                                 t.width * sizeof(float), t.rows, kind, d->sb));
+    }
+    return 0;
+}
+
+static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    const sgt_layout *L = &s->L;
+    halo_buf &hb = d->halo[axis];
+    /* The strips are in the buffers once the boundary stream gets here; the interior keeps the
+     * GPU busy while the messages travel. */
+    CU(cudaStreamSynchronize(d->sb));
+    void *snd[2][3], *rcv[2][3];
+    for (int side = 0; side < 2; side++)
+        for (int c = 0; c < 3; c++)
+            snd[side][c] = hb.send[side][c], rcv[side][c] = hb.recv[side][c];
+    int rc = sgt_comm_post(s->comm, axis, 3, snd, rcv, (int)hb.count, MPI_FLOAT, err);
+    if (!rc) rc = sgt_comm_wait(s->comm, err);
+    if (rc) return rc;
+    cudaMemcpyKind kind = d->cuda_aware ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+    for (int side = 0; side < 2; side++) {
+        if (!L->nbr[axis][side]) continue;
+        strip t = strip_of(L, axis, side, 1);
+        for (int c = 0; c < 3; c++)
+            CU(cudaMemcpy2DAsync(d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
+                                 hb.recv[side][c], t.width * sizeof(float), t.width * sizeof(float),
+                                 t.rows, kind, d->sb));
+    }
+    return 0;
+}
+
+static int cuda_end_step(sgt_state *s, int n, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    if (d->split) {
+        /* Join the streams: the next step's strips read interior stresses and vice versa. */
+        cudaEventRecord(d->ev_b, d->sb);
+        cudaEventRecord(d->ev_i, d->si);
+        cudaStreamWaitEvent(d->si, d->ev_b, 0);
+        cudaStreamWaitEvent(d->sb, d->ev_i, 0);
+    }
     if (s->nrec)
-        receivers_kernel<<<(s->nrec + 127) / 128, 128>>>(k, d->rec, s->nrec, d->rec_prev,
-                                                         d->rec_out, s->nt, n);
-    return check_launch(err, "time step");
+        receivers_kernel<<<(s->nrec + 127) / 128, 128, 0, d->si>>>(
+            d->kp, d->rec, s->nrec, d->rec_prev, d->rec_out, s->nt, n);
+    return check_launch(err, "end of step");
+}
+
+/* The device array behind a time-dependent field. */
+static float *device_field(dev_state *d, const sgt_field *f) {
+    switch (f->kind) {
+    case SGT_FIELD_V:
+        return d->kp.v[0][f->comp];
+    case SGT_FIELD_S:
+        return d->kp.s[0][f->comp];
+    case SGT_FIELD_R:
+        return d->kp.r[0][f->comp];
+    case SGT_FIELD_PSI:
+        return d->slab[f->slab].psi[f->comp];
+    case SGT_FIELD_REC_PREV:
+        return d->rec_prev;
+    case SGT_FIELD_REC_OUT:
+        return d->rec_out;
+    }
+    return NULL;
+}
+
+static int cuda_field(sgt_state *s, const sgt_field *f, float *buf, int to_backend, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    float *dp = device_field(d, f);
+    if (!dp) return cs_error_set(err, CS_ERR_INTERNAL, "no device array for field %s", f->name);
+    CU(cudaDeviceSynchronize());
+    if (to_backend)
+        CU(cudaMemcpy(dp, buf, (size_t)f->count * sizeof(float), cudaMemcpyHostToDevice));
+    else
+        CU(cudaMemcpy(buf, dp, (size_t)f->count * sizeof(float), cudaMemcpyDeviceToHost));
+    return 0;
 }
 
 /* Copies the filled part of the batch to the host output (time fastest there). */
 static int flush_batch(sgt_state *s, dev_state *d, cs_error *err) {
     if (!d->filled) return 0;
     long per = s->npoints * 6;
+    CU(cudaDeviceSynchronize()); /* the save kernels run on the interior stream */
     CU(cudaMemcpy(d->host_batch, d->batch, (size_t)per * d->filled * sizeof(float),
                   cudaMemcpyDeviceToHost));
     /* The batch is [sample][point][6]; the output wants time fastest. Each thread takes whole
@@ -452,8 +672,9 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
     if (!s->npoints || m >= s->nt_out) return 0;
     long n6 = s->npoints * 6;
-    save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
-                                                               d->batch + (long)d->filled * n6);
+    if (d->filled == 0) d->first_m = m;
+    save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128, 0, d->si>>>(
+        d->kp, d->pts, s->npoints, d->batch + (long)d->filled * n6);
     int rc = check_launch(err, "save");
     if (rc) return rc;
     d->filled++;
@@ -490,6 +711,17 @@ static void cuda_teardown(sgt_state *s) {
             cudaFree(d->slab[q].psi[c]);
     cudaFree(d->pts), cudaFree(d->batch), cudaFreeHost(d->host_batch);
     cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
+    for (int a = 0; a < 2; a++)
+        for (int side = 0; side < 2; side++)
+            for (int c = 0; c < 3; c++) {
+                float *p[2] = {d->halo[a].send[side][c], d->halo[a].recv[side][c]};
+                for (int q = 0; q < 2; q++)
+                    if (p[q]) d->cuda_aware ? cudaFree(p[q]) : cudaFreeHost(p[q]);
+            }
+    if (d->split) {
+        cudaStreamDestroy(d->sb), cudaStreamDestroy(d->si);
+        cudaEventDestroy(d->ev_vb), cudaEventDestroy(d->ev_b), cudaEventDestroy(d->ev_i);
+    }
     free(d);
     s->backend = NULL;
 }
@@ -591,11 +823,13 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     for (int pass = 0; pass < 2; pass++) { /* the first pass warms up */
         cudaEventRecord(e0);
         for (int st = 0; st < (pass ? steps : 2); st++) {
+            const kreg all = {0, nx, 0, ny};
             if (nf == 1)
-                launch_plain_velocity<1>(k, planes, variant),
-                    launch_plain_stress<1>(k, planes, variant);
+                launch_plain_velocity<1>(k, planes, variant, all, 0),
+                    launch_plain_stress<1>(k, planes, variant, all, 0);
             if (nf == 3)
-                launch_plain_velocity<3>(k, planes, 8), launch_plain_stress<3>(k, planes, 8);
+                launch_plain_velocity<3>(k, planes, 8, all, 0),
+                    launch_plain_stress<3>(k, planes, 8, all, 0);
         }
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
@@ -608,8 +842,9 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     return rc;
 }
 
-static const sgt_backend cuda_backend = {"cuda",    cuda_setup,  cuda_step,
-                                         cuda_save, cuda_finish, cuda_teardown};
+static const sgt_backend cuda_backend = {"cuda",         cuda_setup,     cuda_velocity, cuda_stress,
+                                         cuda_halo_post, cuda_halo_wait, cuda_end_step, cuda_save,
+                                         cuda_finish,    cuda_field,     cuda_teardown};
 
 extern "C" const sgt_backend *sgt_backend_cuda(void) {
     return &cuda_backend;

@@ -7,8 +7,135 @@
 #include "cs_atomic.h"
 #include "cs_hdf5.h"
 #include "cs_version.h"
+#include "sgt_comm.h"
 
-static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
+/* How the file is written: by every rank through MPI-IO (parallel HDF5), or by rank 0 alone
+ * with the other ranks sending it their rows (serial HDF5). */
+typedef struct {
+    MPI_Comm comm;
+    int rank, size;
+    int parallel;
+    hid_t xfer; /* collective transfer (parallel) or H5P_DEFAULT */
+} out_ctx;
+
+/* Selects the rows rows[0..n) (ascending) of a dataset's space, whole rows. */
+static void select_rows(hid_t space, const long *rows, long n) {
+    hsize_t dims[3] = {0, 1, 1};
+    H5Sget_simple_extent_dims(space, dims, NULL);
+    H5Sselect_none(space);
+    for (long q = 0; q < n;) {
+        long e = q + 1;
+        while (e < n && rows[e] == rows[e - 1] + 1)
+            e++;
+        hsize_t start[3] = {(hsize_t)rows[q], 0, 0};
+        hsize_t count[3] = {(hsize_t)(e - q), dims[1], dims[2]};
+        H5Sselect_hyperslab(space, H5S_SELECT_OR, start, NULL, count, NULL);
+        q = e;
+    }
+}
+
+static int write_selected(const out_ctx *o, hid_t ds, hid_t mtype, const long *rows, long n,
+                          long row_elems, const void *data) {
+    hid_t fs = H5Dget_space(ds);
+    select_rows(fs, rows, n);
+    hsize_t m = (hsize_t)(n * row_elems > 0 ? n * row_elems : 1);
+    hid_t ms = H5Screate_simple(1, &m, NULL);
+    if (n == 0) H5Sselect_none(ms);
+    herr_t r = H5Dwrite(ds, mtype, ms, fs, o->xfer, data);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    return r < 0;
+}
+
+/* Writes every rank's rows of a dataset whose first axis is the row: data[n][row_elems] (this
+ * rank's) at rows[] (ascending). Blocks of about 64 MB keep MPI messages and MPI-IO requests
+ * under 2 GB. */
+static int put_rows(const out_ctx *o, hid_t ds, hid_t mtype, MPI_Datatype mpitype, size_t esize,
+                    const long *rows, long n, long row_elems, const void *data) {
+    long per = (long)(64L * 1024 * 1024 / ((size_t)row_elems * esize));
+    if (per < 1) per = 1;
+    const char *bytes = data;
+    int bad = 0;
+    if (o->size == 1) {
+        for (long q = 0; q < n; q += per)
+            bad |= write_selected(o, ds, mtype, rows + q, n - q < per ? n - q : per, row_elems,
+                                  bytes + (size_t)q * row_elems * esize);
+        return bad;
+    }
+    if (o->parallel) {
+        long mine = (n + per - 1) / per, blocks = mine;
+        MPI_Allreduce(&mine, &blocks, 1, MPI_LONG, MPI_MAX, o->comm);
+        for (long b = 0; b < blocks; b++) {
+            long q = b * per, cnt = q < n ? (n - q < per ? n - q : per) : 0;
+            bad |= write_selected(o, ds, mtype, rows + (cnt ? q : 0), cnt, row_elems,
+                                  cnt ? bytes + (size_t)q * row_elems * esize : bytes);
+        }
+        return bad;
+    }
+    /* Gather to rank 0, one rank and one block at a time (memory: one block). */
+    enum { TAG_N = 101, TAG_ROWS, TAG_DATA };
+    if (o->rank != 0) {
+        for (long q = 0; q < n; q += per) {
+            long cnt = n - q < per ? n - q : per;
+            MPI_Send(&cnt, 1, MPI_LONG, 0, TAG_N, o->comm);
+            MPI_Send(rows + q, (int)cnt, MPI_LONG, 0, TAG_ROWS, o->comm);
+            MPI_Send(bytes + (size_t)q * row_elems * esize, (int)(cnt * row_elems), mpitype, 0,
+                     TAG_DATA, o->comm);
+        }
+        long zero = 0;
+        MPI_Send(&zero, 1, MPI_LONG, 0, TAG_N, o->comm);
+        return 0;
+    }
+    for (long q = 0; q < n; q += per)
+        bad |= write_selected(o, ds, mtype, rows + q, n - q < per ? n - q : per, row_elems,
+                              bytes + (size_t)q * row_elems * esize);
+    long *rbuf = malloc((size_t)per * sizeof(long));
+    char *dbuf = malloc((size_t)per * row_elems * esize);
+    if (!rbuf || !dbuf) bad = 1;
+    for (int r = 1; r < o->size; r++)
+        for (;;) {
+            long cnt;
+            MPI_Recv(&cnt, 1, MPI_LONG, r, TAG_N, o->comm, MPI_STATUS_IGNORE);
+            if (!cnt) break;
+            /* A sender never sends more than `per` rows per block (same formula). */
+            MPI_Recv(rbuf, (int)cnt, MPI_LONG, r, TAG_ROWS, o->comm, MPI_STATUS_IGNORE);
+            MPI_Recv(dbuf, (int)(cnt * row_elems), mpitype, r, TAG_DATA, o->comm,
+                     MPI_STATUS_IGNORE);
+            if (rbuf && dbuf) bad |= write_selected(o, ds, mtype, rbuf, cnt, row_elems, dbuf);
+        }
+    free(rbuf);
+    free(dbuf);
+    return bad;
+}
+
+/* A dataset the config holds whole (every rank has it): rank 0 writes it. */
+static int put_whole(const out_ctx *o, hid_t ds, hid_t mtype, const void *data) {
+    if (o->rank == 0 && !o->parallel)
+        return H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, o->xfer, data) < 0;
+    if (!o->parallel) return 0;
+    hid_t fs = H5Dget_space(ds), ms = H5Scopy(fs);
+    if (o->rank != 0) H5Sselect_none(fs), H5Sselect_none(ms);
+    herr_t r = H5Dwrite(ds, mtype, ms, fs, o->xfer, data);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    return r < 0;
+}
+
+/* Creates a dataset on the writers (-1 elsewhere). */
+static hid_t make(const out_ctx *o, hid_t loc, const char *name, hid_t ftype, int rank,
+                  const hsize_t *dims, const hsize_t *chunk) {
+    if (loc < 0) return -1;
+    return cs_h5_dataset(loc, name, ftype, rank, dims, chunk);
+}
+static int done(hid_t ds, int bad) {
+    if (ds >= 0) H5Dclose(ds);
+    return bad;
+}
+static int writer(const out_ctx *o) {
+    return o->parallel || o->rank == 0;
+}
+
+static int write_common_attrs(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_state *s,
                               const sgt_output_meta *m) {
     int bad = 0;
     int grid[3] = {c->nx, c->ny, c->nz};
@@ -43,7 +170,8 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
     /* The time function actually applied. */
     hid_t g = cs_h5_group(f, "source");
     hsize_t d = (hsize_t)c->nt;
-    bad |= cs_h5_write(g, "stf", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, s->stf);
+    hid_t ds = cs_h5_dataset(g, "stf", H5T_IEEE_F32LE, 1, &d, NULL);
+    bad |= done(ds, ds < 0 || put_whole(o, ds, H5T_NATIVE_FLOAT, s->stf));
     bad |= cs_h5_attr_double(g, "dt", &c->dt, 1);
     bad |= cs_h5_attr_double(g, "sample_offset", &m->stf_sample_offset, 1);
     bad |= cs_h5_attr_string(g, "units",
@@ -53,25 +181,33 @@ static int write_common_attrs(hid_t f, const sgt_config *c, const sgt_state *s,
     return bad;
 }
 
-static int write_sgt(hid_t f, const sgt_config *c, const sgt_state *s) {
+static int write_sgt(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_state *s) {
     int bad = 0;
-    long np = s->npoints;
-    hid_t g = cs_h5_group(f, "points");
+    long np = c->npoints;
+    hid_t g = writer(o) ? cs_h5_group(f, "points") : -1;
     hsize_t d2[2] = {(hsize_t)np, 3};
-    bad |= cs_h5_write(g, "index", H5T_STD_I32LE, H5T_NATIVE_INT, 2, d2, NULL, s->pts);
+    hid_t ds = make(o, g, "index", H5T_STD_I32LE, 2, d2, NULL);
+    bad |= done(ds, writer(o) && (ds < 0 || put_whole(o, ds, H5T_NATIVE_INT, c->pts)));
     if (c->point_geo) {
-        bad |= cs_h5_write(g, "geographic", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, d2, NULL,
-                           c->point_geo);
-        bad |= cs_h5_attr_string(g, "geographic_units", "lon (deg), lat (deg), depth (m)");
+        ds = make(o, g, "geographic", H5T_IEEE_F64LE, 2, d2, NULL);
+        bad |= done(ds, writer(o) && (ds < 0 || put_whole(o, ds, H5T_NATIVE_DOUBLE, c->point_geo)));
+        if (writer(o))
+            bad |= cs_h5_attr_string(g, "geographic_units", "lon (deg), lat (deg), depth (m)");
     }
-    bad |= cs_h5_write(g, "material", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 2, d2, NULL, s->pt_mat);
-    bad |= cs_h5_attr_string(g, "material_units",
-                             "lambda (Pa), mu (Pa), rho (kg/m^3), at the "
-                             "reference frequency");
-    H5Gclose(g);
+    ds = make(o, g, "material", H5T_IEEE_F32LE, 2, d2, NULL);
+    bad |= done(ds, put_rows(o, ds, H5T_NATIVE_FLOAT, MPI_FLOAT, sizeof(float), s->pt_row,
+                             s->npoints, 3, s->pt_mat));
+    if (writer(o)) {
+        bad |= cs_h5_attr_string(g, "material_units",
+                                 "lambda (Pa), mu (Pa), rho (kg/m^3), at the reference frequency");
+        H5Gclose(g);
+    }
     hsize_t d3[3] = {(hsize_t)np, 6, (hsize_t)s->nt_out};
     hsize_t ch[3] = {(hsize_t)(np < 64 ? np : 64), 6, (hsize_t)s->nt_out};
-    bad |= cs_h5_write(f, "strain", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 3, d3, ch, s->out);
+    ds = make(o, f, "strain", H5T_IEEE_F32LE, 3, d3, ch);
+    bad |= done(ds, put_rows(o, ds, H5T_NATIVE_FLOAT, MPI_FLOAT, sizeof(float), s->pt_row,
+                             s->npoints, 6L * s->nt_out, s->out));
+    if (!writer(o)) return bad;
     double dto = c->dt * c->decimation;
     bad |= cs_h5_attr_double(f, "dt", &dto, 1);
     bad |= cs_h5_attr_int(f, "nt", &s->nt_out, 1);
@@ -87,13 +223,17 @@ static int write_sgt(hid_t f, const sgt_config *c, const sgt_state *s) {
     return bad;
 }
 
-static int write_forward(hid_t f, const sgt_config *c, const sgt_state *s) {
+static int write_forward(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_state *s) {
     int bad = 0;
-    hid_t g = cs_h5_group(f, "receivers");
-    hsize_t d2[2] = {(hsize_t)s->nrec, 3};
-    bad |= cs_h5_write(g, "index", H5T_STD_I32LE, H5T_NATIVE_INT, 2, d2, NULL, s->rec);
-    hsize_t d3[3] = {(hsize_t)s->nrec, 3, (hsize_t)s->nt};
-    bad |= cs_h5_write(g, "velocity", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 3, d3, NULL, s->rec_out);
+    hid_t g = writer(o) ? cs_h5_group(f, "receivers") : -1;
+    hsize_t d2[2] = {(hsize_t)c->nrec, 3};
+    hid_t ds = make(o, g, "index", H5T_STD_I32LE, 2, d2, NULL);
+    bad |= done(ds, writer(o) && (ds < 0 || put_whole(o, ds, H5T_NATIVE_INT, c->recs)));
+    hsize_t d3[3] = {(hsize_t)c->nrec, 3, (hsize_t)s->nt};
+    ds = make(o, g, "velocity", H5T_IEEE_F32LE, 3, d3, NULL);
+    bad |= done(ds, put_rows(o, ds, H5T_NATIVE_FLOAT, MPI_FLOAT, sizeof(float), s->rec_row, s->nrec,
+                             3L * s->nt, s->rec_out));
+    if (!writer(o)) return bad;
     bad |= cs_h5_attr_string(g, "units", "m/s, box frame vx vy vz; sample n at t = n dt");
     H5Gclose(g);
     bad |= cs_h5_attr_double(f, "dt", &c->dt, 1);
@@ -109,39 +249,79 @@ static int write_forward(hid_t f, const sgt_config *c, const sgt_state *s) {
     return bad;
 }
 
+static hid_t create_file(const out_ctx *o, const char *path) {
+#ifdef H5_HAVE_PARALLEL
+    if (o->parallel) {
+        hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE);
+        H5Pset_fapl_mpio(fapl, o->comm, MPI_INFO_NULL);
+        H5Pset_obj_track_times(fcpl, 0);
+        hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+        H5Pclose(fapl);
+        H5Pclose(fcpl);
+        return f;
+    }
+#endif
+    return o->rank == 0 ? cs_h5_create(path) : -1;
+}
+
 int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_meta *meta,
                      char sha[65], double *bytes, cs_error *err) {
-    char tmp[4200];
-    int rc = cs_atomic_reserve(c->output, tmp, sizeof tmp, err);
-    if (rc) return rc;
+    out_ctx o = {MPI_COMM_NULL, 0, 1, 0, H5P_DEFAULT};
+    if (s->comm && s->comm->comm != MPI_COMM_NULL) {
+        o.comm = s->comm->comm;
+        o.rank = s->comm->rank;
+        o.size = s->comm->size;
+#ifdef H5_HAVE_PARALLEL
+        /* Every process count writes through MPI-IO, so 1 rank and many give the same bytes. */
+        o.parallel = 1;
+        o.xfer = H5Pcreate(H5P_DATASET_XFER);
+        H5Pset_dxpl_mpio(o.xfer, H5FD_MPIO_COLLECTIVE);
+#endif
+    }
+    char tmp[4200] = "";
+    int rc = 0;
+    if (o.rank == 0) rc = cs_atomic_reserve(c->output, tmp, sizeof tmp, err);
+    if ((rc = sgt_agree(o.comm, rc, err))) goto out;
+    if (o.comm != MPI_COMM_NULL) MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, o.comm);
     cs_h5_quiet();
-    hid_t f = cs_h5_create(tmp);
-    if (f < 0) {
-        remove(tmp);
-        return cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp);
+    hid_t f = create_file(&o, tmp);
+    int bad = writer(&o) && f < 0;
+    if ((rc = sgt_agree(o.comm,
+                        bad ? cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp) : 0,
+                        err))) {
+        if (f >= 0) H5Fclose(f);
+        if (o.rank == 0) remove(tmp);
+        goto out;
     }
-    int bad = cs_h5_attr_string(f, "format",
-                                c->mode == SGT_MODE_SGT ? "cybershake-sgt" : "cybershake-forward");
-    bad |= cs_h5_attr_int(f, "format_version", (int[]){1}, 1);
-    bad |= write_common_attrs(f, c, s, meta);
-    bad |= c->mode == SGT_MODE_SGT ? write_sgt(f, c, s) : write_forward(f, c, s);
-    if (H5Fclose(f) < 0) bad = 1;
-    if (bad) {
-        remove(tmp);
-        return cs_error_set(err, CS_ERR_IO, "%s: writing the HDF5 output failed (disk full?)",
-                            c->output);
+    if (writer(&o)) {
+        bad |= cs_h5_attr_string(f, "format",
+                                 c->mode == SGT_MODE_SGT ? "cybershake-sgt" : "cybershake-forward");
+        bad |= cs_h5_attr_int(f, "format_version", (int[]){1}, 1);
+        bad |= write_common_attrs(&o, f, c, s, meta);
     }
-    rc = cs_atomic_publish(tmp, c->output, sha, err);
-    if (rc && err->status == CS_ERR_RESOURCE) {
-        /* No SHA-256 in this build: publish without one. */
-        sha[0] = '\0';
-        rc = cs_atomic_publish(tmp, c->output, NULL, err);
+    bad |= c->mode == SGT_MODE_SGT ? write_sgt(&o, f, c, s) : write_forward(&o, f, c, s);
+    if (f >= 0 && H5Fclose(f) < 0) bad = 1;
+    rc = bad ? cs_error_set(err, CS_ERR_IO, "%s: writing the HDF5 output failed (disk full?)",
+                            c->output)
+             : 0;
+    if ((rc = sgt_agree(o.comm, rc, err))) {
+        if (o.rank == 0) remove(tmp);
+        goto out;
     }
-    if (rc) {
-        remove(tmp);
-        return rc;
+    if (o.rank == 0) {
+        rc = cs_atomic_publish(tmp, c->output, sha, err);
+        if (rc && err->status == CS_ERR_RESOURCE) {
+            /* No SHA-256 in this build: publish without one. */
+            sha[0] = '\0';
+            rc = cs_atomic_publish(tmp, c->output, NULL, err);
+        }
+        if (rc) remove(tmp);
     }
+    if ((rc = sgt_agree(o.comm, rc, err))) goto out;
+    if (o.comm != MPI_COMM_NULL) MPI_Bcast(sha, 65, MPI_CHAR, 0, o.comm);
     struct stat st;
     *bytes = stat(c->output, &st) == 0 ? (double)st.st_size : 0;
-    return 0;
+out:
+    if (o.xfer != H5P_DEFAULT) H5Pclose(o.xfer);
+    return rc;
 }

@@ -10,15 +10,7 @@
 #include "sgt_absorb.h"
 #include "sgt_stencil.h"
 
-static void slab_box(const sgt_state *s, const sgt_pml_slab *sl, int *ib, int *ie, int *jb, int *je,
-                     int *kb, int *ke) {
-    *ib = 0, *ie = s->L.lnx, *jb = 0, *je = s->L.lny, *kb = 0, *ke = s->L.nz;
-    if (sl->axis == 0) *ib = sl->lo, *ie = sl->hi;
-    if (sl->axis == 1) *jb = sl->lo, *je = sl->hi;
-    if (sl->axis == 2) *kb = sl->lo, *ke = sl->hi;
-}
-
-static void pml_pass(sgt_state *s, int stress) {
+static void pml_pass(sgt_state *s, const sgt_region *r, int stress) {
     const sgt_layout *L = &s->L;
     const float ih = (float)(1.0 / s->h), dt = (float)s->dt;
     const long sx = L->sx, sy = L->sy;
@@ -26,22 +18,26 @@ static void pml_pass(sgt_state *s, int stress) {
     for (int q = 0; q < s->pml.nslabs; q++) {
         sgt_pml_slab *sl = &s->pml.slab[q];
         const int a = sl->axis;
-        int ib, ie, jb, je, kb, ke;
-        slab_box(s, sl, &ib, &ie, &jb, &je, &kb, &ke);
+        /* The slab's part in the region; memory variables are indexed over the whole slab. */
+        const sgt_region part =
+            sgt_region_meet(*r, (sgt_region){sl->box[0], sl->box[1], sl->box[2], sl->box[3]});
+        if (sgt_region_empty(&part)) continue;
+        const int ib = part.ib, ie = part.ie, jb = part.jb, je = part.je;
+        const int kb = sl->box[4], ke = sl->box[5];
+        const int nj = sl->box[3] - sl->box[2], nk = ke - kb;
         const float *an = s->pml.a_node[a], *bn = s->pml.b_node[a];
         const float *ah = s->pml.a_half[a], *bh = s->pml.b_half[a];
         /* Shear moduli (precomputed harmonic means) of the two shear stresses the slab adds to. */
         const int cb = (a + 1) % 3, cc = (a + 2) % 3;
         const float *m1 = s->mus[cb + a == 1 ? 0 : cb + a == 2 ? 1 : 2];
         const float *m2 = s->mus[cc + a == 1 ? 0 : cc + a == 2 ? 1 : 2];
-        const int nj = je - jb, nk = ke - kb;
         const int jbs = sgt_jblock(je - jb, omp_get_max_threads()), nb = (je - jb + jbs - 1) / jbs;
 #pragma omp parallel for schedule(static)
         for (int blk = 0; blk < nb; blk++)
             for (int i = ib; i < ie; i++)
                 for (int j = jb + blk * jbs; j < je && j < jb + (blk + 1) * jbs; j++) {
                     const long p0 = sgt_idx(L, i, j, 0);
-                    const long c0 = ((long)(i - ib) * nj + (j - jb)) * nk - kb;
+                    const long c0 = ((long)(i - sl->box[0]) * nj + (j - sl->box[2])) * nk - kb;
                     const int g = a == 0 ? i + L->i0 : j + L->j0;
                     const int mij = ((i + L->i0) & 1) | (((j + L->j0) & 1) << 1);
                     for (int k = kb; k < ke; k++) {
@@ -63,9 +59,9 @@ static void pml_pass(sgt_state *s, int stress) {
     }
 }
 
-void sgt_pml_velocity(sgt_state *s) {
-    pml_pass(s, 0);
+void sgt_pml_velocity(sgt_state *s, const sgt_region *r) {
+    pml_pass(s, r, 0);
 }
-void sgt_pml_stress(sgt_state *s) {
-    pml_pass(s, 1);
+void sgt_pml_stress(sgt_state *s, const sgt_region *r) {
+    pml_pass(s, r, 1);
 }

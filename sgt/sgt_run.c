@@ -1,6 +1,7 @@
 #include "sgt_run.h"
 
 #include <math.h>
+#include <signal.h>
 #include <omp.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -11,6 +12,7 @@
 #include "cs_log.h"
 #include "cs_progress.h"
 #include "sgt_absorb.h"
+#include "sgt_checkpoint.h"
 #include "sgt_cpu.h"
 #include "sgt_mesh.h"
 #include "sgt_model.h"
@@ -18,6 +20,12 @@
 #include "sgt_points.h"
 #include "sgt_source.h"
 #include "sgt_stencil.h"
+
+/* ---- CPU back end ---- */
+
+typedef struct {
+    MPI_Datatype ystrip; /* 4 j-layers of every column of a row of x, halo included */
+} cpu_private;
 
 static int cpu_setup(sgt_state *s, cs_error *err) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -27,10 +35,56 @@ static int cpu_setup(sgt_state *s, cs_error *err) {
 #pragma omp parallel
     _mm_setcsr(_mm_getcsr() | 0x8040);
 #endif
+    cpu_private *pv = calloc(1, sizeof *pv);
+    if (!pv) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    pv->ystrip = MPI_DATATYPE_NULL;
+    s->backend = pv;
+    if (s->comm && s->comm->comm != MPI_COMM_NULL) {
+        const sgt_layout *L = &s->L;
+        MPI_Type_vector(L->lnx + 2 * L->halo, SGT_HALO * (int)L->sy, (int)L->sx, MPI_FLOAT,
+                        &pv->ystrip);
+        MPI_Type_commit(&pv->ystrip);
+    }
     return 0;
 }
-static int cpu_step(sgt_state *s, int n, cs_error *err) {
-    sgt_cpu_step(s, n);
+static int cpu_velocity(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err) {
+    sgt_cpu_velocity_region(s, n, r);
+    return 0;
+}
+static int cpu_stress(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err) {
+    sgt_cpu_stress_region(s, n, r);
+    return 0;
+}
+/* Along x the 4 planes to send and the 4 to receive are contiguous (whole planes, halo columns
+ * included: those are overwritten by the y exchange that follows); along y a vector type picks
+ * 4 columns of every x row, halo rows included, so the corners travel with it. */
+static int cpu_halo_post(sgt_state *s, int axis, cs_error *err) {
+    const sgt_layout *L = &s->L;
+    const cpu_private *pv = s->backend;
+    const int H = SGT_HALO;
+    void *snd[2][3], *rcv[2][3];
+    for (int c = 0; c < 3; c++) {
+        float *v = s->v[c];
+        if (axis == 0) {
+            snd[0][c] = v + sgt_idx(L, 0, -L->halo, -L->gz);
+            snd[1][c] = v + sgt_idx(L, L->lnx - H, -L->halo, -L->gz);
+            rcv[0][c] = v + sgt_idx(L, -H, -L->halo, -L->gz);
+            rcv[1][c] = v + sgt_idx(L, L->lnx, -L->halo, -L->gz);
+        } else {
+            snd[0][c] = v + sgt_idx(L, -L->halo, 0, -L->gz);
+            snd[1][c] = v + sgt_idx(L, -L->halo, L->lny - H, -L->gz);
+            rcv[0][c] = v + sgt_idx(L, -L->halo, -H, -L->gz);
+            rcv[1][c] = v + sgt_idx(L, -L->halo, L->lny, -L->gz);
+        }
+    }
+    if (axis == 0) return sgt_comm_post(s->comm, 0, 3, snd, rcv, H * (int)L->sx, MPI_FLOAT, err);
+    return sgt_comm_post(s->comm, 1, 3, snd, rcv, 1, pv->ystrip, err);
+}
+static int cpu_halo_wait(sgt_state *s, int axis, cs_error *err) {
+    return sgt_comm_wait(s->comm, err);
+}
+static int cpu_end_step(sgt_state *s, int n, cs_error *err) {
+    sgt_receivers_record(s, n);
     return 0;
 }
 static int cpu_save(sgt_state *s, int m, cs_error *err) {
@@ -40,10 +94,17 @@ static int cpu_save(sgt_state *s, int m, cs_error *err) {
 static int cpu_finish(sgt_state *s, cs_error *err) {
     return 0;
 }
-static void cpu_teardown(sgt_state *s) {}
+static void cpu_teardown(sgt_state *s) {
+    cpu_private *pv = s->backend;
+    if (!pv) return;
+    if (pv->ystrip != MPI_DATATYPE_NULL) MPI_Type_free(&pv->ystrip);
+    free(pv);
+    s->backend = NULL;
+}
 
-const sgt_backend sgt_backend_cpu = {"cpu",    cpu_setup,  cpu_step,
-                                     cpu_save, cpu_finish, cpu_teardown};
+const sgt_backend sgt_backend_cpu = {"cpu",         cpu_setup,     cpu_velocity, cpu_stress,
+                                     cpu_halo_post, cpu_halo_wait, cpu_end_step, cpu_save,
+                                     cpu_finish,    NULL,          cpu_teardown};
 
 static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
     char *desc = meta->stf_description;
@@ -99,9 +160,10 @@ static int check_relaxed_moduli(const sgt_config *c, const sgt_state *s, cs_erro
             if (1.0f - s->qsw[cell] < 0.1f || 1.0f - s->qpw[cell] < 0.1f) {
                 char place[4400], v[64];
                 if (c->point_lines)
-                    snprintf(place, sizeof place, "%s:%d", c->point_file, c->point_lines[q]);
+                    snprintf(place, sizeof place, "%s:%d", c->point_file,
+                             c->point_lines[s->pt_row[q]]);
                 else
-                    snprintf(place, sizeof place, "save point %ld", q);
+                    snprintf(place, sizeof place, "save point %ld", s->pt_row[q]);
                 snprintf(v, sizeof v, "%d %d %d", s->pts[3 * q], s->pts[3 * q + 1], k);
                 return cs_error_input(err, place, "save point", v,
                                       "Q around it is too low for the strain to be read from the "
@@ -114,43 +176,71 @@ static int check_relaxed_moduli(const sgt_config *c, const sgt_state *s, cs_erro
     return 0;
 }
 
-int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error *err) {
+/* This rank's share of a list of global nodes (save points or receivers): the entries whose
+ * column it owns, with their rows in the list. */
+static int pick_local(const sgt_state *s, const int *all, long n, int **mine, long **rows,
+                      long *nmine, cs_error *err) {
+    long m = 0;
+    int li, lj;
+    for (long q = 0; q < n; q++)
+        m += sgt_local(s, all[3 * q], all[3 * q + 1], &li, &lj);
+    *mine = malloc((size_t)(m ? m : 1) * 3 * sizeof(int));
+    *rows = malloc((size_t)(m ? m : 1) * sizeof(long));
+    if (!*mine || !*rows) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    m = 0;
+    for (long q = 0; q < n; q++)
+        if (sgt_local(s, all[3 * q], all[3 * q + 1], &li, &lj)) {
+            memcpy(*mine + 3 * m, all + 3 * q, 3 * sizeof(int));
+            (*rows)[m++] = q;
+        }
+    *nmine = m;
+    return 0;
+}
+
+int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_result *res,
+                cs_error *err) {
     memset(s, 0, sizeof *s);
     memset(res, 0, sizeof *res);
     sgt_layout *L = &s->L;
     L->nx = c->nx, L->ny = c->ny, L->nz = c->nz;
-    L->lnx = c->nx, L->lny = c->ny;
-    L->halo = 2, L->gz = 2;
+    L->halo = SGT_HALO, L->gz = 2;
+    s->comm = comm;
+    if (comm) {
+        sgt_comm_layout(comm, L);
+    } else {
+        L->lnx = c->nx, L->lny = c->ny;
+        sgt_layout_set_regions(L);
+    }
     s->h = c->h;
     s->dt = c->dt;
     s->nt = c->nt;
     s->free_surface = c->free_surface;
     s->visco = c->visco;
+    s->device_fields = c->backend == SGT_BACKEND_CUDA;
     s->absorb = c->absorb.kind;
     s->absorb_width = c->absorb.width;
-    s->npoints = c->mode == SGT_MODE_SGT ? c->npoints : 0;
     s->decimation = c->decimation;
     s->nt_out = c->nt / c->decimation + 1;
-    s->nrec = c->mode == SGT_MODE_FORWARD ? c->nrec : 0;
     if (c->threads > 0) omp_set_num_threads(c->threads);
+    int agreed = 0;
     int rc = sgt_check_points(c, err);
-    if (rc) return rc;
+    if (rc) goto fail;
+    /* Save points and receivers first (the material stage records the points' material). */
+    long nrec = 0;
+    if (c->mode == SGT_MODE_SGT &&
+        (rc = pick_local(s, c->pts, c->npoints, &s->pts, &s->pt_row, &s->npoints, err)))
+        goto fail;
+    if (c->mode == SGT_MODE_FORWARD &&
+        (rc = pick_local(s, c->recs, c->nrec, &s->rec, &s->rec_row, &nrec, err)))
+        goto fail;
+    s->nrec = (int)nrec;
     L->sy = ((L->nz + 2 * L->gz) + 7) & ~7;
-    if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) return rc;
+    if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) goto fail;
     if (s->visco) {
-        if ((rc = sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err))) return rc;
+        if ((rc = sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err))) goto fail;
         sgt_state_set_q_constants(s);
     }
-    if ((rc = sgt_state_alloc(s, err))) return rc;
-    /* Save points first: the material stage records theirs. */
-    if (s->npoints) {
-        s->pts = malloc((size_t)s->npoints * 3 * sizeof(int));
-        if (!s->pts) {
-            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-            goto fail;
-        }
-        memcpy(s->pts, c->pts, (size_t)s->npoints * 3 * sizeof(int));
-    }
+    if ((rc = sgt_state_alloc(s, err))) goto fail;
     /* Material. */
     if (c->mesh_file[0]) {
         rc = sgt_mesh_load_state(s, c->mesh_file, res->material_sha, &res->mesh, err);
@@ -167,7 +257,10 @@ int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error
             sgt_model_free(&m);
         }
     }
-    if (rc) goto fail;
+    /* The checks below see the whole grid: every rank must get here. */
+    agreed = 1;
+    if (comm && (rc = sgt_agree(comm->comm, rc, err))) goto fail;
+    if (comm) sgt_comm_reduce_stats(comm, &res->mesh);
     if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
                 res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);
@@ -188,87 +281,128 @@ int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error
     if ((rc = sample_stf(c, s, res, err))) goto fail;
     s->stf_time_shift = res->stf_time_shift;
     if ((rc = sgt_points_alloc(s, err))) goto fail;
-    if (s->nrec) {
-        s->rec = malloc((size_t)s->nrec * 3 * sizeof(int));
-        if (!s->rec) {
-            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-            goto fail;
-        }
-        memcpy(s->rec, c->recs, (size_t)s->nrec * 3 * sizeof(int));
-    }
     if ((rc = sgt_receivers_alloc(s, err))) goto fail;
     return 0;
 fail:
+    /* Ranks that stop before the agreement above still take part in it. */
+    if (comm && !agreed) sgt_agree(comm->comm, rc, err);
     sgt_state_free(s);
     return rc;
 }
 
-int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
-    sgt_state s;
-    int rc = sgt_prepare(c, &s, res, err);
-    if (rc) return rc;
-    const sgt_backend *be = &sgt_backend_cpu;
-    if (c->backend == SGT_BACKEND_CUDA) {
-        be = sgt_backend_cuda();
-        if (!be) {
-            sgt_state_free(&s);
-            return cs_error_input(err, "backend", NULL, "cuda",
-                                  "this build has no CUDA back end (built without nvcc); use "
-                                  "backend = cpu or rebuild where nvcc is installed");
-        }
+/* A blown-up run is worthless: refuse to write NaN or Inf. */
+static int check_finite(const sgt_state *s, cs_error *err) {
+    long nout = s->npoints * 6 * (long)s->nt_out, nrec = (long)s->nrec * 3 * s->nt;
+    for (long q = 0; q < nout; q++)
+        if (!isfinite(s->out[q]))
+            return cs_error_set(err, CS_ERR_INPUT,
+                                "the strain at save point %ld is not finite; the run went "
+                                "unstable (check dt and the model)",
+                                s->pt_row[q / (6 * s->nt_out)]);
+    for (long q = 0; q < nrec; q++)
+        if (!isfinite(s->rec_out[q]))
+            return cs_error_set(err, CS_ERR_INPUT,
+                                "receiver %ld recorded a non-finite value; the run went unstable",
+                                s->rec_row[q / (3 * s->nt)]);
+    return 0;
+}
+
+static const sgt_backend *pick_backend(const sgt_config *c, cs_error *err) {
+    if (c->backend == SGT_BACKEND_CPU) return &sgt_backend_cpu;
+    const sgt_backend *be = sgt_backend_cuda();
+    if (!be)
+        cs_error_input(err, "backend", NULL, "cuda",
+                       "this build has no CUDA back end (built without nvcc); use backend = cpu "
+                       "or rebuild where nvcc is installed");
+    return be;
+}
+
+/* The time loop from step `first`, with saves and checkpoints; every rank learns of a failure
+ * on any rank at the end of the step. */
+static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, int first,
+                     const char *fingerprint, cs_error *err) {
+    MPI_Comm comm = s->comm ? s->comm->comm : MPI_COMM_NULL;
+    cs_progress pr;
+    cs_progress_begin(&pr, "sgt", c->nt - first, "steps");
+    /* Fault injection for tests: the process kills itself after this step, as a node failure
+     * would. */
+    const char *fk = getenv("CYBERSHAKE_FAULT_KILL_AFTER_STEP");
+    const int kill_after = fk ? atoi(fk) : -1;
+    int rc = 0;
+    for (int n = first; n < c->nt && !rc; n++) {
+        rc = sgt_step(be, s, n, err);
+        if (!rc && (n + 1) % c->decimation == 0) rc = be->save(s, (n + 1) / c->decimation, err);
+        if (comm != MPI_COMM_NULL) rc = sgt_agree(comm, rc, err);
+        if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 && n + 1 < c->nt)
+            rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
+        cs_progress_update(&pr, n + 1 - first);
+        if (n + 1 == kill_after && (!s->comm || s->comm->rank == 0)) raise(SIGKILL);
     }
-    if ((rc = be->setup(&s, err))) {
+    cs_progress_end(&pr);
+    return rc;
+}
+
+static int run_on(const sgt_config *c, sgt_comm *comm, sgt_run_result *res, cs_error *err) {
+    sgt_state s;
+    int rc = sgt_prepare(c, comm, &s, res, err);
+    if ((rc = sgt_agree(comm->comm, rc, err))) {
         sgt_state_free(&s);
         return rc;
     }
-    cs_info("%s: %s run on %d x %d x %d nodes, %d steps of %g s, back end %s, %d threads",
-            c->output, c->mode == SGT_MODE_SGT ? "SGT" : "forward", c->nx, c->ny, c->nz, c->nt,
-            c->dt, be->name, omp_get_max_threads());
-    cs_progress pr;
-    cs_progress_begin(&pr, "sgt", c->nt, "steps");
-    double t0 = cs_now();
-    for (int n = 0; n < c->nt && !rc; n++) {
-        rc = be->step(&s, n, err);
-        if (!rc && (n + 1) % c->decimation == 0) rc = be->save(&s, (n + 1) / c->decimation, err);
-        cs_progress_update(&pr, n + 1);
-    }
-    if (!rc) rc = be->finish(&s, err);
-    res->seconds = cs_now() - t0;
-    cs_progress_end(&pr);
-    be->teardown(&s);
+    const sgt_backend *be = pick_backend(c, err);
+    rc = be ? be->setup(&s, err) : (int)err->status;
+    rc = sgt_agree(comm->comm, rc, err);
+    char fingerprint[17];
+    int first = 0;
     if (!rc) {
-        /* A blown-up run is worthless: refuse to write NaN or Inf. */
-        long nout = s.npoints * 6 * (long)s.nt_out, nrec = (long)s.nrec * 3 * s.nt;
-        for (long q = 0; q < nout && !rc; q++)
-            if (!isfinite(s.out[q]))
-                rc = cs_error_set(err, CS_ERR_INPUT,
-                                  "the strain at save point %ld is not finite; "
-                                  "the run went unstable (check dt and the model)",
-                                  q / (6 * s.nt_out));
-        for (long q = 0; q < nrec && !rc; q++)
-            if (!isfinite(s.rec_out[q]))
-                rc = cs_error_set(err, CS_ERR_INPUT,
-                                  "receiver %ld recorded a non-finite value; the "
-                                  "run went unstable",
-                                  q / (3 * s.nt));
+        sgt_checkpoint_fingerprint(c, comm, &s, res, fingerprint);
+        rc = sgt_checkpoint_restore(c, be, &s, fingerprint, &first, err);
     }
     if (!rc) {
-        res->steps = c->nt;
-        res->lups = (double)c->nx * c->ny * c->nz * c->nt / res->seconds;
-        sgt_output_meta meta = {0};
-        meta.model_name = res->model_name;
-        meta.material_sha = res->material_sha;
-        meta.stf_description = res->stf_description;
-        meta.time_shift = res->stf_time_shift;
-        meta.stf_sample_offset = res->stf_sample_offset;
-        memcpy(meta.axes_enu, c->axes_enu, sizeof meta.axes_enu);
-        meta.have_axes = c->have_axes;
-        rc = sgt_output_write(c, &s, &meta, res->output_sha, &res->output_bytes, err);
+        cs_info("%s: %s run on %d x %d x %d nodes, %d steps of %g s, back end %s, %d rank%s "
+                "(%d x %d), %d threads each%s",
+                c->output, c->mode == SGT_MODE_SGT ? "SGT" : "forward", c->nx, c->ny, c->nz, c->nt,
+                c->dt, be->name, comm->size, comm->size > 1 ? "s" : "", comm->px, comm->py,
+                omp_get_max_threads(), first ? "; resuming" : "");
+        if (first)
+            cs_info("%s: resuming after step %d from %s", c->output, first, c->checkpoint_dir);
+        double t0 = cs_now();
+        rc = time_loop(c, be, &s, first, fingerprint, err);
+        if (!rc) rc = be->finish(&s, err);
+        res->seconds = cs_now() - t0;
+        if (!rc) rc = check_finite(&s, err);
+        rc = sgt_agree(comm->comm, rc, err);
+        if (!rc) {
+            res->steps = c->nt - first;
+            res->lups = (double)c->nx * c->ny * c->nz * res->steps / res->seconds;
+            sgt_output_meta meta = {0};
+            meta.model_name = res->model_name;
+            meta.material_sha = res->material_sha;
+            meta.stf_description = res->stf_description;
+            meta.time_shift = res->stf_time_shift;
+            meta.stf_sample_offset = res->stf_sample_offset;
+            memcpy(meta.axes_enu, c->axes_enu, sizeof meta.axes_enu);
+            meta.have_axes = c->have_axes;
+            rc = sgt_output_write(c, &s, &meta, res->output_sha, &res->output_bytes, err);
+        }
+        if (!rc) sgt_checkpoint_remove(c, &s);
     }
-    if (!rc)
-        cs_info("%s: %d steps in %.2f s, %.3g G LUPS; wrote %.3g MB, sha256 %s", c->output, c->nt,
-                res->seconds, res->lups / 1e9, res->output_bytes / 1e6,
-                res->output_sha[0] ? res->output_sha : "(not computed in this build)");
+    if (be) be->teardown(&s);
     sgt_state_free(&s);
+    if (!rc)
+        cs_info("%s: %d steps in %.2f s, %.3g G LUPS; wrote %.3g MB, sha256 %s", c->output,
+                res->steps, res->seconds, res->lups / 1e9, res->output_bytes / 1e6,
+                res->output_sha[0] ? res->output_sha : "(not computed in this build)");
+    return rc;
+}
+
+int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
+    sgt_comm comm;
+    int rc = sgt_comm_init(&comm, c->nx, c->ny, c->ranks_x, c->ranks_y, err);
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (inited) rc = sgt_agree(MPI_COMM_WORLD, rc, err);
+    if (!rc) rc = run_on(c, &comm, res, err);
+    sgt_comm_free(&comm);
     return rc;
 }

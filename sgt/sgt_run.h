@@ -2,6 +2,7 @@
 #ifndef SGT_RUN_H
 #define SGT_RUN_H
 
+#include "sgt_comm.h"
 #include "sgt_config.h"
 #include "sgt_state.h"
 
@@ -19,17 +20,58 @@ typedef struct {
     double stf_time_shift, stf_sample_offset;
 } sgt_run_result;
 
-/* A back end: the CPU one always, the CUDA one when built with nvcc. */
+/* The time-dependent arrays of a state: what a checkpoint holds. */
+enum {
+    SGT_FIELD_V,
+    SGT_FIELD_S,
+    SGT_FIELD_R,
+    SGT_FIELD_PSI,
+    SGT_FIELD_REC_PREV,
+    SGT_FIELD_REC_OUT
+};
+typedef struct {
+    char name[24];
+    int kind, comp, slab;
+    float *host; /* the host array, where the back end keeps one */
+    long count;
+} sgt_field;
+#define SGT_MAX_FIELDS 64
+int sgt_state_fields(const sgt_state *s, sgt_field *f);
+
+/* A back end: the CPU one always, the CUDA one when built with nvcc. A time step is a sequence
+ * of region updates and halo exchanges (sgt_step): the back end may run the interior while
+ * messages travel, as long as each region's updates happen in the order given. */
 typedef struct {
     const char *name;
     int (*setup)(sgt_state *s, cs_error *err);
-    int (*step)(sgt_state *s, int n, cs_error *err);
+    /* Velocity of a region to step n+1/2: update, force, absorbing boundary. `boundary`: a
+     * strip whose values a neighbour waits for. */
+    int (*velocity)(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err);
+    /* Stress of a region to step n+1: update, moment source, absorbing boundary, free surface. */
+    int (*stress)(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *err);
+    /* Starts and completes the velocity halo exchange along an axis (0 x, 1 y). */
+    int (*halo_post)(sgt_state *s, int axis, cs_error *err);
+    int (*halo_wait)(sgt_state *s, int axis, cs_error *err);
+    /* After the stresses: receivers. */
+    int (*end_step)(sgt_state *s, int n, cs_error *err);
     /* Fills s->out sample m from the device (called every decimation steps). */
     int (*save)(sgt_state *s, int m, cs_error *err);
-    /* Copies receivers and anything else left on the device into the host buffers. */
+    /* Brings the outputs (s->out, s->rec_out) up to date on the host. */
     int (*finish)(sgt_state *s, cs_error *err);
+    /* Copies one time-dependent array to (to_backend 0) or from (1) a host buffer; NULL when
+     * the host arrays are the fields themselves. */
+    int (*field)(sgt_state *s, const sgt_field *f, float *buf, int to_backend, cs_error *err);
     void (*teardown)(sgt_state *s);
 } sgt_backend;
+
+/* One time step n (v to n+1/2, sigma to n+1) through a back end's region updates: with
+ * neighbours, the strips they wait for first, their exchange while the interior is updated,
+ * then the stress of the interior while the other axis exchanges, then the rims. */
+int sgt_step(const sgt_backend *be, sgt_state *s, int n, cs_error *err);
+/* The region lists of a step: boundary strips then the interior (velocity, last of the 5), the
+ * interior then the rims (stress, first of the 5). */
+void sgt_velocity_regions(const sgt_layout *L, sgt_region out[5], int *nstrips);
+void sgt_stress_regions(const sgt_layout *L, sgt_region out[5], int *nrims);
 
 extern const sgt_backend sgt_backend_cpu;
 /* NULL when this build has no CUDA. */
@@ -42,8 +84,10 @@ int sgt_check_memory(double bytes_needed, const char *what, cs_error *err);
 /* Largest stable dt for a grid spacing and P velocity. */
 double sgt_cfl_limit(double h, double vp_max);
 
-/* Builds the state for the config (single rank), fills material and sources, checks. */
-int sgt_prepare(const sgt_config *c, sgt_state *s, sgt_run_result *res, cs_error *err);
+/* Builds this rank's state for the config, fills material and sources, checks. comm may be NULL
+ * (one process). */
+int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_result *res,
+                cs_error *err);
 int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err);
 
 #endif

@@ -162,28 +162,29 @@ void sgt_vector_enu_to_box(const double enu[3], const double axes[3][3], double 
         box[i] = axes[i][0] * enu[0] + axes[i][1] * enu[1] + axes[i][2] * enu[2];
 }
 
-void sgt_source_force(sgt_state *s, int n) {
+void sgt_source_force(sgt_state *s, int n, const sgt_region *r) {
     if (s->source_kind != SGT_SOURCE_FORCE) return;
     const sgt_layout *L = &s->L;
     double amp = s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h);
-    int i0 = s->plane_source ? 0 : s->src_i - L->i0, i1 = s->plane_source ? L->lnx : i0 + 1;
-    int j0 = s->plane_source ? 0 : s->src_j - L->j0, j1 = s->plane_source ? L->lny : j0 + 1;
     /* A plane source is the same force at every node of the plane k = src_k (a plane wave for
-     * verification; the PML slabs along x and y leave waves travelling along z untouched). */
-    /* A point source near a subdomain edge reaches into it by up to 2 nodes. */
-    if (i1 <= -2 || i0 >= L->lnx + 2 || j1 <= -2 || j0 >= L->lny + 2) return;
+     * verification; the PML slabs along x and y leave waves travelling along z untouched). A
+     * point source reaches 2 nodes beyond its node, so the region may hold part of it. */
+    int i0 = s->plane_source ? r->ib : s->src_i - L->i0, i1 = s->plane_source ? r->ie : i0 + 1;
+    int j0 = s->plane_source ? r->jb : s->src_j - L->j0, j1 = s->plane_source ? r->je : j0 + 1;
+    if (i1 <= r->ib - 2 || i0 >= r->ie + 2 || j1 <= r->jb - 2 || j0 >= r->je + 2) return;
     for (int i = i0; i < i1; i++)
         for (int j = j0; j < j1; j++)
             sgt_force_apply(s->v, s->rho, s->lam, s->mu, sgt_idx(L, i, j, s->src_k), L->sx, L->sy,
-                            i, j, s->src_k, L->lnx, L->lny, s->free_surface, amp, s->force);
+                            i, j, s->src_k, r->ib, r->ie, r->jb, r->je, s->free_surface, amp,
+                            s->force);
 }
 
-void sgt_source_moment(sgt_state *s, int n) {
+void sgt_source_moment(sgt_state *s, int n, const sgt_region *r) {
     if (s->source_kind != SGT_SOURCE_MOMENT) return;
     const sgt_layout *L = &s->L;
     int li = s->src_i - L->i0, lj = s->src_j - L->j0;
-    if (li < -2 || li > L->lnx + 1 || lj < -2 || lj > L->lny + 1) return;
-    sgt_moment_apply(s->s, sgt_idx(L, li, lj, s->src_k), L->sx, L->sy, li, lj, s->src_k, L->lnx,
-                     L->lny, s->free_surface,
+    if (li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1) return;
+    sgt_moment_apply(s->s, sgt_idx(L, li, lj, s->src_k), L->sx, L->sy, li, lj, s->src_k, r->ib,
+                     r->ie, r->jb, r->je, s->free_surface,
                      s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h), s->moment);
 }

@@ -42,9 +42,9 @@ void sgt_moment_ned_to_box(const double m_ned[6], const double axes[3][3], doubl
 /* Turns a vector given in E, N, Up into box components. */
 void sgt_vector_enu_to_box(const double enu[3], const double axes[3][3], double box[3]);
 
-/* Adds the force of step n to the velocities (after the velocity update). */
-void sgt_source_force(sgt_state *s, int n);
-/* Adds the moment-rate of step n+1/2 to the stresses (after the stress update). */
-void sgt_source_moment(sgt_state *s, int n);
+/* Adds the force of step n to the velocities of a region (after their update). */
+void sgt_source_force(sgt_state *s, int n, const sgt_region *r);
+/* Adds the moment-rate of step n+1/2 to the stresses of a region (after their update). */
+void sgt_source_moment(sgt_state *s, int n, const sgt_region *r);
 
 #endif

@@ -23,15 +23,16 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     L->ncell = (long)(L->lnx + 2 * L->halo) * L->sx;
     float **all[20];
     int n = 0;
-    for (int c = 0; c < 3; c++)
+    /* The wavefield starts at zero: a GPU run creates it on the device, not here. */
+    for (int c = 0; c < 3 && !s->device_fields; c++)
         all[n++] = &s->v[c];
-    for (int c = 0; c < 6; c++)
+    for (int c = 0; c < 6 && !s->device_fields; c++)
         all[n++] = &s->s[c];
     all[n++] = &s->rho;
     all[n++] = &s->lam;
     all[n++] = &s->mu;
     if (s->visco) {
-        for (int c = 0; c < 6; c++)
+        for (int c = 0; c < 6 && !s->device_fields; c++)
             all[n++] = &s->r[c];
         all[n++] = &s->qpw;
         all[n++] = &s->qsw;
@@ -75,9 +76,11 @@ void sgt_state_free(sgt_state *s) {
             free(s->pml.slab[k].psi[c]);
     free(s->stf);
     free(s->pts);
+    free(s->pt_row);
     free(s->pt_mat);
     free(s->out);
     free(s->rec);
+    free(s->rec_row);
     free(s->rec_prev);
     free(s->rec_out);
     void *keep = s->backend;
@@ -89,9 +92,11 @@ void sgt_state_free(sgt_state *s) {
     memset(&s->pml, 0, sizeof s->pml);
     s->stf = NULL;
     s->pts = NULL;
+    s->pt_row = NULL;
     s->pt_mat = NULL;
     s->out = NULL;
     s->rec = NULL;
+    s->rec_row = NULL;
     s->rec_prev = s->rec_out = NULL;
     s->backend = keep;
 }
@@ -100,7 +105,7 @@ double sgt_state_bytes(const sgt_state *s) {
     const sgt_layout *L = &s->L;
     int nzp = ((L->nz + 2 * L->gz) + 7) & ~7;
     double cells = (double)(L->lnx + 2 * L->halo) * (L->lny + 2 * L->halo) * nzp;
-    double arrays = 12 + (s->visco ? 8 : 0);
+    double arrays = s->device_fields ? 3 + (s->visco ? 2 : 0) : 12 + (s->visco ? 8 : 0);
     double b = cells * 4 * arrays;
     if (s->absorb == SGT_ABSORB_PML) {
         double w = s->absorb_width;
@@ -112,23 +117,13 @@ double sgt_state_bytes(const sgt_state *s) {
     return b;
 }
 
-void sgt_state_fill_material_ghosts(sgt_state *s) {
-    const sgt_layout *L = &s->L;
-    float *arr[5] = {s->rho, s->lam, s->mu, s->qpw, s->qsw};
-    for (int a = 0; a < 5; a++) {
-        float *f = arr[a];
-        if (!f) continue;
-        for (int i = -L->halo; i < L->lnx + L->halo; i++)
-            for (int j = -L->halo; j < L->lny + L->halo; j++) {
-                int ci = i < 0 ? 0 : i >= L->lnx ? L->lnx - 1 : i;
-                int cj = j < 0 ? 0 : j >= L->lny ? L->lny - 1 : j;
-                for (int k = -L->gz; k < L->nz + L->gz; k++) {
-                    int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
-                    if (ci == i && cj == j && ck == k) continue;
-                    f[sgt_idx(L, i, j, k)] = f[sgt_idx(L, ci, cj, ck)];
-                }
-            }
-    }
+void sgt_layout_set_regions(sgt_layout *L) {
+    L->own = (sgt_region){0, L->lnx, 0, L->lny};
+    L->stress = L->own;
+    if (L->nbr[0][0]) L->stress.ib -= SGT_OVERLAP;
+    if (L->nbr[0][1]) L->stress.ie += SGT_OVERLAP;
+    if (L->nbr[1][0]) L->stress.jb -= SGT_OVERLAP;
+    if (L->nbr[1][1]) L->stress.je += SGT_OVERLAP;
 }
 
 int sgt_state_shear_moduli(sgt_state *s, cs_error *err) {

@@ -22,6 +22,17 @@ enum { SGT_XX = 0, SGT_YY, SGT_ZZ, SGT_XY, SGT_XZ, SGT_YZ };
 enum { SGT_ABSORB_SPONGE = 0, SGT_ABSORB_PML = 1 };
 enum { SGT_SOURCE_NONE = 0, SGT_SOURCE_FORCE, SGT_SOURCE_MOMENT };
 
+/* Ghost width in x and y. A rank's neighbours send it 4 layers of velocity each step; it then
+ * updates the stress on its own nodes and on SGT_OVERLAP layers beyond them (redundantly, as its
+ * neighbour does), so that the stress never has to travel (the AWP-ODC GPU scheme). */
+#define SGT_HALO    4
+#define SGT_OVERLAP 2
+
+/* A box of local (i, j) node columns, [ib, ie) x [jb, je), the whole z column in each. */
+typedef struct {
+    int ib, ie, jb, je;
+} sgt_region;
+
 typedef struct {
     int nx, ny, nz; /* global nodes */
     int i0, j0;     /* global index of the local node (0, 0) */
@@ -30,6 +41,10 @@ typedef struct {
     int gz;         /* ghost width in z (above the surface and below the bottom) */
     long sx, sy;    /* strides; z is contiguous */
     long ncell;     /* floats per field array */
+    /* 1 where another rank lies across the face: [axis][0 low, 1 high] */
+    int nbr[2][2];
+    sgt_region own;    /* the nodes this rank owns: velocity is updated there */
+    sgt_region stress; /* own, grown by SGT_OVERLAP on faces with a neighbour */
 } sgt_layout;
 
 static inline long sgt_idx(const sgt_layout *L, int i, int j, int k) {
@@ -41,8 +56,7 @@ static inline long sgt_idx(const sgt_layout *L, int i, int j, int k) {
 typedef struct {
     int axis;      /* 0 x, 1 y, 2 z */
     int side;      /* 0 low, 1 high */
-    int lo, hi;    /* local node range along the axis [lo, hi) */
-    int n0, n1;    /* extent along the first and second other axes (local) */
+    int box[6];    /* local node ranges [i0, i1) x [j0, j1) x [k0, k1) of the memory variables */
     long count;    /* cells in the slab */
     float *psi[6]; /* velocity terms: d(sxx|sxy|sxz)/dx for vx, vy, vz (axis-dependent), then
                       stress terms: d(vx|vy|vz) along the axis */
@@ -61,6 +75,7 @@ typedef struct sgt_state {
     int nt; /* steps */
     int free_surface;
     int visco;
+    int device_fields; /* the wavefield lives on a device: no host copies of v, s, r */
     /* fields */
     float *v[3];
     float *s[6];
@@ -90,19 +105,23 @@ typedef struct sgt_state {
     double amplitude; /* impulse (N*s) for a force, M0 scale for a moment */
     float *stf;       /* s(t_n) for n = 0..nt (1/s), sampled at dt */
     double stf_time_shift;
-    /* save points (SGT): global node indices, output */
+    /* save points (SGT) owned by this rank: global node indices, output */
     long npoints;
     int *pts;      /* 3 per point, global */
+    long *pt_row;  /* the point's row in the run's point list (and the output) */
     float *pt_mat; /* lambda, mu, rho at the reference frequency, 3 per point */
 
     int decimation;
     int nt_out;
     float *out; /* npoints x 6 x nt_out */
-    /* receivers (forward mode): velocity at nodes */
+    /* receivers (forward mode) owned by this rank: velocity at nodes */
     int nrec;
     int *rec;        /* 3 per receiver, global */
+    long *rec_row;   /* the receiver's row in the run's list */
     float *rec_prev; /* 3 per receiver: velocity at the previous half step */
     float *rec_out;  /* nrec x 3 x (nt + 1), sampled at t_n */
+    /* ranks (sgt_comm.h); NULL in a run of one process without MPI */
+    struct sgt_comm *comm;
     /* back end private data */
     void *backend;
 } sgt_state;
@@ -112,9 +131,8 @@ int sgt_state_alloc(sgt_state *s, cs_error *err);
 void sgt_state_free(sgt_state *s);
 /* Bytes the state needs for its arrays (fields, material, memory variables, PML, outputs). */
 double sgt_state_bytes(const sgt_state *s);
-/* Fills the material ghost cells by copying the nearest interior node, so averages at the
- * edges of the grid stay defined. */
-void sgt_state_fill_material_ghosts(sgt_state *s);
+/* Sets own and stress regions from the local extent and the neighbour flags. */
+void sgt_layout_set_regions(sgt_layout *L);
 /* Computes mus[] from mu (after the material, ghosts included, is in place). */
 int sgt_state_shear_moduli(sgt_state *s, cs_error *err);
 /* Sets the memory-variable update constants for dt and the Q model. */
@@ -129,6 +147,15 @@ static inline int sgt_jblock(int nj, int nthreads) {
     while (b > 2 && (nj + b - 1) / b < 2 * nthreads)
         b /= 2;
     return b;
+}
+
+static inline int sgt_region_empty(const sgt_region *r) {
+    return r->ib >= r->ie || r->jb >= r->je;
+}
+static inline sgt_region sgt_region_meet(sgt_region a, sgt_region b) {
+    sgt_region r = {a.ib > b.ib ? a.ib : b.ib, a.ie < b.ie ? a.ie : b.ie, a.jb > b.jb ? a.jb : b.jb,
+                    a.je < b.je ? a.je : b.je};
+    return r;
 }
 
 /* Is the global node inside this rank's subdomain? Local indices out. */

@@ -135,11 +135,13 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
  * exact adjoint of sgt_node_velocity_at (weight w on a velocity becomes w F / (rho V), V its cell
  * volume). At the free surface the horizontal velocities sit in half cells (twice the weight)
  * and the vertical force acts on the shallowest vz plus the adjoint of the h/4 extrapolation, a
- * horizontal-divergence pattern on the surface vx, vy. Only velocities of owned columns
- * (0 <= i < lnx, 0 <= j < lny) are touched, so a force on a subdomain edge is applied once. */
+ * horizontal-divergence pattern on the surface vx, vy. Only velocities of the columns
+ * [ib, ie) x [jb, je) are touched: the time step updates its regions one after another, and
+ * each applies the part of the force that falls in it, so every velocity gets it once, right
+ * after its own update. */
 SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam, const float *mu,
-                            long p, long sx, long sy, int li, int lj, int k, int lnx, int lny,
-                            int fs, double amp, const double f[3]) {
+                            long p, long sx, long sy, int li, int lj, int k, int ib, int ie, int jb,
+                            int je, int fs, double amp, const double f[3]) {
     const int surface = fs && k == 0;
     for (int c = 0; c < 3; c++) {
         const double fc = amp * f[c];
@@ -158,7 +160,7 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
                 const long sh = hc == 0 ? sx : sy;
                 for (int a = 0; a < 4; a++) {
                     const int oi = li + (hc == 0 ? a - 2 : 0), oj = lj + (hc == 1 ? a - 2 : 0);
-                    if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+                    if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
                     const long q = p + (a - 2) * sh;
                     /* (cc/4) [C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2])] read over half cells */
                     const double wa = 0.5 * (a == 0   ? -SGT_S_C2
@@ -173,7 +175,7 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
         }
         for (int a = 0; a < n; a++) {
             const int oi = li + (c == 0 ? first + a : 0), oj = lj + (c == 1 ? first + a : 0);
-            if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+            if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
             const long q = p + (first + a) * st;
             v[c][q] += (float)(w[a] * fc / (0.5 * (rho[q] + rho[q + st])));
         }
@@ -182,11 +184,12 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
 
 /* A moment tensor m (xx yy zz xy xz yz, times amp = dt / h^3) at the node: normal components at
  * the node, shear components over the 4 x 4 shear points around it with the weights that
- * interpolate the shear strain to the node (the adjoint of the SGT's strain reading). Owned
- * columns only, as for forces. */
+ * interpolate the shear strain to the node (the adjoint of the SGT's strain reading). Stresses of
+ * the columns [ib, ie) x [jb, je) only, as for forces. */
 SGT_HD void sgt_moment_apply(float *const *s, long p, long sx, long sy, int li, int lj, int k,
-                             int lnx, int lny, int fs, double amp, const double m[6]) {
-    if (li >= 0 && li < lnx && lj >= 0 && lj < lny)
+                             int ib, int ie, int jb, int je, int fs, double amp,
+                             const double m[6]) {
+    if (li >= ib && li < ie && lj >= jb && lj < je)
         for (int c = 0; c < 3; c++)
             s[c][p] -= (float)(amp * m[c]);
     int kz;
@@ -204,7 +207,7 @@ SGT_HD void sgt_moment_apply(float *const *s, long p, long sx, long sy, int li, 
                 if (c == 3) oi += a - 2, oj += ob, q += (a - 2) * sx + ob * sy;
                 if (c == 4) oi += a - 2, q += (a - 2) * sx + ob;
                 if (c == 5) oj += a - 2, q += (a - 2) * sy + ob;
-                if (oi < 0 || oi >= lnx || oj < 0 || oj >= lny) continue;
+                if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
                 const float w = sgt_w4(a) * (c == 3 ? sgt_w4(b) : wz[b]);
                 s[c][q] -= (float)(w * mc);
             }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sgt_config.h"
+#include "sgt_comm.h"
 #include "sgt_cpu.h"
 #include "sgt_mesh.h"
 #include "sgt_model.h"
@@ -292,7 +293,9 @@ TEST(mesh_floors_and_q_from_vs) {
 /* A small state with random material and fields, for kernel identities. */
 static int small_state(sgt_state *s, int fs, int visco, cs_error *e) {
     memset(s, 0, sizeof *s);
-    s->L = (sgt_layout){16, 14, 12, 0, 0, 16, 14, 2, 2, 0, 0, 0};
+    s->L.nx = 16, s->L.ny = 14, s->L.nz = 12;
+    s->L.lnx = 16, s->L.lny = 14, s->L.halo = 2, s->L.gz = 2;
+    sgt_layout_set_regions(&s->L);
     s->h = 50, s->dt = 0.003, s->nt = 10, s->free_surface = fs, s->visco = visco;
     if (visco) {
         if (sgt_q_fit(&s->q, 0.01, 25, 1, e)) return -1;
@@ -372,7 +375,7 @@ TEST(force_source_is_the_adjoint_of_the_receiver) {
         float stf = 1.0f;
         s.stf = &stf;
         s.amplitude = 1.0;
-        sgt_source_force(&s, 0);
+        sgt_source_force(&s, 0, &s.L.own);
         double h3 = s.h * s.h * s.h, lhs = 0;
         for (int i = 0; i < 16; i++)
             for (int j = 0; j < 14; j++)
@@ -397,6 +400,112 @@ TEST(force_source_is_the_adjoint_of_the_receiver) {
         sgt_state_free(&s);
         CHECK_MSG(fabs(lhs - rhs) <= 1e-5 * fabs(rhs), "case %d: %.9g vs %.9g", k, lhs, rhs);
     }
+}
+
+/* Counts how many regions of a list cover each column of a box grown by 4 on every side. */
+static void cover(const sgt_region *r, int n, int lnx, int lny, int *count) {
+    memset(count, 0, sizeof(int) * (lnx + 8) * (lny + 8));
+    for (int q = 0; q < n; q++)
+        for (int i = r[q].ib; i < r[q].ie; i++)
+            for (int j = r[q].jb; j < r[q].je; j++)
+                count[(i + 4) * (lny + 8) + (j + 4)]++;
+}
+
+TEST(step_regions_cover_each_column_once) {
+    /* For every set of neighbours: the velocity regions cover the owned columns once each, the
+     * stress regions the owned ones grown by 2 towards each neighbour; the strips are the 4
+     * columns next to each neighbour and the stress interior needs no velocity beyond the
+     * owned columns. */
+    const int lnx = 13, lny = 11;
+    int count[(13 + 8) * (11 + 8)];
+    for (int m = 0; m < 16; m++) {
+        sgt_layout L;
+        memset(&L, 0, sizeof L);
+        L.lnx = lnx, L.lny = lny;
+        L.nbr[0][0] = m & 1, L.nbr[0][1] = (m >> 1) & 1;
+        L.nbr[1][0] = (m >> 2) & 1, L.nbr[1][1] = (m >> 3) & 1;
+        sgt_layout_set_regions(&L);
+        sgt_region r[5];
+        int ns;
+        sgt_velocity_regions(&L, r, &ns);
+        CHECK(ns == L.nbr[0][0] + L.nbr[0][1] + L.nbr[1][0] + L.nbr[1][1]);
+        cover(r, ns + 1, lnx, lny, count);
+        for (int i = -4; i < lnx + 4; i++)
+            for (int j = -4; j < lny + 4; j++) {
+                int own = i >= 0 && i < lnx && j >= 0 && j < lny;
+                CHECK_MSG(count[(i + 4) * (lny + 8) + (j + 4)] == own, "velocity, case %d (%d, %d)",
+                          m, i, j);
+            }
+        /* The interior leaves out exactly the 4 columns next to each neighbour. */
+        CHECK(r[ns].ib == (L.nbr[0][0] ? 4 : 0) && r[ns].ie == lnx - (L.nbr[0][1] ? 4 : 0));
+        CHECK(r[ns].jb == (L.nbr[1][0] ? 4 : 0) && r[ns].je == lny - (L.nbr[1][1] ? 4 : 0));
+        int nr;
+        sgt_stress_regions(&L, r, &nr);
+        cover(r, nr + 1, lnx, lny, count);
+        for (int i = -4; i < lnx + 4; i++)
+            for (int j = -4; j < lny + 4; j++) {
+                int in = i >= L.stress.ib && i < L.stress.ie && j >= L.stress.jb && j < L.stress.je;
+                CHECK_MSG(count[(i + 4) * (lny + 8) + (j + 4)] == in, "stress, case %d (%d, %d)", m,
+                          i, j);
+            }
+        CHECK(L.stress.ib == (L.nbr[0][0] ? -2 : 0) && L.stress.je == lny + (L.nbr[1][1] ? 2 : 0));
+        /* Stress at i reads velocity at i-2 .. i+2: the interior's stays on owned columns. */
+        if (L.nbr[0][0]) CHECK(r[0].ib - 2 >= 0);
+        if (L.nbr[0][1]) CHECK(r[0].ie - 1 + 2 < lnx);
+        if (L.nbr[1][0]) CHECK(r[0].jb - 2 >= 0);
+        if (L.nbr[1][1]) CHECK(r[0].je - 1 + 2 < lny);
+    }
+}
+
+TEST(decomposition_splits_evenly_and_refuses_thin_parts) {
+    int start, len, total = 0;
+    for (int c = 0; c < 3; c++) {
+        sgt_comm_split(100, 3, c, &start, &len);
+        CHECK(start == total && (len == 33 || len == 34));
+        total += len;
+    }
+    CHECK(total == 100);
+    /* Without MPI_Init: one rank, the whole grid, no neighbours. */
+    sgt_comm c;
+    cs_error e;
+    CHECK_OK(sgt_comm_init(&c, 40, 30, 0, 0, &e), &e);
+    CHECK(c.size == 1 && c.px == 1 && c.py == 1);
+    sgt_layout L;
+    memset(&L, 0, sizeof L);
+    L.nx = 40, L.ny = 30;
+    sgt_comm_layout(&c, &L);
+    CHECK(L.lnx == 40 && L.lny == 30 && !L.nbr[0][0] && !L.nbr[1][1]);
+    CHECK(sgt_comm_init(&c, 40, 30, 2, 1, &e) == CS_ERR_INPUT);
+    CHECK(strstr(e.message, "does not match the 1 MPI processes") != NULL);
+}
+
+TEST(force_split_over_regions_equals_force_on_the_whole) {
+    /* A point force whose stencil straddles region edges, applied region by region, gives the
+     * velocities it gives in one piece: each staggered velocity receives it exactly once. */
+    sgt_state a, b;
+    cs_error e;
+    CHECK_MSG(small_state(&a, 1, 0, &e) == 0, "%s", e.message);
+    CHECK_MSG(small_state(&b, 1, 0, &e) == 0, "%s", e.message);
+    float stf = 1.0f;
+    double f[3] = {0.3, -0.5, 0.8};
+    for (sgt_state *s = &a; s; s = s == &a ? &b : NULL) {
+        s->source_kind = SGT_SOURCE_FORCE;
+        s->src_i = 6, s->src_j = 5, s->src_k = 0;
+        memcpy(s->force, f, sizeof f);
+        s->stf = &stf;
+        s->amplitude = 1e10;
+    }
+    sgt_source_force(&a, 0, &a.L.own);
+    const sgt_region parts[4] = {{0, 5, 0, 6}, {5, 16, 0, 6}, {0, 7, 6, 14}, {7, 16, 6, 14}};
+    for (int q = 0; q < 4; q++)
+        sgt_source_force(&b, 0, &parts[q]);
+    long same = 0;
+    for (int c = 0; c < 3; c++)
+        same += !memcmp(a.v[c], b.v[c], a.L.ncell * sizeof(float));
+    a.stf = b.stf = NULL;
+    sgt_state_free(&a);
+    sgt_state_free(&b);
+    CHECK(same == 3);
 }
 
 TEST(every_parameter_key_is_documented) {

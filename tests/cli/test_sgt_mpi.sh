@@ -1,0 +1,194 @@
+#!/bin/sh
+# The solver on several MPI ranks: the same bytes for every decomposition (1 rank, 2 x 1, 1 x 2,
+# 2 x 2, 3 x 1) in SGT and forward runs with every boundary and attenuation option, one output
+# file whatever the decomposition, and checkpoints: a run killed at a random step and rerun
+# writes the file an uninterrupted run writes, byte for byte.
+. "$(dirname "$0")/lib.sh"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN="mpirun --oversubscribe"
+
+# A box whose save points, source and receivers sit on and around the rank boundaries of the
+# decompositions below (x splits at 24 or 16/32, y at 22).
+sgt_params() {
+    cat <<'PAR'
+mode = sgt
+nx = 48
+ny = 44
+nz = 36
+h = 100 m
+dt = 0.008 s
+nt = 50
+model_format = homogeneous
+vp = 3464 m/s
+vs = 2000 m/s
+rho = 2500 kg/m3
+vs_min = 0 m/s
+fmax = 2 Hz
+absorbing_width = 8
+source_i = 23
+source_j = 22
+source_k = 0
+force_component = z
+save_points = pts.txt
+decimation = 2
+threads = 1
+output = out.h5
+PAR
+    printf '23 22 0\n24 21 3\n22 23 6\n16 22 2\n15 10 4\n32 30 8\n24 22 12\n' >pts.txt
+}
+
+forward_params() {
+    cat <<'PAR'
+mode = forward
+nx = 48
+ny = 44
+nz = 36
+h = 100 m
+dt = 0.008 s
+nt = 50
+model_format = homogeneous
+vp = 3464 m/s
+vs = 2000 m/s
+rho = 2500 kg/m3
+vs_min = 0 m/s
+fmax = 2 Hz
+absorbing_width = 8
+source = moment
+moment_xx = 1e15 N*m
+moment_yy = -2e14 N*m
+moment_zz = 3e14 N*m
+moment_xy = -1e15 N*m
+moment_xz = 5e14 N*m
+moment_yz = 2e15 N*m
+source_i = 24
+source_j = 21
+source_k = 10
+receivers = rec.txt
+threads = 1
+output = out.h5
+PAR
+    printf '24 22 9\n23 21 10\n25 23 12\n10 10 9\n38 30 11\n16 22 10\n' >rec.txt
+}
+
+# same_bytes REF FILE: the files are identical (and say where they differ if not).
+same_bytes() {
+    if ! cmp -s "$1" "$2"; then
+        echo "    $2 differs from $1:" >&2
+        h5diff -r "$1" "$2" 2>&1 | head -8 | sed 's/^/    /' >&2
+        return 1
+    fi
+}
+
+# decompositions ARGS...: the run on 1 rank (no mpirun), then on 2 x 1, 1 x 2, 2 x 2 and 3 x 1,
+# all compared byte for byte with the first.
+decompositions() {
+    run "$CS" sgt run.par --set output=r1.h5 "$@" && expect_rc 0 || return 1
+    for d in 2:2:1 2:1:2 4:2:2 3:3:1; do
+        np=$(echo "$d" | cut -d: -f1)
+        px=$(echo "$d" | cut -d: -f2)
+        py=$(echo "$d" | cut -d: -f3)
+        run $MPIRUN -np "$np" "$CS" sgt run.par --set output="r$np.$px.h5" --set ranks_x="$px" \
+            --set ranks_y="$py" "$@" && expect_rc 0 || return 1
+        same_bytes r1.h5 "r$np.$px.h5" || return 1
+    done
+}
+
+t_sgt_viscoelastic_pml_free_surface() {
+    sgt_params >run.par
+    decompositions --set attenuation=true || return 1
+    # The strain is not trivially zero at the points.
+    h5dump -d /strain -c '1,1,25' r1.h5 | grep -q '[1-9]e-' || return 1
+}
+
+t_sgt_elastic_sponge_no_free_surface() {
+    sgt_params | sed 's/^source_k = 0/source_k = 12/' >run.par
+    printf '23 22 10\n24 21 12\n16 22 11\n32 30 14\n' >pts.txt
+    decompositions --set free_surface=false --set absorbing=sponge || return 1
+}
+
+t_forward_moment_source_across_ranks() {
+    forward_params >run.par
+    decompositions --set attenuation=true --set absorbing=sponge || return 1
+    forward_params >run.par
+    decompositions --set free_surface=false || return 1
+}
+
+t_bad_decomposition_reported_once() {
+    sgt_params >run.par
+    run $MPIRUN -np 4 "$CS" sgt run.par --set ranks_x=3 && expect_rc 1 &&
+        expect_err "3 does not divide the 4 MPI processes" || return 1
+    [ "$(grep -c 'does not divide' "$T/err")" = 1 ] || { echo "    reported more than once" >&2; return 1; }
+    run $MPIRUN -np 2 "$CS" sgt run.par --set ranks_x=2 --set nx=12 --set source_i=6 &&
+        expect_rc 1 && expect_err "at least 8 nodes wide" || return 1
+}
+
+# kill_at_random_step NP: starts the run with checkpoints every 5 steps, kills it (all its
+# processes) at a random moment after the first checkpoint, and checks it did not finish.
+kill_at_random_step() {
+    np=$1
+    shift
+    # The folder named in full on the command line marks this run's processes (mpirun and its
+    # ranks), which are all killed at once, as a node failure would.
+    mark="checkpoint_dir=$PWD/out.h5.ckpt"
+    if [ "$np" = 1 ]; then
+        "$CS" sgt run.par --set checkpoint_every=5 --set "$mark" "$@" >killed.log 2>&1 &
+    else
+        $MPIRUN -np "$np" "$CS" sgt run.par --set checkpoint_every=5 --set "$mark" "$@" \
+            >killed.log 2>&1 &
+    fi
+    pid=$!
+    i=0
+    while [ ! -e out.h5.ckpt/checkpoint ] && [ $i -lt 600 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    sleep "$(awk 'BEGIN { srand(); printf "%.2f", rand() * 1.5 }')"
+    pkill -9 -f -- "$mark"
+    wait "$pid" 2>/dev/null
+    [ -e out.h5.ckpt/checkpoint ] || { echo "    no checkpoint was written" >&2; return 1; }
+    [ ! -e out.h5 ] || { echo "    the run finished before it was killed" >&2; return 1; }
+    echo "    killed after step $(awk '/steps/ { print $2 }' out.h5.ckpt/checkpoint) of 160" >&2
+}
+
+t_killed_run_resumes_to_the_same_bytes() {
+    sgt_params | sed 's/^nt = 50/nt = 160/' >run.par
+    run "$CS" sgt run.par --set attenuation=true --set output=ref.h5 && expect_rc 0 || return 1
+    kill_at_random_step 1 --set attenuation=true || return 1
+    CYBERSHAKE_LOG=info run "$CS" sgt run.par --set checkpoint_every=5 --set attenuation=true &&
+        expect_rc 0 && expect_err "resuming after step" || return 1
+    same_bytes ref.h5 out.h5 || return 1
+    [ ! -e out.h5.ckpt ] || { echo "    checkpoints left behind" >&2; return 1; }
+}
+
+t_killed_mpi_run_resumes_to_the_same_bytes() {
+    forward_params | sed 's/^nt = 50/nt = 160/' >run.par
+    run "$CS" sgt run.par --set output=ref.h5 && expect_rc 0 || return 1
+    kill_at_random_step 2 || return 1
+    CYBERSHAKE_LOG=info run $MPIRUN -np 2 "$CS" sgt run.par --set checkpoint_every=5 &&
+        expect_rc 0 && expect_err "resuming after step" || return 1
+    same_bytes ref.h5 out.h5 || return 1
+}
+
+t_checkpoint_of_another_run_is_refused() {
+    sgt_params | sed 's/^nt = 50/nt = 160/' >run.par
+    kill_at_random_step 1 || return 1
+    # Other inputs, or another decomposition: refused with a message, not used.
+    run "$CS" sgt run.par --set checkpoint_every=5 --set vs=2100m/s && expect_rc 1 &&
+        expect_err "is of another run" || return 1
+    run $MPIRUN -np 2 "$CS" sgt run.par --set checkpoint_every=5 && expect_rc 1 &&
+        expect_err "is of another run" || return 1
+    # restart = false starts over and writes the uninterrupted run's bytes.
+    run "$CS" sgt run.par --set restart=false --set output=ref.h5 && expect_rc 0 || return 1
+    run "$CS" sgt run.par --set restart=false && expect_rc 0 || return 1
+    same_bytes ref.h5 out.h5 || return 1
+}
+
+tcase sgt_viscoelastic_pml_free_surface t_sgt_viscoelastic_pml_free_surface
+tcase sgt_elastic_sponge_no_free_surface t_sgt_elastic_sponge_no_free_surface
+tcase forward_moment_source_across_ranks t_forward_moment_source_across_ranks
+tcase bad_decomposition_reported_once t_bad_decomposition_reported_once
+tcase killed_run_resumes_to_the_same_bytes t_killed_run_resumes_to_the_same_bytes
+tcase killed_mpi_run_resumes_to_the_same_bytes t_killed_mpi_run_resumes_to_the_same_bytes
+tcase checkpoint_of_another_run_is_refused t_checkpoint_of_another_run_is_refused
+tsummary
