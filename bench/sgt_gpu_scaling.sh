@@ -26,7 +26,7 @@ mpirun_n() {
     n=$1
     shift
     mpirun --oversubscribe --bind-to none -np "$n" -x OMP_NUM_THREADS=$((NCPU / n)) \
-        -x CYBERSHAKE_MEMORY_GB -x CYBERSHAKE_FAULT_KILL_AFTER_STEP -x CYBERSHAKE_CUDA_AWARE_MPI "$@"
+        -x CYBERSHAKE_MEMORY_GB -x CYBERSHAKE_CUDA_AWARE_MPI=${CYBERSHAKE_CUDA_AWARE_MPI:-1} "$@"
 }
 
 params() { # params NX NY NZ NT
@@ -65,13 +65,13 @@ check() {
     echo "== check: decompositions give the same bytes" | tee -a "$OUT/check.txt"
     ompi_info 2>/dev/null | grep -i "cuda" | head -3 | tee -a "$OUT/check.txt"
     params 96 88 64 300 >run.par
-    printf '48 44 0\n47 43 2\n49 45 5\n44 40 3\n52 48 6\n30 70 10\n' >pts.txt
+    printf '48 44 0\n47 43 2\n49 45 5\n44 40 3\n52 48 6\n30 60 10\n' >pts.txt
     ok=1
     for mode in sgt forward; do
         extra=""
         if [ $mode = forward ]; then
-            printf '48 44 10\n47 43 12\n49 45 9\n30 70 10\n' >rec.txt
-            extra="--set mode=forward --set receivers=rec.txt --set source=moment --set moment_xx=1e15N*m --set moment_yy=-2e14N*m --set moment_zz=3e14N*m --set moment_xy=-1e15N*m --set moment_xz=5e14N*m --set moment_yz=2e15N*m --set source_k=10 --set absorbing=sponge --set free_surface=false --set attenuation=false"
+            printf '48 44 28\n47 43 30\n49 45 33\n30 60 25\n' >rec.txt
+            extra="--set mode=forward --set receivers=rec.txt --set source=moment --set moment_xx=1e15N*m --set moment_yy=-2e14N*m --set moment_zz=3e14N*m --set moment_xy=-1e15N*m --set moment_xz=5e14N*m --set moment_yz=2e15N*m --set source_k=30 --set absorbing=sponge --set free_surface=false --set attenuation=false"
         fi
         # shellcheck disable=SC2086
         "$CS" sgt run.par $extra --set output=g1.h5 >"$OUT/check_$mode.log" 2>&1 || { ok=0; tail -3 "$OUT/check_$mode.log"; }
@@ -117,6 +117,7 @@ weak() {
         params $((1024 * px)) $((1024 * py)) 200 200 >run.par
         mpirun_n "$np" "$CS" sgt run.par --set ranks_x=$px --set ranks_y=$py >"$OUT/weak_$np.log" 2>&1
         l=$(lups "$OUT/weak_$np.log")
+        grep -h "halo exchange" "$OUT/weak_$np.log" | head -1
         [ -z "$base" ] && base=$l
         echo "$np GPUs ($px x $py, $((1024 * px)) x $((1024 * py)) x 200): $l G LUPS, efficiency $(awk -v l="$l" -v b="$base" -v n="$np" 'BEGIN { printf "%.1f%%", 100 * l / (n * b) }')" | tee -a "$OUT/scaling.txt"
     done
@@ -131,6 +132,7 @@ strong() {
         params 2100 2850 200 100 >run.par
         mpirun_n "$np" "$CS" sgt run.par --set ranks_x=$px --set ranks_y=$py >"$OUT/strong_$np.log" 2>&1
         l=$(lups "$OUT/strong_$np.log")
+        grep -h "halo exchange" "$OUT/strong_$np.log" | head -1
         [ -z "$base" ] && base=$l
         echo "$np GPUs ($px x $py): $l G LUPS, speed-up $(awk -v l="$l" -v b="$base" 'BEGIN { printf "%.2f", l / b }'), efficiency $(awk -v l="$l" -v b="$base" -v n="$np" 'BEGIN { printf "%.1f%%", 100 * l / (n * b) }')" | tee -a "$OUT/scaling.txt"
         grep -E "error|setup" "$OUT/strong_$np.log" | head -3

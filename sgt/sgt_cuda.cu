@@ -554,7 +554,7 @@ static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
             }
         }
     }
-    cs_debug("halo exchange %s", d->cuda_aware ? "from device buffers (CUDA-aware MPI)"
+    cs_info("halo exchange %s", d->cuda_aware ? "from device buffers (CUDA-aware MPI)"
                                                : "through pinned host buffers");
     return 0;
 }
