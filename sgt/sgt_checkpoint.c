@@ -128,7 +128,8 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
             src = buf;
         }
         hsize_t d = (hsize_t)fl[q].count;
-        if (!rc) bad |= cs_h5_write(f, fl[q].name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, src);
+        if (!rc)
+            bad |= cs_h5_write(f, fl[q].name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, src);
     }
     free(buf);
     if (!rc && !bad && s->npoints) {
@@ -251,8 +252,8 @@ static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
     return rc;
 }
 
-int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state *s,
-                           const char *fp, int *steps_done, cs_error *err) {
+int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state *s, const char *fp,
+                           int *steps_done, cs_error *err) {
     *steps_done = 0;
     if (!c->restart) return 0;
     int info[3];

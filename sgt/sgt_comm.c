@@ -98,10 +98,10 @@ int sgt_comm_post(sgt_comm *c, int axis, int nc, void *send[2][3], void *recv[2]
             /* The tag says which way the message travels: a rank's message to its low side is
              * what its low neighbour receives from its high side. */
             int tag_out = (axis * 2 + side) * 4 + q, tag_in = (axis * 2 + (1 - side)) * 4 + q;
-            if (MPI_Irecv(recv[side][q], count, type, peer, tag_in, c->comm,
-                          &c->req[c->nreq++]) != MPI_SUCCESS ||
-                MPI_Isend(send[side][q], count, type, peer, tag_out, c->comm,
-                          &c->req[c->nreq++]) != MPI_SUCCESS)
+            if (MPI_Irecv(recv[side][q], count, type, peer, tag_in, c->comm, &c->req[c->nreq++]) !=
+                    MPI_SUCCESS ||
+                MPI_Isend(send[side][q], count, type, peer, tag_out, c->comm, &c->req[c->nreq++]) !=
+                    MPI_SUCCESS)
                 return cs_error_set(err, CS_ERR_INTERNAL, "halo exchange with rank %d failed",
                                     peer);
         }

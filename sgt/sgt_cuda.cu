@@ -63,9 +63,9 @@ struct dev_slab {
 
 /* Halo buffers of one axis: what goes to and comes from each side, 3 components each. */
 struct halo_buf {
-    long count;        /* floats per component */
-    float *send[2][3]; /* pinned host, or device with CUDA-aware MPI */
-    float *recv[2][3];
+    long count;                 /* floats per component */
+    float *dsend[2], *drecv[2]; /* device, the 3 components packed one after another */
+    float *hsend[2], *hrecv[2]; /* pinned host copies (without CUDA-aware MPI) */
 };
 
 struct dev_state {
@@ -431,6 +431,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     d->sb = d->si = 0;
     d->split = L->nbr[0][0] || L->nbr[0][1] || L->nbr[1][0] || L->nbr[1][1];
     if (d->split) rc = setup_halo(s, d, err);
+    /* The memsets above run asynchronously: the time loop must not start before they end. */
+    if (!rc) CU(cudaDeviceSynchronize());
     return rc;
 }
 
@@ -524,8 +526,10 @@ static strip strip_of(const sgt_layout *L, int axis, int side, int recv) {
 }
 
 static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
-    CU(cudaStreamCreateWithFlags(&d->sb, cudaStreamNonBlocking));
-    CU(cudaStreamCreateWithFlags(&d->si, cudaStreamNonBlocking));
+    /* Blocking streams: anything on the legacy default stream (copies, memsets of the setup)
+     * orders against them. */
+    CU(cudaStreamCreate(&d->sb));
+    CU(cudaStreamCreate(&d->si));
     CU(cudaEventCreateWithFlags(&d->ev_vb, cudaEventDisableTiming));
     CU(cudaEventCreateWithFlags(&d->ev_b, cudaEventDisableTiming));
     CU(cudaEventCreateWithFlags(&d->ev_i, cudaEventDisableTiming));
@@ -540,37 +544,39 @@ static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
         halo_buf &hb = d->halo[a];
         strip t = strip_of(L, a, 0, 0);
         hb.count = t.width * t.rows;
+        const size_t b = (size_t)hb.count * 3 * sizeof(float);
         for (int side = 0; side < 2; side++) {
             if (!L->nbr[a][side]) continue;
-            for (int c = 0; c < 3; c++) {
-                size_t b = (size_t)hb.count * sizeof(float);
-                if (d->cuda_aware) {
-                    CU(cudaMalloc((void **)&hb.send[side][c], b));
-                    CU(cudaMalloc((void **)&hb.recv[side][c], b));
-                } else {
-                    CU(cudaMallocHost((void **)&hb.send[side][c], b));
-                    CU(cudaMallocHost((void **)&hb.recv[side][c], b));
-                }
+            CU(cudaMalloc((void **)&hb.dsend[side], b));
+            CU(cudaMalloc((void **)&hb.drecv[side], b));
+            if (!d->cuda_aware) {
+                CU(cudaMallocHost((void **)&hb.hsend[side], b));
+                CU(cudaMallocHost((void **)&hb.hrecv[side], b));
             }
         }
     }
-    cs_info("halo exchange %s", d->cuda_aware ? "from device buffers (CUDA-aware MPI)"
-                                               : "through pinned host buffers");
+    cs_info("halo exchange %s",
+            d->cuda_aware ? "from device buffers (CUDA-aware MPI)" : "through pinned host buffers");
     return 0;
 }
 
+/* Packs the strips to send along an axis into one contiguous device buffer per side (copies on
+ * the device, fast even for the strided y strips), then, without CUDA-aware MPI, one copy of
+ * each to the host. All on the boundary stream, after the strips' updates. */
 static int cuda_halo_post(sgt_state *s, int axis, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
     const sgt_layout *L = &s->L;
     halo_buf &hb = d->halo[axis];
-    cudaMemcpyKind kind = d->cuda_aware ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
         strip t = strip_of(L, axis, side, 0);
         for (int c = 0; c < 3; c++)
-            CU(cudaMemcpy2DAsync(hb.send[side][c], t.width * sizeof(float),
+            CU(cudaMemcpy2DAsync(hb.dsend[side] + c * hb.count, t.width * sizeof(float),
                                  d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
-                                 t.width * sizeof(float), t.rows, kind, d->sb));
+                                 t.width * sizeof(float), t.rows, cudaMemcpyDeviceToDevice, d->sb));
+        if (!d->cuda_aware)
+            CU(cudaMemcpyAsync(hb.hsend[side], hb.dsend[side], hb.count * 3 * sizeof(float),
+                               cudaMemcpyDeviceToHost, d->sb));
     }
     return 0;
 }
@@ -583,20 +589,23 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
      * GPU busy while the messages travel. */
     CU(cudaStreamSynchronize(d->sb));
     void *snd[2][3], *rcv[2][3];
-    for (int side = 0; side < 2; side++)
-        for (int c = 0; c < 3; c++)
-            snd[side][c] = hb.send[side][c], rcv[side][c] = hb.recv[side][c];
-    int rc = sgt_comm_post(s->comm, axis, 3, snd, rcv, (int)hb.count, MPI_FLOAT, err);
+    for (int side = 0; side < 2; side++) {
+        snd[side][0] = d->cuda_aware ? hb.dsend[side] : hb.hsend[side];
+        rcv[side][0] = d->cuda_aware ? hb.drecv[side] : hb.hrecv[side];
+    }
+    int rc = sgt_comm_post(s->comm, axis, 1, snd, rcv, (int)(3 * hb.count), MPI_FLOAT, err);
     if (!rc) rc = sgt_comm_wait(s->comm, err);
     if (rc) return rc;
-    cudaMemcpyKind kind = d->cuda_aware ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
+        if (!d->cuda_aware)
+            CU(cudaMemcpyAsync(hb.drecv[side], hb.hrecv[side], hb.count * 3 * sizeof(float),
+                               cudaMemcpyHostToDevice, d->sb));
         strip t = strip_of(L, axis, side, 1);
         for (int c = 0; c < 3; c++)
             CU(cudaMemcpy2DAsync(d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
-                                 hb.recv[side][c], t.width * sizeof(float), t.width * sizeof(float),
-                                 t.rows, kind, d->sb));
+                                 hb.drecv[side] + c * hb.count, t.width * sizeof(float),
+                                 t.width * sizeof(float), t.rows, cudaMemcpyDeviceToDevice, d->sb));
     }
     return 0;
 }
@@ -712,12 +721,12 @@ static void cuda_teardown(sgt_state *s) {
     cudaFree(d->pts), cudaFree(d->batch), cudaFreeHost(d->host_batch);
     cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
     for (int a = 0; a < 2; a++)
-        for (int side = 0; side < 2; side++)
-            for (int c = 0; c < 3; c++) {
-                float *p[2] = {d->halo[a].send[side][c], d->halo[a].recv[side][c]};
-                for (int q = 0; q < 2; q++)
-                    if (p[q]) d->cuda_aware ? cudaFree(p[q]) : cudaFreeHost(p[q]);
-            }
+        for (int side = 0; side < 2; side++) {
+            halo_buf &hb = d->halo[a];
+            cudaFree(hb.dsend[side]), cudaFree(hb.drecv[side]);
+            if (hb.hsend[side]) cudaFreeHost(hb.hsend[side]);
+            if (hb.hrecv[side]) cudaFreeHost(hb.hrecv[side]);
+        }
     if (d->split) {
         cudaStreamDestroy(d->sb), cudaStreamDestroy(d->si);
         cudaEventDestroy(d->ev_vb), cudaEventDestroy(d->ev_b), cudaEventDestroy(d->ev_i);

@@ -88,14 +88,13 @@ int sgt_state_fields(const sgt_state *s, sgt_field *f) {
         }
     for (int q = 0; q < s->pml.nslabs; q++)
         for (int c = 0; c < 6; c++, n++) {
-            f[n] = (sgt_field){"", SGT_FIELD_PSI, c, q, s->pml.slab[q].psi[c],
-                               s->pml.slab[q].count};
+            f[n] =
+                (sgt_field){"", SGT_FIELD_PSI, c, q, s->pml.slab[q].psi[c], s->pml.slab[q].count};
             snprintf(f[n].name, sizeof f[n].name, "psi%d_%d", q, c);
         }
     if (s->nrec) {
         f[n++] = (sgt_field){"rec_prev", SGT_FIELD_REC_PREV, 0, 0, s->rec_prev, 3L * s->nrec};
-        f[n++] =
-            (sgt_field){"rec_out", SGT_FIELD_REC_OUT, 0, 0, s->rec_out, 3L * s->nrec * s->nt};
+        f[n++] = (sgt_field){"rec_out", SGT_FIELD_REC_OUT, 0, 0, s->rec_out, 3L * s->nrec * s->nt};
     }
     return n;
 }
