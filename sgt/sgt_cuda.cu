@@ -610,18 +610,25 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     return 0;
 }
 
+/* The boundary stream waits for everything on the interior stream so far: the next step's
+ * strips overwrite what the interior's kernels (stresses, receivers, save points) still read. */
+static void boundary_waits_for_interior(dev_state *d) {
+    if (!d->split) return;
+    cudaEventRecord(d->ev_i, d->si);
+    cudaStreamWaitEvent(d->sb, d->ev_i, 0);
+}
+
 static int cuda_end_step(sgt_state *s, int n, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
     if (d->split) {
-        /* Join the streams: the next step's strips read interior stresses and vice versa. */
+        /* The interior stream sees the rims and the halo before the receivers read them. */
         cudaEventRecord(d->ev_b, d->sb);
-        cudaEventRecord(d->ev_i, d->si);
         cudaStreamWaitEvent(d->si, d->ev_b, 0);
-        cudaStreamWaitEvent(d->sb, d->ev_i, 0);
     }
     if (s->nrec)
         receivers_kernel<<<(s->nrec + 127) / 128, 128, 0, d->si>>>(
             d->kp, d->rec, s->nrec, d->rec_prev, d->rec_out, s->nt, n);
+    boundary_waits_for_interior(d);
     return check_launch(err, "end of step");
 }
 
@@ -684,6 +691,7 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     if (d->filled == 0) d->first_m = m;
     save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128, 0, d->si>>>(
         d->kp, d->pts, s->npoints, d->batch + (long)d->filled * n6);
+    boundary_waits_for_interior(d);
     int rc = check_launch(err, "save");
     if (rc) return rc;
     d->filled++;
