@@ -184,9 +184,34 @@ t_checkpoint_of_another_run_is_refused() {
     same_bytes ref.h5 out.h5 || return 1
 }
 
+t_serial_hdf5_build_gathers_to_rank_0() {
+    # The SGT-only build (serial HDF5, as on the GPU machines) sends every rank's rows to rank 0:
+    # the same bytes on every split, and the same data as the parallel-HDF5 build's file.
+    SO="$REPO/build/sgt-only/bin/cybershake"
+    if [ ! -x "$SO" ]; then
+        echo "build/sgt-only/bin/cybershake is not built (make sgt-only)" >"$T/skip"
+        return 77
+    fi
+    sgt_params >run.par
+    run "$SO" sgt run.par --set attenuation=true --set output=s1.h5 && expect_rc 0 || return 1
+    for d in 2:2:1 4:2:2 3:1:3; do
+        np=$(echo "$d" | cut -d: -f1)
+        px=$(echo "$d" | cut -d: -f2)
+        py=$(echo "$d" | cut -d: -f3)
+        run $MPIRUN -np "$np" "$SO" sgt run.par --set attenuation=true --set ranks_x="$px" \
+            --set ranks_y="$py" --set output="s$np.$px.h5" && expect_rc 0 || return 1
+        same_bytes s1.h5 "s$np.$px.h5" || return 1
+    done
+    run "$CS" sgt run.par --set attenuation=true --set output=p1.h5 && expect_rc 0 || return 1
+    for d in /strain /points/material /points/index /source/stf; do
+        h5diff s1.h5 p1.h5 "$d" "$d" >/dev/null || { echo "    $d differs between the builds" >&2; return 1; }
+    done
+}
+
 tcase sgt_viscoelastic_pml_free_surface t_sgt_viscoelastic_pml_free_surface
 tcase sgt_elastic_sponge_no_free_surface t_sgt_elastic_sponge_no_free_surface
 tcase forward_moment_source_across_ranks t_forward_moment_source_across_ranks
+tcase serial_hdf5_build_gathers_to_rank_0 t_serial_hdf5_build_gathers_to_rank_0
 tcase bad_decomposition_reported_once t_bad_decomposition_reported_once
 tcase killed_run_resumes_to_the_same_bytes t_killed_run_resumes_to_the_same_bytes
 tcase killed_mpi_run_resumes_to_the_same_bytes t_killed_mpi_run_resumes_to_the_same_bytes
