@@ -23,7 +23,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parame
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O3 -g
 ARCH    ?= -march=native
-INCLUDES := -Icommon -Idb -Isgt -Iextract -Ihazard -Iworkflow -Icli
+INCLUDES := -Icommon -Idb -Isgt -Ierf -Iextract -Ihazard -Iworkflow -Icli
 CFLAGS_BASE := $(CSTD) $(OPT) $(ARCH) $(WARN) -fopenmp $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
 ifeq ($(HAVE_OPENSSL),1)
 CFLAGS_BASE += -DCS_HAVE_OPENSSL
@@ -37,10 +37,12 @@ FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 # Sources: shared code, then one list per stage.
 COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
                common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
-               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c common/cs_lines.c
+               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c common/cs_lines.c \
+               common/cs_rng.c
 COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
-EXTRACT_SRC := extract/srf.c
+EXTRACT_SRC := extract/srf.c extract/rupgen.c
+ERF_SRC     := erf/erf_rupture.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
                sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
                sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \
@@ -61,7 +63,7 @@ endif
 NVCCFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_90,code=[sm_90,compute_90] --Werror all-warnings \
              -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(NOCUDA_SRC)
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(NOCUDA_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)

@@ -48,9 +48,11 @@ static int next_token(srf_cursor *c, cs_error *err) {
         }
         if (*c->p == '#' && at_line_start) {
             const char *start = c->p;
-            while (*c->p && *c->p != '\n') c->p++;
+            while (*c->p && *c->p != '\n')
+                c->p++;
             size_t n = (size_t)(c->p - start);
-            while (n > 0 && (start[n - 1] == '\r' || start[n - 1] == ' ')) n--;
+            while (n > 0 && (start[n - 1] == '\r' || start[n - 1] == ' '))
+                n--;
             if (keep_comment(c, start, n, err)) return -1;
             continue;
         }
@@ -58,7 +60,8 @@ static int next_token(srf_cursor *c, cs_error *err) {
     }
     if (!*c->p) return 0;
     const char *start = c->p;
-    while (*c->p && *c->p != ' ' && *c->p != '\t' && *c->p != '\r' && *c->p != '\n') c->p++;
+    while (*c->p && *c->p != ' ' && *c->p != '\t' && *c->p != '\r' && *c->p != '\n')
+        c->p++;
     size_t n = (size_t)(c->p - start);
     c->tok_line = c->line;
     if (n >= sizeof c->tok) {
@@ -115,7 +118,8 @@ static int read_plane(srf_cursor *c, srf_plane *pl, cs_error *err) {
     }
     *pl = (srf_plane){v[0], v[1], (int)v[2], (int)v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
     if (pl->len <= 0 || pl->wid <= 0)
-        return cs_error_input(err, here(c), "LEN/WID", c->tok, "a plane's length and width must be > 0");
+        return cs_error_input(err, here(c), "LEN/WID", c->tok,
+                              "a plane's length and width must be > 0");
     return 0;
 }
 
@@ -130,7 +134,8 @@ typedef struct {
 static int grow(void **p, long *cap, long need, size_t each, cs_error *err) {
     if (need <= *cap) return 0;
     long n = *cap ? *cap : 1024;
-    while (n < need) n *= 2;
+    while (n < need)
+        n *= 2;
     void *q = realloc(*p, (size_t)n * each);
     if (!q) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld SRF entries", n);
     *p = q;
@@ -138,16 +143,16 @@ static int grow(void **p, long *cap, long need, size_t each, cs_error *err) {
     return 0;
 }
 
-static int read_point(srf_cursor *c, int version, srf_growth *g, long *cap_offsets,
-                      cs_error *err) {
+static int read_point(srf_cursor *c, int version, srf_growth *g, long *cap_offsets, cs_error *err) {
     if (grow((void **)&g->points, &g->cap_points, g->npoints + 1, sizeof *g->points, err) ||
         grow((void **)&g->offsets, cap_offsets, g->npoints + 1, sizeof *g->offsets, err))
         return -1;
     srf_point *p = &g->points[g->npoints];
     memset(p, 0, sizeof *p);
-    double *head[] = {&p->lon, &p->lat, &p->dep, &p->stk, &p->dip, &p->area, &p->tinit, &p->dt,
-                      &p->vs,  &p->den};
-    static const char *names[] = {"LON", "LAT", "DEP", "STK", "DIP", "AREA", "TINIT", "DT", "VS", "DEN"};
+    double *head[] = {&p->lon,  &p->lat,   &p->dep, &p->stk, &p->dip,
+                      &p->area, &p->tinit, &p->dt,  &p->vs,  &p->den};
+    static const char *names[] = {"LON",  "LAT",   "DEP", "STK", "DIP",
+                                  "AREA", "TINIT", "DT",  "VS",  "DEN"};
     int nhead = version == 2 ? 10 : 8;
     for (int i = 0; i < nhead; i++)
         if (expect_number(c, names[i], head[i], err)) return -1;
@@ -302,7 +307,8 @@ out:
 }
 
 void srf_free(srf_file *s) {
-    for (int i = 0; i < s->ncomments; i++) free(s->comments[i]);
+    for (int i = 0; i < s->ncomments; i++)
+        free(s->comments[i]);
     free(s->comments);
     free(s->planes);
     free(s->block_start);
@@ -355,7 +361,8 @@ int srf_write(const char *path, const srf_file *s, char sha[65], cs_error *err) 
     if (cs_atomic_open(&a, path, err)) return -1;
     FILE *f = a.f;
     fprintf(f, "%s\n", s->version == 2 ? "2.0" : "1.0");
-    for (int i = 0; i < s->ncomments; i++) fprintf(f, "%s\n", s->comments[i]);
+    for (int i = 0; i < s->ncomments; i++)
+        fprintf(f, "%s\n", s->comments[i]);
     if (s->nplanes > 0) {
         fprintf(f, "PLANE %d\n", s->nplanes);
         for (int i = 0; i < s->nplanes; i++) {
@@ -374,7 +381,7 @@ int srf_write(const char *path, const srf_file *s, char sha[65], cs_error *err) 
             double h[10] = {p->lon,  p->lat,   p->dep, p->stk, p->dip,
                             p->area, p->tinit, p->dt,  p->vs,  p->den};
             put_numbers(f, h, s->version == 2 ? 10 : 8);
-            double r[7] = {p->rake,     p->slip[0], p->nt[0], p->slip[1],
+            double r[7] = {p->rake,  p->slip[0], p->nt[0], p->slip[1],
                            p->nt[1], p->slip[2], p->nt[2]};
             put_numbers(f, r, 7);
             for (int k = 0; k < 3; k++)
@@ -389,13 +396,12 @@ int srf_write(const char *path, const srf_file *s, char sha[65], cs_error *err) 
     return cs_atomic_commit(&a, sha, err);
 }
 
-double srf_moment(const srf_file *s, double (*mu_at_depth)(double depth_km, void *ctx),
-                  void *ctx) {
+double srf_moment(const srf_file *s, double (*mu_at_depth)(double depth_km, void *ctx), void *ctx) {
     double m0 = 0; /* dyne-cm */
     for (long i = 0; i < s->npoints; i++) {
         const srf_point *p = &s->points[i];
-        double slip = sqrt(p->slip[0] * p->slip[0] + p->slip[1] * p->slip[1] +
-                           p->slip[2] * p->slip[2]);
+        double slip =
+            sqrt(p->slip[0] * p->slip[0] + p->slip[1] * p->slip[1] + p->slip[2] * p->slip[2]);
         double mu = mu_at_depth ? mu_at_depth(p->dep, ctx) * 10.0 /* Pa -> dyne/cm^2 */
                                 : p->den * p->vs * p->vs;
         m0 += mu * p->area * slip;
@@ -403,8 +409,14 @@ double srf_moment(const srf_file *s, double (*mu_at_depth)(double depth_km, void
     return m0 * 1e-7;
 }
 
-double srf_moment_of_magnitude(double mw) { return pow(10.0, 1.5 * mw + 9.05); }
+double srf_moment_of_magnitude(double mw) {
+    return pow(10.0, 1.5 * mw + 9.05);
+}
 
-double srf_magnitude_of_moment(double m0) { return (log10(m0) - 9.05) / 1.5; }
+double srf_magnitude_of_moment(double m0) {
+    return (log10(m0) - 9.05) / 1.5;
+}
 
-double srf_gp_moment_of_magnitude(double mw) { return pow(10.0, 1.5 * (mw + 10.73)) * 1e-7; }
+double srf_gp_moment_of_magnitude(double mw) {
+    return pow(10.0, 1.5 * (mw + 10.73)) * 1e-7;
+}

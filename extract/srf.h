@@ -57,8 +57,7 @@ int srf_alloc(srf_file *s, int version, int nplanes, long npoints, long nsamples
 
 /* Total seismic moment (N*m) with the shear modulus rho vs^2 of each point (2.0), or from
  * mu_at_depth(depth_km) (N/m^2) when given (1.0 has no vs, den). */
-double srf_moment(const srf_file *s, double (*mu_at_depth)(double depth_km, void *ctx),
-                  void *ctx);
+double srf_moment(const srf_file *s, double (*mu_at_depth)(double depth_km, void *ctx), void *ctx);
 
 /* Moment magnitude as this toolkit defines it everywhere (ERF moment rates, rupture
  * generator): M0 = 10^(1.5 Mw + 16.05) dyne-cm = 10^(1.5 Mw + 9.05) N*m (Hanks and Kanamori

@@ -52,13 +52,15 @@ static void round_trip(const char *name, int version, long npoints) {
     CHECK(strlen(sha) == 64);
     CHECK_OK(srf_read(out, &t, &e), &e);
     CHECK(t.ncomments == s.ncomments);
-    for (int i = 0; i < s.ncomments; i++) CHECK(strcmp(s.comments[i], t.comments[i]) == 0);
+    for (int i = 0; i < s.ncomments; i++)
+        CHECK(strcmp(s.comments[i], t.comments[i]) == 0);
     long na, nb;
     double *a = numbers_of(data(name), &na), *b = numbers_of(out, &nb);
     CHECK(a && b);
     CHECK_MSG(na == nb, "%s has %ld numbers, its copy %ld", name, na, nb);
     long diff = 0;
-    for (long i = 0; i < na; i++) diff += a[i] != b[i];
+    for (long i = 0; i < na; i++)
+        diff += a[i] != b[i];
     CHECK_MSG(diff == 0, "%ld of %ld numbers changed in the round trip", diff, na);
     CHECK(na > 10000);
     free(a);
@@ -71,7 +73,9 @@ TEST(srf_gp_2_0_round_trips_every_number) {
     round_trip("bbp_gp_m5.89-0.20x0.20_s2379646.srf", 2, 2500);
 }
 
-TEST(srf_ucsb_1_0_round_trips_every_number) { round_trip("bbp_ucsb_test.srf", 1, 841); }
+TEST(srf_ucsb_1_0_round_trips_every_number) {
+    round_trip("bbp_ucsb_test.srf", 1, 841);
+}
 
 /* The GP file states its magnitude in its command line (mag=5.89) and carries vs and density
  * per point; genslip scales slip to M0 = 10^(1.5 (Mw + 10.73)) dyne-cm. Slips are printed with
@@ -130,19 +134,23 @@ static void expect_error(const char *text, const char *where) {
     CHECK_MSG(strstr(e.message, where) != NULL, "message '%s' lacks '%s'", e.message, where);
 }
 
-#define GOOD_HEAD "2.0\nPLANE 1\n -118 34 1 1 1 1\n 280 30 12 0 5\n"
+#define GOOD_HEAD  "2.0\nPLANE 1\n -118 34 1 1 1 1\n 280 30 12 0 5\n"
 #define GOOD_POINT "-118 34 12 280 30 1e10 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0 100\n"
 
 TEST(srf_malformed_files_name_the_line) {
     expect_error("3.0\n", "bad.srf:1");
-    expect_error(GOOD_HEAD "POINTS 1\n-118 34 12 280 30 1e10 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0\n",
+    expect_error(GOOD_HEAD
+                 "POINTS 1\n-118 34 12 280 30 1e10 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0\n",
                  "bad.srf:9: slip-rate sample = '(end of file)'");
-    expect_error(GOOD_HEAD "POINTS 1\n-118 34 12 280 30 1e10 0.5 x 3.5e5 2.7\n", "bad.srf:6: DT = 'x'");
+    expect_error(GOOD_HEAD "POINTS 1\n-118 34 12 280 30 1e10 0.5 x 3.5e5 2.7\n",
+                 "bad.srf:6: DT = 'x'");
     expect_error(GOOD_HEAD "POINTS 1\n" GOOD_POINT "-118 34\n", "bad.srf:9");
-    expect_error("2.0\nPLANE 2\n -118 34 1 1 1 1\n 280 30 12 0 5\n -118 34 1 1 1 1\n 280 30 12 0 5\n"
-                 "POINTS 1\n" GOOD_POINT,
-                 "expected POINTS for block 2 of 2");
-    expect_error(GOOD_HEAD "POINTS 1\n-118 34 12 280 30 0 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0 1\n",
+    expect_error(
+        "2.0\nPLANE 2\n -118 34 1 1 1 1\n 280 30 12 0 5\n -118 34 1 1 1 1\n 280 30 12 0 5\n"
+        "POINTS 1\n" GOOD_POINT,
+        "expected POINTS for block 2 of 2");
+    expect_error(GOOD_HEAD
+                 "POINTS 1\n-118 34 12 280 30 0 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0 1\n",
                  "AREA");
 }
 

@@ -1,0 +1,399 @@
+#include "rupgen.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_rng.h"
+
+void rupgen_defaults(rupgen_params *p) {
+    *p = (rupgen_params){.hypo_spacing_km = 4.0,
+                         .min_hypo = 3,
+                         .nslip = 1,
+                         .slip_cv = 0.75,
+                         .rvfrac = 0.8,
+                         .shallow_vr_factor = 0.6,
+                         .shallow_depth_km = 5.0,
+                         .shallow_ramp_km = 3.0,
+                         .vr_slip_gain = 0.15,
+                         .taper_km = 0, /* 0: two grid spacings */
+                         .dt = 0,       /* 0: mean rise time / 20, at most 0.05 s */
+                         .seed = 0};
+}
+
+int rupgen_check(const rupgen_params *p, cs_error *err) {
+    struct {
+        const char *name;
+        double v, lo, hi;
+    } rules[] = {{"hypo_spacing_km", p->hypo_spacing_km, 0.1, 1000},
+                 {"min_hypo", p->min_hypo, 1, 100},
+                 {"nslip", p->nslip, 1, 10000},
+                 {"slip_cv", p->slip_cv, 0, 3},
+                 {"rvfrac", p->rvfrac, 0.1, 1.0},
+                 {"shallow_vr_factor", p->shallow_vr_factor, 0.1, 1.0},
+                 {"shallow_depth_km", p->shallow_depth_km, 0, 100},
+                 {"shallow_ramp_km", p->shallow_ramp_km, 0, 100},
+                 {"vr_slip_gain", p->vr_slip_gain, 0, 0.5},
+                 {"taper_km", p->taper_km, 0, 1000},
+                 {"dt", p->dt, 0, 1}};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (!(rules[i].v >= rules[i].lo && rules[i].v <= rules[i].hi))
+            return cs_error_set(err, CS_ERR_INPUT,
+                                "rupture generator: %s = %g must lie in [%g, %g]", rules[i].name,
+                                rules[i].v, rules[i].lo, rules[i].hi);
+    return 0;
+}
+
+static int count_along(int npoints, double length_km, double spacing, int min_count) {
+    int n = (int)lround(length_km / spacing);
+    if (n < min_count) n = min_count;
+    return n > npoints ? npoints : n;
+}
+
+int rupgen_plan(const erf_rupture *r, const rupgen_params *p, rupgen_layout *out, cs_error *err) {
+    if (rupgen_check(p, err)) return -1;
+    out->nhypo_strike = count_along(r->ncols, r->ncols * r->spacing_km, p->hypo_spacing_km,
+                                    p->min_hypo);
+    out->nhypo_dip = count_along(r->nrows, r->nrows * r->spacing_km, p->hypo_spacing_km,
+                                 p->min_hypo);
+    out->nvariations = p->nslip * out->nhypo_strike * out->nhypo_dip;
+    return 0;
+}
+
+/* Weight that ramps from 0 at depth `top` to 1 at top + ramp (1 below). */
+static double ramp_up(double depth, double top, double ramp) {
+    if (depth >= top + ramp) return 1.0;
+    if (depth <= top) return 0.0;
+    return (depth - top) / ramp;
+}
+
+static double shallow_weight(double depth_km, const rupgen_params *p) {
+    return 1.0 - ramp_up(depth_km, p->shallow_depth_km, p->shallow_ramp_km);
+}
+
+double rupgen_liu_stf(double t, double tau) {
+    if (t <= 0 || t >= tau) return 0.0;
+    double t1 = 0.13 * tau, t2 = tau - t1;
+    double cn = M_PI / (1.4 * M_PI * t1 + 1.2 * t1 + 0.3 * M_PI * t2);
+    if (t < t1) return cn * (0.7 - 0.7 * cos(M_PI * t / t1) + 0.6 * sin(0.5 * M_PI * t / t1));
+    if (t < 2 * t1)
+        return cn * (1.0 - 0.7 * cos(M_PI * t / t1) + 0.3 * cos(M_PI * (t - t1) / t2));
+    return cn * (0.3 + 0.3 * cos(M_PI * (t - t1) / t2));
+}
+
+static uint64_t slip_seed(const erf_rupture *r, const rupgen_params *p, int slip_index) {
+    return cs_rng_seed(p->seed, (uint64_t)r->source_id, (uint64_t)r->rupture_id,
+                       (uint64_t)slip_index);
+}
+
+int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, int slip_index,
+                double *slip, cs_error *err) {
+    int nx = r->ncols, nz = r->nrows, px = 2 * nx, pz = 2 * nz, pxh = px / 2 + 1;
+    double dx = r->spacing_km;
+    double a_s = pow(10.0, 0.5 * r->magnitude - 2.5), a_d = pow(10.0, 0.333 * r->magnitude - 1.5);
+    double *field = fftw_malloc(sizeof(double) * (size_t)px * (size_t)pz);
+    fftw_complex *spec = fftw_malloc(sizeof(fftw_complex) * (size_t)pxh * (size_t)pz);
+    if (!field || !spec) {
+        fftw_free(field);
+        fftw_free(spec);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a %d x %d slip field", px,
+                            pz);
+    }
+    /* Plans before filling: FFTW_ESTIMATE does not touch the arrays. */
+    fftw_plan fwd = fftw_plan_dft_r2c_2d(pz, px, field, spec, FFTW_ESTIMATE);
+    fftw_plan inv = fftw_plan_dft_c2r_2d(pz, px, spec, field, FFTW_ESTIMATE);
+    cs_rng rng;
+    cs_rng_init(&rng, slip_seed(r, p, slip_index));
+    for (long i = 0; i < (long)px * pz; i++) field[i] = cs_rng_normal(&rng);
+    fftw_execute(fwd);
+    /* von Karman, Hurst 1: amplitude 1 / (1 + (k a)^2), k in rad/km; no DC (the mean is set
+     * below). */
+    for (int j = 0; j < pz; j++) {
+        int jj = j <= pz / 2 ? j : j - pz;
+        double kz = 2 * M_PI * jj / (pz * dx);
+        for (int i = 0; i < pxh; i++) {
+            double kx = 2 * M_PI * i / (px * dx);
+            double f = (i == 0 && j == 0) ? 0.0 : 1.0 / (1.0 + kx * kx * a_s * a_s + kz * kz * a_d * a_d);
+            spec[(size_t)j * pxh + i][0] *= f;
+            spec[(size_t)j * pxh + i][1] *= f;
+        }
+    }
+    fftw_execute(inv);
+    fftw_destroy_plan(fwd);
+    fftw_destroy_plan(inv);
+    fftw_free(spec);
+
+    /* The window of the padded field that is the fault, normalised to mean 0 and std 1. */
+    int n = nx * nz;
+    double mean = 0, var = 0;
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++) {
+            slip[k * nx + i] = field[(size_t)k * px + i];
+            mean += slip[k * nx + i];
+        }
+    fftw_free(field);
+    mean /= n;
+    for (int i = 0; i < n; i++) var += (slip[i] - mean) * (slip[i] - mean);
+    double sd = n > 1 && var > 0 ? sqrt(var / n) : 1.0;
+    double taper = p->taper_km > 0 ? p->taper_km : 2 * dx;
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++) {
+            double s = 1.0 + p->slip_cv * (slip[k * nx + i] - mean) / sd;
+            if (s < 0) s = 0;
+            /* Cosine taper to zero at the ends along strike and at the bottom edge (the top
+             * keeps its slip: ruptures reach the surface). Distances from the edge of the
+             * cell. */
+            double edges[3] = {(i + 0.5) * dx, (nx - i - 0.5) * dx, (nz - k - 0.5) * dx};
+            for (int e = 0; e < 3; e++)
+                if (edges[e] < taper && (e < 2 ? nx : nz) > 2)
+                    s *= 0.5 * (1 - cos(M_PI * edges[e] / taper));
+            slip[k * nx + i] = s;
+        }
+    /* Scale to the magnitude's moment: M0 = sum mu A s (SI; slip returned in cm). */
+    double area = dx * dx * 1e6, sum = 0;
+    for (int i = 0; i < n; i++) sum += mu[i] * area * slip[i];
+    if (!(sum > 0))
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "source %lld rupture %lld: slip realisation %d has no moment",
+                            r->source_id, r->rupture_id, slip_index);
+    double scale = srf_moment_of_magnitude(r->magnitude) / sum;
+    for (int i = 0; i < n; i++) slip[i] *= scale * 100.0;
+    return 0;
+}
+
+/* Earth-centred coordinates (km) on the WGS84 ellipsoid, depth below it: straight-line
+ * distances between rupture points in one metric, so the first-arrival path between two points
+ * is never shorter than their chord. */
+static void ecef(double lat, double lon, double depth_km, double out[3]) {
+    const double a = 6378.137, f = 1 / 298.257223563, e2 = f * (2 - f);
+    double phi = lat * M_PI / 180, lam = lon * M_PI / 180;
+    double nrad = a / sqrt(1 - e2 * sin(phi) * sin(phi)), h = -depth_km;
+    out[0] = (nrad + h) * cos(phi) * cos(lam);
+    out[1] = (nrad + h) * cos(phi) * sin(lam);
+    out[2] = (nrad * (1 - e2) + h) * sin(phi);
+}
+
+static double dist3(const double *a, const double *b) {
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* A binary heap of (time, point) for Dijkstra. */
+typedef struct {
+    double *t;
+    int *pt, n;
+} heap;
+
+static void heap_push(heap *h, double t, int pt) {
+    int i = h->n++;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (h->t[up] <= t) break;
+        h->t[i] = h->t[up];
+        h->pt[i] = h->pt[up];
+        i = up;
+    }
+    h->t[i] = t;
+    h->pt[i] = pt;
+}
+
+static void heap_pop(heap *h, double *t, int *pt) {
+    *t = h->t[0];
+    *pt = h->pt[0];
+    double lt = h->t[--h->n];
+    int lp = h->pt[h->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->t[c + 1] < h->t[c]) c++;
+        if (h->t[c] >= lt) break;
+        h->t[i] = h->t[c];
+        h->pt[i] = h->pt[c];
+        i = c;
+    }
+    h->t[i] = lt;
+    h->pt[i] = lp;
+}
+
+/* First arrival times (s) from point `start` with speed v (km/s) per point. */
+static int first_arrivals(const erf_rupture *r, const double *xyz, const double *v, int start,
+                          double *t, cs_error *err) {
+    static const int off[16][2] = {{1, 0},  {-1, 0}, {0, 1},  {0, -1}, {1, 1},   {1, -1},
+                                   {-1, 1}, {-1, -1}, {1, 2}, {1, -2}, {-1, 2},  {-1, -2},
+                                   {2, 1},  {2, -1}, {-2, 1}, {-2, -1}};
+    int n = erf_rupture_npoints(r), nx = r->ncols;
+    heap h = {malloc(sizeof(double) * (size_t)n * 17), malloc(sizeof(int) * (size_t)n * 17), 0};
+    char *done = calloc((size_t)n, 1);
+    if (!h.t || !h.pt || !done) {
+        free(h.t);
+        free(h.pt);
+        free(done);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
+    }
+    for (int i = 0; i < n; i++) t[i] = INFINITY;
+    t[start] = 0;
+    heap_push(&h, 0, start);
+    while (h.n) {
+        double tc;
+        int c;
+        heap_pop(&h, &tc, &c);
+        if (done[c]) continue;
+        done[c] = 1;
+        int ci = c % nx, ck = c / nx;
+        for (int o = 0; o < 16; o++) {
+            int i = ci + off[o][0], k = ck + off[o][1];
+            if (i < 0 || i >= nx || k < 0 || k >= r->nrows) continue;
+            int q = k * nx + i;
+            if (done[q]) continue;
+            double tq = tc + dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (1 / v[c] + 1 / v[q]);
+            if (tq < t[q]) {
+                t[q] = tq;
+                heap_push(&h, tq, q);
+            }
+        }
+    }
+    free(h.t);
+    free(h.pt);
+    free(done);
+    return 0;
+}
+
+int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
+                     void *medium_ctx, int variation, srf_file *out, rupgen_info *info,
+                     cs_error *err) {
+    rupgen_layout lay;
+    if (rupgen_plan(r, p, &lay, err)) return -1;
+    if (variation < 0 || variation >= lay.nvariations)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "source %lld rupture %lld: variation %d outside 0..%d", r->source_id,
+                            r->rupture_id, variation, lay.nvariations - 1);
+    int n = erf_rupture_npoints(r), nx = r->ncols;
+    int nhypo = lay.nhypo_strike * lay.nhypo_dip;
+    memset(info, 0, sizeof *info);
+    info->slip_index = variation / nhypo;
+    info->hypo_strike = (variation % nhypo) % lay.nhypo_strike;
+    info->hypo_dip = (variation % nhypo) / lay.nhypo_strike;
+    int hcol = (int)((info->hypo_strike + 0.5) * r->ncols / lay.nhypo_strike);
+    int hrow = (int)((info->hypo_dip + 0.5) * r->nrows / lay.nhypo_dip);
+    info->hypo_point = hrow * nx + hcol;
+    info->hypo_lat = r->lat[info->hypo_point];
+    info->hypo_lon = r->lon[info->hypo_point];
+    info->hypo_depth = r->dep[info->hypo_point];
+    info->corr_strike_km = pow(10.0, 0.5 * r->magnitude - 2.5);
+    info->corr_dip_km = pow(10.0, 0.333 * r->magnitude - 1.5);
+
+    double *work = malloc(sizeof(double) * (size_t)n * 9);
+    if (!work) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
+    double *vs = work, *rho = work + n, *mu = work + 2 * n, *slip = work + 3 * n,
+           *v = work + 4 * n, *t = work + 5 * n, *xyz = work + 6 * n;
+    int rc = -1;
+    for (int i = 0; i < n; i++) {
+        if (medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], medium_ctx, err)) goto out;
+        if (!(vs[i] > 0 && rho[i] > 0)) {
+            cs_error_set(err, CS_ERR_INPUT,
+                         "source %lld rupture %lld point %d: the velocity model gives vs = %g, "
+                         "rho = %g at depth %g km (a rupture needs solid rock)",
+                         r->source_id, r->rupture_id, i, vs[i], rho[i], r->dep[i]);
+            goto out;
+        }
+        mu[i] = rho[i] * vs[i] * vs[i];
+        ecef(r->lat[i], r->lon[i], r->dep[i], xyz + 3 * i);
+    }
+    if (rupgen_slip(r, p, mu, info->slip_index, slip, err)) goto out;
+
+    double smean = 0;
+    for (int i = 0; i < n; i++) smean += slip[i];
+    smean /= n;
+    info->vr_max = 0;
+    for (int i = 0; i < n; i++) {
+        double depth_factor = 1.0 - (1.0 - p->shallow_vr_factor) * shallow_weight(r->dep[i], p);
+        double slip_factor = 1.0 + p->vr_slip_gain * (slip[i] / smean - 1.0);
+        if (slip_factor > 1 + p->vr_slip_gain) slip_factor = 1 + p->vr_slip_gain;
+        if (slip_factor < 1 - p->vr_slip_gain) slip_factor = 1 - p->vr_slip_gain;
+        v[i] = p->rvfrac * vs[i] * 1e-3 * depth_factor * slip_factor; /* km/s */
+        if (v[i] * 1e3 > info->vr_max) info->vr_max = v[i] * 1e3;
+    }
+    if (first_arrivals(r, xyz, v, info->hypo_point, t, err)) goto out;
+
+    /* Rise times: c sqrt(s / s_mean), doubled in the shallow zone, mean over slipping points
+     * equal to 1.6e-9 M0^(1/3) (M0 in dyne-cm; Graves and Pitarka 2010). */
+    double m0 = srf_moment_of_magnitude(r->magnitude);
+    double tmean = 1.6e-9 * cbrt(m0 * 1e7), shape_sum = 0;
+    int nslipping = 0;
+    double *tau = xyz; /* xyz is not needed any more */
+    for (int i = 0; i < n; i++) {
+        tau[i] = sqrt(slip[i] / smean) * (1.0 + shallow_weight(r->dep[i], p));
+        if (slip[i] > 0) {
+            shape_sum += tau[i];
+            nslipping++;
+        }
+    }
+    double c = tmean * nslipping / shape_sum;
+    double dt = p->dt > 0 ? p->dt : fmin(0.05, tmean / 20);
+    long nsamples = 0;
+    for (int i = 0; i < n; i++) {
+        tau[i] = fmax(c * tau[i], 2 * dt);
+        if (slip[i] > 0) nsamples += (long)ceil(tau[i] / dt) + 1;
+    }
+
+    if (srf_alloc(out, 2, 1, n, nsamples, err)) goto out;
+    out->block_start[0] = 0;
+    out->block_count[0] = n;
+    int mid = (r->ncols - 1) / 2, mid2 = r->ncols / 2;
+    out->planes[0] = (srf_plane){.elon = 0.5 * (r->lon[mid] + r->lon[mid2]),
+                                 .elat = 0.5 * (r->lat[mid] + r->lat[mid2]),
+                                 .nstk = r->ncols,
+                                 .ndip = r->nrows,
+                                 .len = r->ncols * r->spacing_km,
+                                 .wid = r->nrows * r->spacing_km,
+                                 .stk = r->stk[mid],
+                                 .dip = r->dip[mid],
+                                 .dtop = r->dep[mid],
+                                 .shyp = (hcol - 0.5 * (r->ncols - 1)) * r->spacing_km,
+                                 .dhyp = hrow * r->spacing_km};
+    long at = 0;
+    double moment = 0;
+    for (int i = 0; i < n; i++) {
+        srf_point *q = &out->points[i];
+        int nt = slip[i] > 0 ? (int)ceil(tau[i] / dt) + 1 : 0;
+        *q = (srf_point){.lon = r->lon[i],
+                         .lat = r->lat[i],
+                         .dep = r->dep[i],
+                         .stk = r->stk[i],
+                         .dip = r->dip[i],
+                         .area = r->spacing_km * r->spacing_km * 1e10,
+                         .tinit = t[i],
+                         .dt = dt,
+                         .vs = vs[i] * 100.0,
+                         .den = rho[i] * 1e-3,
+                         .rake = r->rake[i],
+                         .slip = {slip[i], 0, 0},
+                         .nt = {nt, 0, 0},
+                         .sr = {out->samples + at, out->samples + at + nt, out->samples + at + nt}};
+        double sum = 0;
+        for (int j = 0; j < nt; j++) sum += (q->sr[0][j] = rupgen_liu_stf(j * dt, tau[i]));
+        for (int j = 0; j < nt; j++) q->sr[0][j] *= slip[i] / (sum * dt);
+        at += nt;
+        moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * slip[i] * 0.01;
+    }
+    char comment[512];
+    snprintf(comment, sizeof comment,
+             "# cybershake rupture generator: source %lld rupture %lld variation %d (slip %d, "
+             "hypocentre %d,%d) Mw %.4f seed %llu",
+             r->source_id, r->rupture_id, variation, info->slip_index, info->hypo_strike,
+             info->hypo_dip, r->magnitude, p->seed);
+    out->comments = malloc(sizeof *out->comments);
+    if (!out->comments || !(out->comments[0] = strdup(comment))) {
+        srf_free(out);
+        cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto out;
+    }
+    out->ncomments = 1;
+    info->moment = moment;
+    rc = 0;
+out:
+    free(work);
+    return rc;
+}
