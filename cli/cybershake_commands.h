@@ -6,6 +6,8 @@
 int cs_db_cli_main(int argc, char **argv);
 int cs_sgt_cli_main(int argc, char **argv);
 int cs_mesh_cli_main(int argc, char **argv);
+int cs_erf_cli_main(int argc, char **argv);
+int cs_plan_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -15,7 +17,10 @@ int cs_mesh_cli_main(int argc, char **argv);
 #define CYBERSHAKE_COMMANDS CYBERSHAKE_SGT_COMMANDS
 #else
 #define CYBERSHAKE_COMMANDS                                                                        \
-    {"db", cs_db_cli_main, "study database: init, migrate, sites"}, CYBERSHAKE_SGT_COMMANDS
+    {"db", cs_db_cli_main, "study database: init, migrate, sites"},                                \
+        {"erf", cs_erf_cli_main, "earthquake rupture forecast: build, import, variations"},        \
+        {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \
+        CYBERSHAKE_SGT_COMMANDS
 #endif
 
 #endif

@@ -173,6 +173,11 @@ double cs_geo_distance(double lon1, double lat1, double lon2, double lat2) {
     return s12;
 }
 
+void cs_geo_destination(double lon, double lat, double azimuth_deg, double distance_m, double *lon2,
+                        double *lat2) {
+    geod_direct(wgs84(), lat, lon, azimuth_deg, distance_m, lat2, lon2, NULL);
+}
+
 double cs_geo_azimuth(double lon1, double lat1, double lon2, double lat2) {
     double s12, azi1, azi2;
     geod_inverse(wgs84(), lat1, lon1, lat2, lon2, &s12, &azi1, &azi2);

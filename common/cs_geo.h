@@ -44,6 +44,11 @@ double cs_geo_distance(double lon1, double lat1, double lon2, double lat2);
 /* Azimuth (degrees clockwise from north) from point 1 to point 2 on the ellipsoid. */
 double cs_geo_azimuth(double lon1, double lat1, double lon2, double lat2);
 
+/* The point `distance_m` from (lon, lat) along azimuth (degrees clockwise from north) on the
+ * WGS84 ellipsoid (the direct geodesic problem). */
+void cs_geo_destination(double lon, double lat, double azimuth_deg, double distance_m, double *lon2,
+                        double *lat2);
+
 /* Checks a geographic coordinate; `place` names where it came from. */
 int cs_geo_check_lonlat(double lon, double lat, const char *place, cs_error *err);
 

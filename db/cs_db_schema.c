@@ -180,8 +180,40 @@ static const char v2_sql[] =
     "CREATE INDEX Workflow_Steps_Run ON Workflow_Steps (Run_ID);"
     "CREATE INDEX Files_Run ON Files (Run_ID);";
 
+/* Version 3: what the forecast, planning and rupture-variation stages record beyond CyberShake's
+ * columns: the forecast's time span and provenance, each rupture's annual rate and source key,
+ * the generator and seed of a variation scenario, and the site plans. */
+static const char v3_sql[] =
+    "ALTER TABLE ERF_IDs ADD COLUMN Time_Span_Years REAL NOT NULL DEFAULT 1"
+    "  CHECK (Time_Span_Years > 0);"
+    "ALTER TABLE ERF_IDs ADD COLUMN Prob_Model TEXT NOT NULL DEFAULT 'Poisson';"
+    "ALTER TABLE ERF_IDs ADD COLUMN Inputs TEXT;"
+    "ALTER TABLE ERF_IDs ADD COLUMN Created_At TEXT;"
+    "ALTER TABLE Ruptures ADD COLUMN Annual_Rate REAL CHECK (Annual_Rate IS NULL OR Annual_Rate >= "
+    "0);"
+    "ALTER TABLE Ruptures ADD COLUMN Source_Key TEXT;"
+    "ALTER TABLE Rupture_Variation_Scenario_IDs ADD COLUMN Generator TEXT;"
+    "ALTER TABLE Rupture_Variation_Scenario_IDs ADD COLUMN Parameters TEXT;"
+    "ALTER TABLE Rupture_Variation_Scenario_IDs ADD COLUMN Seed INTEGER;"
+    "ALTER TABLE Rupture_Variations ADD COLUMN Slip_Realisation INTEGER;"
+    "CREATE TABLE Site_Plans ("
+    "  CS_Site_ID INTEGER NOT NULL REFERENCES CyberShake_Sites ON DELETE CASCADE,"
+    "  ERF_ID INTEGER NOT NULL REFERENCES ERF_IDs ON DELETE CASCADE,"
+    "  Cutoff_Km REAL NOT NULL,"
+    "  Max_Frequency REAL NOT NULL,"
+    "  Plan_File TEXT NOT NULL, Plan_SHA256 TEXT NOT NULL,"
+    "  Points_File TEXT NOT NULL, Points_SHA256 TEXT NOT NULL,"
+    "  Num_Ruptures INTEGER NOT NULL, Num_Save_Points INTEGER NOT NULL,"
+    "  NX INTEGER NOT NULL, NY INTEGER NOT NULL, NZ INTEGER NOT NULL,"
+    "  H_M REAL NOT NULL, DT_S REAL NOT NULL, NT INTEGER NOT NULL,"
+    "  Created_At TEXT NOT NULL,"
+    "  PRIMARY KEY (CS_Site_ID, ERF_ID));"
+    "CREATE INDEX Points_Rupture ON Points (ERF_ID, Source_ID, Rupture_ID);";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
+    {3, "forecast time span and provenance, rupture rates, variation generator, site plans",
+     v3_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

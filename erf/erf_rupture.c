@@ -6,10 +6,13 @@
 int erf_rupture_alloc(erf_rupture *r, int nrows, int ncols, cs_error *err) {
     memset(r, 0, sizeof *r);
     if (nrows < 1 || ncols < 1)
-        return cs_error_set(err, CS_ERR_INPUT, "a rupture surface needs at least one row and column (got %d x %d)", nrows, ncols);
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a rupture surface needs at least one row and column (got %d x %d)",
+                            nrows, ncols);
     size_t n = (size_t)nrows * (size_t)ncols;
     double *block = malloc(6 * n * sizeof *block);
-    if (!block) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %zu points", n);
+    if (!block)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %zu points", n);
     r->nrows = nrows;
     r->ncols = ncols;
     r->lat = block;

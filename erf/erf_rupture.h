@@ -20,6 +20,8 @@ typedef struct {
 
 int erf_rupture_alloc(erf_rupture *r, int nrows, int ncols, cs_error *err);
 void erf_rupture_free(erf_rupture *r);
-static inline int erf_rupture_npoints(const erf_rupture *r) { return r->nrows * r->ncols; }
+static inline int erf_rupture_npoints(const erf_rupture *r) {
+    return r->nrows * r->ncols;
+}
 
 #endif

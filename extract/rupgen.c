@@ -54,10 +54,10 @@ static int count_along(int npoints, double length_km, double spacing, int min_co
 
 int rupgen_plan(const erf_rupture *r, const rupgen_params *p, rupgen_layout *out, cs_error *err) {
     if (rupgen_check(p, err)) return -1;
-    out->nhypo_strike = count_along(r->ncols, r->ncols * r->spacing_km, p->hypo_spacing_km,
-                                    p->min_hypo);
-    out->nhypo_dip = count_along(r->nrows, r->nrows * r->spacing_km, p->hypo_spacing_km,
-                                 p->min_hypo);
+    out->nhypo_strike =
+        count_along(r->ncols, r->ncols * r->spacing_km, p->hypo_spacing_km, p->min_hypo);
+    out->nhypo_dip =
+        count_along(r->nrows, r->nrows * r->spacing_km, p->hypo_spacing_km, p->min_hypo);
     out->nvariations = p->nslip * out->nhypo_strike * out->nhypo_dip;
     return 0;
 }
@@ -78,8 +78,7 @@ double rupgen_liu_stf(double t, double tau) {
     double t1 = 0.13 * tau, t2 = tau - t1;
     double cn = M_PI / (1.4 * M_PI * t1 + 1.2 * t1 + 0.3 * M_PI * t2);
     if (t < t1) return cn * (0.7 - 0.7 * cos(M_PI * t / t1) + 0.6 * sin(0.5 * M_PI * t / t1));
-    if (t < 2 * t1)
-        return cn * (1.0 - 0.7 * cos(M_PI * t / t1) + 0.3 * cos(M_PI * (t - t1) / t2));
+    if (t < 2 * t1) return cn * (1.0 - 0.7 * cos(M_PI * t / t1) + 0.3 * cos(M_PI * (t - t1) / t2));
     return cn * (0.3 + 0.3 * cos(M_PI * (t - t1) / t2));
 }
 
@@ -98,15 +97,15 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
     if (!field || !spec) {
         fftw_free(field);
         fftw_free(spec);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a %d x %d slip field", px,
-                            pz);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a %d x %d slip field", px, pz);
     }
     /* Plans before filling: FFTW_ESTIMATE does not touch the arrays. */
     fftw_plan fwd = fftw_plan_dft_r2c_2d(pz, px, field, spec, FFTW_ESTIMATE);
     fftw_plan inv = fftw_plan_dft_c2r_2d(pz, px, spec, field, FFTW_ESTIMATE);
     cs_rng rng;
     cs_rng_init(&rng, slip_seed(r, p, slip_index));
-    for (long i = 0; i < (long)px * pz; i++) field[i] = cs_rng_normal(&rng);
+    for (long i = 0; i < (long)px * pz; i++)
+        field[i] = cs_rng_normal(&rng);
     fftw_execute(fwd);
     /* von Karman, Hurst 1: amplitude 1 / (1 + (k a)^2), k in rad/km; no DC (the mean is set
      * below). */
@@ -115,7 +114,8 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
         double kz = 2 * M_PI * jj / (pz * dx);
         for (int i = 0; i < pxh; i++) {
             double kx = 2 * M_PI * i / (px * dx);
-            double f = (i == 0 && j == 0) ? 0.0 : 1.0 / (1.0 + kx * kx * a_s * a_s + kz * kz * a_d * a_d);
+            double f =
+                (i == 0 && j == 0) ? 0.0 : 1.0 / (1.0 + kx * kx * a_s * a_s + kz * kz * a_d * a_d);
             spec[(size_t)j * pxh + i][0] *= f;
             spec[(size_t)j * pxh + i][1] *= f;
         }
@@ -135,7 +135,8 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
         }
     fftw_free(field);
     mean /= n;
-    for (int i = 0; i < n; i++) var += (slip[i] - mean) * (slip[i] - mean);
+    for (int i = 0; i < n; i++)
+        var += (slip[i] - mean) * (slip[i] - mean);
     double sd = n > 1 && var > 0 ? sqrt(var / n) : 1.0;
     double taper = p->taper_km > 0 ? p->taper_km : 2 * dx;
     for (int k = 0; k < nz; k++)
@@ -153,13 +154,15 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
         }
     /* Scale to the magnitude's moment: M0 = sum mu A s (SI; slip returned in cm). */
     double area = dx * dx * 1e6, sum = 0;
-    for (int i = 0; i < n; i++) sum += mu[i] * area * slip[i];
+    for (int i = 0; i < n; i++)
+        sum += mu[i] * area * slip[i];
     if (!(sum > 0))
         return cs_error_set(err, CS_ERR_INTERNAL,
                             "source %lld rupture %lld: slip realisation %d has no moment",
                             r->source_id, r->rupture_id, slip_index);
     double scale = srf_moment_of_magnitude(r->magnitude) / sum;
-    for (int i = 0; i < n; i++) slip[i] *= scale * 100.0;
+    for (int i = 0; i < n; i++)
+        slip[i] *= scale * 100.0;
     return 0;
 }
 
@@ -220,9 +223,9 @@ static void heap_pop(heap *h, double *t, int *pt) {
 /* First arrival times (s) from point `start` with speed v (km/s) per point. */
 static int first_arrivals(const erf_rupture *r, const double *xyz, const double *v, int start,
                           double *t, cs_error *err) {
-    static const int off[16][2] = {{1, 0},  {-1, 0}, {0, 1},  {0, -1}, {1, 1},   {1, -1},
-                                   {-1, 1}, {-1, -1}, {1, 2}, {1, -2}, {-1, 2},  {-1, -2},
-                                   {2, 1},  {2, -1}, {-2, 1}, {-2, -1}};
+    static const int off[16][2] = {{1, 0},  {-1, 0},  {0, 1},  {0, -1}, {1, 1},  {1, -1},
+                                   {-1, 1}, {-1, -1}, {1, 2},  {1, -2}, {-1, 2}, {-1, -2},
+                                   {2, 1},  {2, -1},  {-2, 1}, {-2, -1}};
     int n = erf_rupture_npoints(r), nx = r->ncols;
     heap h = {malloc(sizeof(double) * (size_t)n * 17), malloc(sizeof(int) * (size_t)n * 17), 0};
     char *done = calloc((size_t)n, 1);
@@ -232,7 +235,8 @@ static int first_arrivals(const erf_rupture *r, const double *xyz, const double 
         free(done);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
     }
-    for (int i = 0; i < n; i++) t[i] = INFINITY;
+    for (int i = 0; i < n; i++)
+        t[i] = INFINITY;
     t[start] = 0;
     heap_push(&h, 0, start);
     while (h.n) {
@@ -260,16 +264,14 @@ static int first_arrivals(const erf_rupture *r, const double *xyz, const double 
     return 0;
 }
 
-int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
-                     void *medium_ctx, int variation, srf_file *out, rupgen_info *info,
-                     cs_error *err) {
+int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variation,
+                      rupgen_info *info, cs_error *err) {
     rupgen_layout lay;
     if (rupgen_plan(r, p, &lay, err)) return -1;
     if (variation < 0 || variation >= lay.nvariations)
         return cs_error_set(err, CS_ERR_INPUT,
                             "source %lld rupture %lld: variation %d outside 0..%d", r->source_id,
                             r->rupture_id, variation, lay.nvariations - 1);
-    int n = erf_rupture_npoints(r), nx = r->ncols;
     int nhypo = lay.nhypo_strike * lay.nhypo_dip;
     memset(info, 0, sizeof *info);
     info->slip_index = variation / nhypo;
@@ -277,17 +279,27 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
     info->hypo_dip = (variation % nhypo) / lay.nhypo_strike;
     int hcol = (int)((info->hypo_strike + 0.5) * r->ncols / lay.nhypo_strike);
     int hrow = (int)((info->hypo_dip + 0.5) * r->nrows / lay.nhypo_dip);
-    info->hypo_point = hrow * nx + hcol;
+    info->hypo_point = hrow * r->ncols + hcol;
     info->hypo_lat = r->lat[info->hypo_point];
     info->hypo_lon = r->lon[info->hypo_point];
     info->hypo_depth = r->dep[info->hypo_point];
     info->corr_strike_km = pow(10.0, 0.5 * r->magnitude - 2.5);
     info->corr_dip_km = pow(10.0, 0.333 * r->magnitude - 1.5);
+    return 0;
+}
+
+int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
+                     void *medium_ctx, int variation, srf_file *out, rupgen_info *info,
+                     cs_error *err) {
+    if (rupgen_hypocentre(r, p, variation, info, err)) return -1;
+    int n = erf_rupture_npoints(r), nx = r->ncols;
+    int hcol = info->hypo_point % nx, hrow = info->hypo_point / nx;
 
     double *work = malloc(sizeof(double) * (size_t)n * 9);
-    if (!work) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
-    double *vs = work, *rho = work + n, *mu = work + 2 * n, *slip = work + 3 * n,
-           *v = work + 4 * n, *t = work + 5 * n, *xyz = work + 6 * n;
+    if (!work)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
+    double *vs = work, *rho = work + n, *mu = work + 2 * n, *slip = work + 3 * n, *v = work + 4 * n,
+           *t = work + 5 * n, *xyz = work + 6 * n;
     int rc = -1;
     for (int i = 0; i < n; i++) {
         if (medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], medium_ctx, err)) goto out;
@@ -304,7 +316,8 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
     if (rupgen_slip(r, p, mu, info->slip_index, slip, err)) goto out;
 
     double smean = 0;
-    for (int i = 0; i < n; i++) smean += slip[i];
+    for (int i = 0; i < n; i++)
+        smean += slip[i];
     smean /= n;
     info->vr_max = 0;
     for (int i = 0; i < n; i++) {
@@ -373,8 +386,10 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
                          .nt = {nt, 0, 0},
                          .sr = {out->samples + at, out->samples + at + nt, out->samples + at + nt}};
         double sum = 0;
-        for (int j = 0; j < nt; j++) sum += (q->sr[0][j] = rupgen_liu_stf(j * dt, tau[i]));
-        for (int j = 0; j < nt; j++) q->sr[0][j] *= slip[i] / (sum * dt);
+        for (int j = 0; j < nt; j++)
+            sum += (q->sr[0][j] = rupgen_liu_stf(j * dt, tau[i]));
+        for (int j = 0; j < nt; j++)
+            q->sr[0][j] *= slip[i] / (sum * dt);
         at += nt;
         moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * slip[i] * 0.01;
     }

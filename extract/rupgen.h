@@ -35,9 +35,9 @@ typedef struct {
     double slip_cv;         /* 0.75 */
     double rvfrac;          /* 0.8 */
     double shallow_vr_factor, shallow_depth_km, shallow_ramp_km; /* 0.6, 5, 3 */
-    double vr_slip_gain;    /* 0.15 */
-    double taper_km;        /* cosine taper width at the sides and bottom, 2 * spacing */
-    double dt;              /* slip-rate sampling (s), 0.05 */
+    double vr_slip_gain;                                         /* 0.15 */
+    double taper_km;         /* cosine taper width at the sides and bottom, 2 * spacing */
+    double dt;               /* slip-rate sampling (s), 0.05 */
     unsigned long long seed; /* study-level seed, 0 */
 } rupgen_params;
 
@@ -59,10 +59,14 @@ typedef struct {
     int slip_index, hypo_strike, hypo_dip;
     int hypo_point; /* index into the surface */
     double hypo_lat, hypo_lon, hypo_depth;
-    double moment;   /* N*m, equal to the magnitude's */
-    double vr_max;   /* fastest local rupture speed used (m/s) */
+    double moment; /* N*m, equal to the magnitude's */
+    double vr_max; /* fastest local rupture speed used (m/s) */
     double corr_strike_km, corr_dip_km;
 } rupgen_info;
+
+/* Which slip realisation and hypocentre variation `variation` has (no slip is generated). */
+int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variation,
+                      rupgen_info *info, cs_error *err);
 
 /* Variation `variation` of rupture r as an SRF 2.0 (one plane; each point keeps the surface's
  * own location, strike and dip). out is allocated here; free it with srf_free. */

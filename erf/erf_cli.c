@@ -1,0 +1,621 @@
+/* `cybershake erf ...`: build a forecast from fault sources or import CyberShake rupture
+ * geometry files into a study, list it, and make its rupture variations. */
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "cs_cli.h"
+#include "cs_db.h"
+#include "cs_progress.h"
+#include "cs_sha256.h"
+#include "cs_strutil.h"
+#include "erf_db.h"
+#include "erf_faults.h"
+#include "erf_geometry.h"
+#include "erf_medium.h"
+#include "rupgen.h"
+
+int cs_erf_cli_main(int argc, char **argv);
+
+static int parse_positive(const char *prog, const char *opt, const char *s, double *v) {
+    if (cs_parse_double(s, v) || !(*v > 0))
+        return cs_cli_usage(prog, "%s needs a positive number, got '%s'", opt, s);
+    return 0;
+}
+
+typedef struct {
+    erf_db_writer w;
+    long nruptures, npoints;
+    double total_rate;
+} build_sink;
+
+static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
+    build_sink *s = ctx;
+    if (erf_db_writer_add(&s->w, r, rate, key, err)) return -1;
+    s->nruptures++;
+    s->npoints += erf_rupture_npoints(r);
+    s->total_rate += rate;
+    return 0;
+}
+
+/* Does a comma-separated list hold the file stem of a key ("bFault.ch" of "bFault.ch:L540")? */
+static int stem_selected(const char *list, const char *key) {
+    if (!list) return 1;
+    size_t stem = strcspn(key, ":");
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == stem && !strncmp(p, key, n)) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+static int cmd_build(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake erf build STUDY --name NAME --faults faults.csv --traces traces.csv\n"
+        "          [--spacing KM] [--float-step KM] [--time-span YEARS]\n"
+        "          [--near LAT,LON --within KM] [--files STEM,...] [--description TEXT]\n\n"
+        "Builds a forecast from fault sources (the 2008 NSHM California fault table of\n"
+        "erf/demo/: characteristic and Gutenberg-Richter sources, weighted by their logic-tree\n"
+        "weights) into the study: gridded surfaces every --spacing km (1), floating GR\n"
+        "ruptures every --float-step km (5) along strike, Poisson probabilities over\n"
+        "--time-span years (1). --near/--within keep the sources whose trace comes within KM\n"
+        "of the point; --files keeps the sources of the named NSHM files (e.g. bFault.ch).\n"
+        "docs/erf.md gives every rule.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *name = NULL, *faults = NULL, *traces = NULL, *files = NULL, *desc = NULL;
+    erf_build_options o = {1.0, 5.0, 1.0};
+    double near_lat = NAN, near_lon = NAN, within = INFINITY;
+    static const struct option opts[] = {{"name", required_argument, 0, 'n'},
+                                         {"faults", required_argument, 0, 'f'},
+                                         {"traces", required_argument, 0, 't'},
+                                         {"spacing", required_argument, 0, 's'},
+                                         {"float-step", required_argument, 0, 'S'},
+                                         {"time-span", required_argument, 0, 'T'},
+                                         {"near", required_argument, 0, 'N'},
+                                         {"within", required_argument, 0, 'W'},
+                                         {"files", required_argument, 0, 'F'},
+                                         {"description", required_argument, 0, 'd'},
+                                         {0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            name = optarg;
+            break;
+        case 'f':
+            faults = optarg;
+            break;
+        case 't':
+            traces = optarg;
+            break;
+        case 'F':
+            files = optarg;
+            break;
+        case 'd':
+            desc = optarg;
+            break;
+        case 's':
+            if (parse_positive(argv[0], "--spacing", optarg, &o.spacing_km)) return 2;
+            break;
+        case 'S':
+            if (parse_positive(argv[0], "--float-step", optarg, &o.float_step_km)) return 2;
+            break;
+        case 'T':
+            if (parse_positive(argv[0], "--time-span", optarg, &o.time_span_years)) return 2;
+            break;
+        case 'W':
+            if (parse_positive(argv[0], "--within", optarg, &within)) return 2;
+            break;
+        case 'N':
+            if (sscanf(optarg, "%lf,%lf", &near_lat, &near_lon) != 2 || fabs(near_lat) > 90 ||
+                fabs(near_lon) > 180)
+                return cs_cli_usage(argv[0], "--near needs LAT,LON in degrees, got '%s'", optarg);
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    if (!name || !faults || !traces)
+        return cs_cli_usage(argv[0], "--name, --faults and --traces are required");
+    if (isfinite(within) != !isnan(near_lat))
+        return cs_cli_usage(argv[0], "--near and --within go together");
+
+    cs_error err;
+    cs_error_clear(&err);
+    erf_fault_set set;
+    if (erf_faults_read(faults, traces, &set, &err)) return cs_cli_fail(argv[0], &err);
+    char sha_f[65], sha_t[65], inputs[4096];
+    if (cs_sha256_file(faults, sha_f, &err) || cs_sha256_file(traces, sha_t, &err)) {
+        erf_faults_free(&set);
+        return cs_cli_fail(argv[0], &err);
+    }
+    snprintf(inputs, sizeof inputs,
+             "fault sources: %s (sha256 %s), %s (sha256 %s); spacing %g km, float step %g km, "
+             "time span %g yr; near %g,%g within %g km; files %s",
+             faults, sha_f, traces, sha_t, o.spacing_km, o.float_step_km, o.time_span_years,
+             near_lat, near_lon, within, files ? files : "all");
+    cs_db *db = NULL;
+    build_sink sink = {0};
+    long long erf_id;
+    int nsel = 0, rc = cs_db_open_current(argv[optind], &db, &err);
+    if (!rc) rc = cs_db_begin(db, &err);
+    if (!rc) {
+        rc = erf_db_create(db, name, desc ? desc : "fault sources", o.time_span_years, inputs,
+                           &erf_id, &err);
+        if (!rc) rc = erf_db_writer_open(db, erf_id, &sink.w, &err);
+        cs_progress prog;
+        cs_progress_begin(&prog, "fault sources", set.nsources, "sources");
+        for (int i = 0; i < set.nsources && !rc; i++) {
+            const erf_fault_source *s = &set.sources[i];
+            if (!stem_selected(files, s->key)) continue;
+            if (isfinite(within) && erf_fault_trace_distance(s, near_lon, near_lat) > within)
+                continue;
+            nsel++;
+            rc = erf_fault_ruptures(s, &o, sink_add, &sink, &err);
+            cs_progress_update(&prog, i + 1);
+        }
+        if (!rc) cs_progress_end(&prog);
+        erf_db_writer_close(&sink.w);
+        if (!rc && nsel == 0)
+            rc = cs_error_set(&err, CS_ERR_INPUT,
+                              "no fault source passed the selection (--near/--within/--files)");
+        if (!rc)
+            rc = cs_db_commit(db, &err);
+        else
+            cs_db_rollback(db);
+    }
+    cs_db_close(db);
+    erf_faults_free(&set);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    printf("forecast %s (ERF_ID %lld): %d sources, %ld ruptures, %ld points; annual rate of "
+           "all ruptures %.6g /yr\n",
+           name, erf_id, nsel, sink.nruptures, sink.npoints, sink.total_rate);
+    return 0;
+}
+
+/* Source and rupture ids from a CyberShake geometry file name: "S_R.txt". */
+static int ids_from_name(const char *path, long long *s, long long *r) {
+    char copy[4096];
+    cs_copy(copy, sizeof copy, path);
+    const char *base = basename(copy);
+    int used = 0;
+    if (sscanf(base, "%lld_%lld.txt%n", s, r, &used) == 2 && base[used] == 0 && *s >= 0 && *r >= 0)
+        return 0;
+    return -1;
+}
+
+static int cmd_import_geometry(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake erf import-geometry STUDY --name NAME [--time-span YEARS] FILE...\n\n"
+        "Imports CyberShake rupture geometry files (header lines Probability, Magnitude,\n"
+        "GridSpacing, NumRows, NumCols, a comment line, then 'lat lon depth rake dip strike'\n"
+        "per point, rows from shallow to deep) into forecast NAME, created if new. Each file\n"
+        "is named SOURCE_RUPTURE.txt (CyberShake's layout), which gives its ids. All files go\n"
+        "in one transaction: one bad file and nothing is imported.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *name = NULL;
+    double span = 1.0;
+    static const struct option opts[] = {
+        {"name", required_argument, 0, 'n'}, {"time-span", required_argument, 0, 'T'}, {0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'n')
+            name = optarg;
+        else if (c == 'T') {
+            if (parse_positive(argv[0], "--time-span", optarg, &span)) return 2;
+        } else
+            return cs_cli_usage(argv[0], "unknown option");
+    }
+    if (optind > argc - 2) return cs_cli_usage(argv[0], "expects STUDY and at least one FILE");
+    if (!name) return cs_cli_usage(argv[0], "--name is required");
+    for (int i = optind + 1; i < argc; i++) {
+        long long s, r;
+        if (ids_from_name(argv[i], &s, &r))
+            return cs_cli_usage(argv[0],
+                                "%s: a rupture geometry file is named SOURCE_RUPTURE.txt "
+                                "(e.g. 128_1296.txt)",
+                                argv[i]);
+    }
+    cs_error err;
+    cs_error_clear(&err);
+    cs_db *db = NULL;
+    long long erf_id;
+    double existing_span;
+    erf_db_writer w = {0};
+    long npoints = 0;
+    int rc = cs_db_open_current(argv[optind], &db, &err);
+    if (!rc) rc = cs_db_begin(db, &err);
+    if (!rc) {
+        cs_error probe;
+        if (erf_db_find(db, name, &erf_id, &existing_span, &probe) != 0)
+            rc = erf_db_create(db, name, "CyberShake rupture geometry files", span,
+                               "rupture geometry files", &erf_id, &err);
+        if (!rc) rc = erf_db_writer_open(db, erf_id, &w, &err);
+        for (int i = optind + 1; i < argc && !rc; i++) {
+            long long s, r;
+            ids_from_name(argv[i], &s, &r);
+            erf_rupture rup;
+            rc = erf_geometry_read(argv[i], s, r, &rup, &err);
+            if (rc) break;
+            snprintf(rup.source_name, sizeof rup.source_name, "source %lld", s);
+            cs_copy(rup.source_type, sizeof rup.source_type, "geometry file");
+            rc = erf_db_writer_add(&w, &rup, NAN, NULL, &err);
+            npoints += erf_rupture_npoints(&rup);
+            erf_rupture_free(&rup);
+        }
+        erf_db_writer_close(&w);
+        if (!rc)
+            rc = cs_db_commit(db, &err);
+        else
+            cs_db_rollback(db);
+    }
+    cs_db_close(db);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    printf("imported %d ruptures (%ld points) into forecast %s (ERF_ID %lld)\n", argc - optind - 1,
+           npoints, name, erf_id);
+    return 0;
+}
+
+static int cmd_list(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake erf list STUDY [--name NAME]\n\n"
+        "Lists the forecasts of a study, or with --name the ruptures of one (source, rupture,\n"
+        "magnitude, probability, annual rate, grid, source name).\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *name = NULL;
+    static const struct option opts[] = {{"name", required_argument, 0, 'n'}, {0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'n')
+            name = optarg;
+        else
+            return cs_cli_usage(argv[0], "unknown option");
+    }
+    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    cs_error err;
+    cs_error_clear(&err);
+    cs_db *db;
+    if (cs_db_open_current(argv[optind], &db, &err)) return cs_cli_fail(argv[0], &err);
+    sqlite3_stmt *st;
+    long long erf_id = 0;
+    double span;
+    int rc = 0;
+    if (name) rc = erf_db_find(db, name, &erf_id, &span, &err);
+    if (!rc)
+        rc = cs_db_prepare(
+            db,
+            name ? "SELECT Source_ID, Rupture_ID, Magnitude, Prob, Annual_Rate, Num_Rows, "
+                   "Num_Columns, Source_Name FROM Ruptures WHERE ERF_ID = ? ORDER BY Source_ID, "
+                   "Rupture_ID"
+                 : "SELECT e.ERF_ID, e.ERF_Name, e.Time_Span_Years, count(r.Rupture_ID), "
+                   "coalesce(sum(r.Num_Points), 0), e.ERF_Description FROM ERF_IDs e LEFT JOIN "
+                   "Ruptures r USING (ERF_ID) GROUP BY e.ERF_ID ORDER BY e.ERF_ID",
+            &st, &err);
+    if (!rc) {
+        if (name) {
+            sqlite3_bind_int64(st, 1, erf_id);
+            printf("%-8s %-8s %-6s %-12s %-12s %-9s %s\n", "source", "rupture", "mag", "prob",
+                   "rate/yr", "grid", "name");
+        } else {
+            printf("%-6s %-20s %-8s %-9s %-10s %s\n", "ERF_ID", "name", "span/yr", "ruptures",
+                   "points", "description");
+        }
+        long n = 0;
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            n++;
+            if (name)
+                printf("%-8lld %-8lld %-6.2f %-12.5g %-12.5g %3dx%-5d %s\n",
+                       sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                       sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                       sqlite3_column_double(st, 4), sqlite3_column_int(st, 5),
+                       sqlite3_column_int(st, 6), (const char *)sqlite3_column_text(st, 7));
+            else
+                printf("%-6lld %-20s %-8g %-9lld %-10lld %s\n", sqlite3_column_int64(st, 0),
+                       (const char *)sqlite3_column_text(st, 1), sqlite3_column_double(st, 2),
+                       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+                       sqlite3_column_text(st, 5) ? (const char *)sqlite3_column_text(st, 5) : "");
+        }
+        sqlite3_finalize(st);
+        printf("%ld %s\n", n, name ? "ruptures" : "forecasts");
+    }
+    cs_db_close(db);
+    return rc ? cs_cli_fail(argv[0], &err) : 0;
+}
+
+static int cmd_variations(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake erf variations STUDY --name NAME --model-format F --model-file PATH\n"
+        "          [--scenario NAME] [--hypo-spacing KM] [--slips N] [--seed N]\n"
+        "          [--source S [--rupture R]] [--srf-dir DIR]\n\n"
+        "Lays out the rupture variations of forecast NAME (DESIGN.md §4: hypocentres every\n"
+        "--hypo-spacing km (4), at least 3 along strike and down dip, times --slips slip\n"
+        "realisations (1)) as rows of Rupture_Variations under scenario --scenario\n"
+        "(default 'gp-<seed>'), and with --srf-dir writes each variation as SRF 2.0\n"
+        "(DIR/S_R_V.srf), the medium from a 1D velocity model (fk1d, depth-table, ucvm1d).\n"
+        "--source/--rupture restrict the SRFs written (the rows cover the whole forecast).\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *name = NULL, *fmt = NULL, *model_file = NULL, *scenario = NULL, *srf_dir = NULL;
+    long long only_source = -1, only_rupture = -1;
+    rupgen_params p;
+    rupgen_defaults(&p);
+    static const struct option opts[] = {{"name", required_argument, 0, 'n'},
+                                         {"model-format", required_argument, 0, 'f'},
+                                         {"model-file", required_argument, 0, 'm'},
+                                         {"scenario", required_argument, 0, 'c'},
+                                         {"hypo-spacing", required_argument, 0, 'h'},
+                                         {"slips", required_argument, 0, 'k'},
+                                         {"seed", required_argument, 0, 'e'},
+                                         {"source", required_argument, 0, 's'},
+                                         {"rupture", required_argument, 0, 'r'},
+                                         {"srf-dir", required_argument, 0, 'o'},
+                                         {0}};
+    optind = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            name = optarg;
+            break;
+        case 'f':
+            fmt = optarg;
+            break;
+        case 'm':
+            model_file = optarg;
+            break;
+        case 'c':
+            scenario = optarg;
+            break;
+        case 'o':
+            srf_dir = optarg;
+            break;
+        case 'h':
+            if (parse_positive(argv[0], "--hypo-spacing", optarg, &p.hypo_spacing_km)) return 2;
+            break;
+        case 'k':
+        case 'e':
+        case 's':
+        case 'r':
+            if (cs_parse_long(optarg, &v) || v < (c == 'k'))
+                return cs_cli_usage(argv[0], "a whole number >= %d is needed, got '%s'", c == 'k',
+                                    optarg);
+            if (c == 'k') p.nslip = (int)v;
+            if (c == 'e') p.seed = (unsigned long long)v;
+            if (c == 's') only_source = v;
+            if (c == 'r') only_rupture = v;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    if (!name || !fmt || !model_file)
+        return cs_cli_usage(argv[0], "--name, --model-format and --model-file are required");
+    char scen[128];
+    if (scenario)
+        cs_copy(scen, sizeof scen, scenario);
+    else
+        snprintf(scen, sizeof scen, "gp-%llu", p.seed);
+    cs_error err;
+    cs_error_clear(&err);
+    erf_medium medium;
+    if (erf_medium_open(&medium, fmt, model_file, &err)) return cs_cli_fail(argv[0], &err);
+    if (srf_dir && mkdir(srf_dir, 0777) && errno != EEXIST) {
+        erf_medium_close(&medium);
+        cs_error_errno(&err, srf_dir, "create the SRF folder");
+        return cs_cli_fail(argv[0], &err);
+    }
+    cs_db *db = NULL;
+    long long erf_id, scen_id = 0;
+    double span;
+    erf_rupture_key *keys = NULL;
+    long nkeys = 0, nrows = 0, nsrf = 0;
+    sqlite3_stmt *ins = NULL;
+    int rc = cs_db_open_current(argv[optind], &db, &err);
+    if (!rc) rc = erf_db_find(db, name, &erf_id, &span, &err);
+    if (!rc) rc = erf_db_rupture_keys(db, erf_id, &keys, &nkeys, &err);
+    if (!rc) rc = cs_db_begin(db, &err);
+    if (!rc) {
+        char params[512];
+        snprintf(params, sizeof params,
+                 "hypo_spacing_km=%g min_hypo=%d nslip=%d slip_cv=%g rvfrac=%g "
+                 "shallow_vr_factor=%g shallow_depth_km=%g shallow_ramp_km=%g vr_slip_gain=%g "
+                 "model=%s:%s",
+                 p.hypo_spacing_km, p.min_hypo, p.nslip, p.slip_cv, p.rvfrac, p.shallow_vr_factor,
+                 p.shallow_depth_km, p.shallow_ramp_km, p.vr_slip_gain, fmt, model_file);
+        sqlite3_stmt *st;
+        rc = cs_db_prepare(db,
+                           "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, "
+                           "Rup_Var_Scenario_Name, Rup_Var_Scenario_Description, Generator, "
+                           "Parameters, Seed) VALUES (?, ?, 'Graves-Pitarka-like kinematic "
+                           "generator', 'cybershake rupgen 1', ?, ?)",
+                           &st, &err);
+        if (!rc) {
+            sqlite3_bind_int64(st, 1, erf_id);
+            sqlite3_bind_text(st, 2, scen, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(st, 4, (sqlite3_int64)p.seed);
+            if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding the scenario", &err);
+            sqlite3_finalize(st);
+            scen_id = sqlite3_last_insert_rowid(cs_db_handle(db));
+        }
+        if (!rc)
+            rc = cs_db_prepare(db,
+                               "INSERT INTO Rupture_Variations (Rup_Var_Scenario_ID, ERF_ID, "
+                               "Source_ID, Rupture_ID, Rup_Var_ID, Rup_Var_LFN, Hypocenter_Lat, "
+                               "Hypocenter_Lon, Hypocenter_Depth, Slip_Realisation) VALUES "
+                               "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               &ins, &err);
+        cs_progress prog;
+        cs_progress_begin(&prog, "rupture variations", nkeys, "ruptures");
+        for (long i = 0; i < nkeys && !rc; i++) {
+            erf_rupture r;
+            if ((rc = erf_db_load_rupture(db, erf_id, keys[i].source_id, keys[i].rupture_id, &r,
+                                          &err)))
+                break;
+            rupgen_layout lay;
+            rc = rupgen_plan(&r, &p, &lay, &err);
+            int write = srf_dir && (only_source < 0 || only_source == r.source_id) &&
+                        (only_rupture < 0 || only_rupture == r.rupture_id);
+            for (int k = 0; k < lay.nvariations && !rc; k++) {
+                rupgen_info info;
+                char lfn[4200] = "";
+                if (write) {
+                    srf_file s;
+                    snprintf(lfn, sizeof lfn, "%s/%lld_%lld_%d.srf", srf_dir, r.source_id,
+                             r.rupture_id, k);
+                    rc = rupgen_variation(&r, &p, erf_medium_query, &medium, k, &s, &info, &err);
+                    if (!rc) rc = srf_write(lfn, &s, NULL, &err);
+                    if (!rc) srf_free(&s);
+                    nsrf++;
+                } else {
+                    rc = rupgen_hypocentre(&r, &p, k, &info, &err);
+                }
+                if (rc) break;
+                sqlite3_reset(ins);
+                sqlite3_bind_int64(ins, 1, scen_id);
+                sqlite3_bind_int64(ins, 2, erf_id);
+                sqlite3_bind_int64(ins, 3, r.source_id);
+                sqlite3_bind_int64(ins, 4, r.rupture_id);
+                sqlite3_bind_int(ins, 5, k);
+                if (write)
+                    sqlite3_bind_text(ins, 6, lfn, -1, SQLITE_TRANSIENT);
+                else
+                    sqlite3_bind_null(ins, 6);
+                sqlite3_bind_double(ins, 7, info.hypo_lat);
+                sqlite3_bind_double(ins, 8, info.hypo_lon);
+                sqlite3_bind_double(ins, 9, info.hypo_depth);
+                sqlite3_bind_int(ins, 10, info.slip_index);
+                if (sqlite3_step(ins) != SQLITE_DONE)
+                    rc = cs_db_fail(db, "adding a variation", &err);
+                nrows++;
+            }
+            erf_rupture_free(&r);
+            cs_progress_update(&prog, i + 1);
+        }
+        if (!rc) cs_progress_end(&prog);
+        sqlite3_finalize(ins);
+        if (!rc)
+            rc = cs_db_commit(db, &err);
+        else
+            cs_db_rollback(db);
+    }
+    free(keys);
+    cs_db_close(db);
+    erf_medium_close(&medium);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    printf("scenario %s (Rup_Var_Scenario_ID %lld): %ld variations of %ld ruptures", scen, scen_id,
+           nrows, nkeys);
+    if (srf_dir) printf("; %ld SRF files in %s", nsrf, srf_dir);
+    printf("\n");
+    return 0;
+}
+
+static double mu_of_medium(double depth_km, void *ctx) {
+    double vs, rho;
+    cs_error ignored;
+    if (erf_medium_query(0, 0, depth_km, &vs, &rho, ctx, &ignored)) return NAN;
+    return rho * vs * vs;
+}
+
+static int cmd_srf_info(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake erf srf-info FILE.srf [--model-format F --model-file PATH]\n\n"
+        "Reads an SRF (1.0 or 2.0, one or many planes) and prints its planes, points, slip,\n"
+        "duration, total moment and moment magnitude (M0 = 10^(1.5 Mw + 9.05) N*m). SRF 2.0\n"
+        "carries Vs and density at each point; SRF 1.0 needs a 1D velocity model for the\n"
+        "rigidity (fk1d, depth-table or ucvm1d). A malformed file is reported with file:line.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *fmt = NULL, *model_file = NULL;
+    static const struct option opts[] = {{"model-format", required_argument, 0, 'f'},
+                                         {"model-file", required_argument, 0, 'm'},
+                                         {0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'f')
+            fmt = optarg;
+        else if (c == 'm')
+            model_file = optarg;
+        else
+            return cs_cli_usage(argv[0], "unknown option");
+    }
+    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: FILE.srf");
+    if (!fmt != !model_file)
+        return cs_cli_usage(argv[0], "--model-format and --model-file go together");
+    cs_error err;
+    cs_error_clear(&err);
+    srf_file s;
+    if (srf_read(argv[optind], &s, &err)) return cs_cli_fail(argv[0], &err);
+    erf_medium medium;
+    int have_model = fmt != NULL;
+    if (have_model && erf_medium_open(&medium, fmt, model_file, &err)) {
+        srf_free(&s);
+        return cs_cli_fail(argv[0], &err);
+    }
+    if (s.version == 1 && !have_model) {
+        srf_free(&s);
+        cs_error_input(&err, argv[optind], "VERSION", "1.0",
+                       "an SRF 1.0 has no Vs or density; give --model-format and --model-file "
+                       "for the rigidity");
+        return cs_cli_fail(argv[0], &err);
+    }
+    printf("%s: SRF %d.0, %d plane%s, %ld points, %ld slip-rate samples\n", argv[optind], s.version,
+           s.nplanes, s.nplanes == 1 ? "" : "s", s.npoints, s.nsamples);
+    for (int i = 0; i < s.nplanes; i++) {
+        const srf_plane *p = &s.planes[i];
+        printf("  plane %d: top centre %.5f %.5f, %d x %d subfaults, %.3f x %.3f km, strike "
+               "%g dip %g, top %.3f km, hypocentre %.3f km along strike, %.3f km down dip; "
+               "%ld points\n",
+               i + 1, p->elon, p->elat, p->nstk, p->ndip, p->len, p->wid, p->stk, p->dip, p->dtop,
+               p->shyp, p->dhyp, s.block_count[i]);
+    }
+    double smax = 0, tend = 0, tfirst = INFINITY;
+    for (long i = 0; i < s.npoints; i++) {
+        const srf_point *q = &s.points[i];
+        double slip =
+            sqrt(q->slip[0] * q->slip[0] + q->slip[1] * q->slip[1] + q->slip[2] * q->slip[2]);
+        int nt = q->nt[0] > q->nt[1] ? q->nt[0] : q->nt[1];
+        if (q->nt[2] > nt) nt = q->nt[2];
+        if (slip > smax) smax = slip;
+        if (slip > 0 && q->tinit < tfirst) tfirst = q->tinit;
+        if (slip > 0 && q->tinit + nt * q->dt > tend) tend = q->tinit + nt * q->dt;
+    }
+    double m0 = srf_moment(&s, have_model ? mu_of_medium : NULL, have_model ? &medium : NULL);
+    printf("  slip up to %.4g cm; slip from t = %.4g s to %.4g s\n", smax, tfirst, tend);
+    printf("  moment %.6g N*m (%s), Mw %.4f\n", m0,
+           have_model ? "rigidity from the velocity model"
+                      : "rigidity from the file's Vs and density",
+           srf_magnitude_of_moment(m0));
+    for (int i = 0; i < s.ncomments && i < 5; i++)
+        printf("  %s\n", s.comments[i]);
+    if (have_model) erf_medium_close(&medium);
+    srf_free(&s);
+    return isfinite(m0)
+               ? 0
+               : (fprintf(stderr, "%s: the velocity model gave no rigidity at some depth\n",
+                          argv[0]),
+                  1);
+}
+
+int cs_erf_cli_main(int argc, char **argv) {
+    static const cs_cli_command cmds[] = {
+        {"build", cmd_build, "build a forecast from fault sources (NSHM fault table)"},
+        {"import-geometry", cmd_import_geometry, "import CyberShake rupture geometry files"},
+        {"list", cmd_list, "list forecasts, or the ruptures of one"},
+        {"variations", cmd_variations, "lay out rupture variations; write them as SRF"},
+        {"srf-info", cmd_srf_info, "read an SRF file and summarise it (planes, moment, Mw)"},
+    };
+    return cs_cli_dispatch("cybershake erf", "Earthquake rupture forecasts of a study.", cmds,
+                           (int)(sizeof cmds / sizeof cmds[0]), argc, argv);
+}

@@ -1,0 +1,39 @@
+/* The forecast in the study database: ERF_IDs, Ruptures (with magnitude, probability over the
+ * forecast's time span, annual rate, gridded surface), Points (DESIGN.md §3). */
+#ifndef ERF_DB_H
+#define ERF_DB_H
+
+#include "cs_db.h"
+#include "erf_rupture.h"
+
+/* A new forecast; fails if the name is taken. `inputs` records provenance (files, checksums,
+ * options). */
+int erf_db_create(cs_db *db, const char *name, const char *description, double time_span_years,
+                  const char *inputs, long long *erf_id, cs_error *err);
+int erf_db_find(cs_db *db, const char *name, long long *erf_id, double *time_span_years,
+                cs_error *err);
+
+/* Adds ruptures with their points; the caller holds the transaction. */
+typedef struct {
+    cs_db *db;
+    long long erf_id;
+    sqlite3_stmt *rupture, *point;
+} erf_db_writer;
+
+int erf_db_writer_open(cs_db *db, long long erf_id, erf_db_writer *w, cs_error *err);
+/* annual_rate may be NAN (a file that gives only a probability). */
+int erf_db_writer_add(erf_db_writer *w, const erf_rupture *r, double annual_rate,
+                      const char *source_key, cs_error *err);
+void erf_db_writer_close(erf_db_writer *w);
+
+typedef struct {
+    long long source_id, rupture_id;
+} erf_rupture_key;
+
+/* Every rupture of a forecast, ordered by source then rupture; *keys is malloc'ed. */
+int erf_db_rupture_keys(cs_db *db, long long erf_id, erf_rupture_key **keys, long *n,
+                        cs_error *err);
+int erf_db_load_rupture(cs_db *db, long long erf_id, long long source_id, long long rupture_id,
+                        erf_rupture *r, cs_error *err);
+
+#endif
