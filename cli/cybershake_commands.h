@@ -8,6 +8,9 @@ int cs_sgt_cli_main(int argc, char **argv);
 int cs_mesh_cli_main(int argc, char **argv);
 int cs_erf_cli_main(int argc, char **argv);
 int cs_plan_cli_main(int argc, char **argv);
+int cs_extract_cli_main(int argc, char **argv);
+int cs_synth_cli_main(int argc, char **argv);
+int cs_seismogram_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -20,6 +23,9 @@ int cs_plan_cli_main(int argc, char **argv);
     {"db", cs_db_cli_main, "study database: init, migrate, sites"},                                \
         {"erf", cs_erf_cli_main, "earthquake rupture forecast: build, import, variations"},        \
         {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \
+        {"extract", cs_extract_cli_main, "seismograms and intensity measures from SGTs (MPI)"},    \
+        {"synth", cs_synth_cli_main, "the seismogram of one SRF from a site's SGTs"},              \
+        {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},           \
         CYBERSHAKE_SGT_COMMANDS
 #endif
 

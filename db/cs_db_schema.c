@@ -210,10 +210,22 @@ static const char v3_sql[] =
     "  PRIMARY KEY (CS_Site_ID, ERF_ID));"
     "CREATE INDEX Points_Rupture ON Points (ERF_ID, Source_ID, Rupture_ID);";
 
+/* Version 4: the extractor's record of finished ruptures, so a killed extraction resumes
+ * without redoing them (each row goes in with the rupture's PeakAmplitudes). */
+static const char v4_sql[] =
+    "CREATE TABLE Extraction_Ruptures ("
+    "  Run_ID INTEGER NOT NULL REFERENCES CyberShake_Runs ON DELETE CASCADE,"
+    "  Source_ID INTEGER NOT NULL,"
+    "  Rupture_ID INTEGER NOT NULL,"
+    "  Num_Variations INTEGER NOT NULL CHECK (Num_Variations >= 0),"
+    "  Finished_At TEXT NOT NULL,"
+    "  PRIMARY KEY (Run_ID, Source_ID, Rupture_ID));";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
     {3, "forecast time span and provenance, rupture rates, variation generator, site plans",
      v3_sql},
+    {4, "extraction progress: finished ruptures of each run", v4_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

@@ -426,13 +426,10 @@ static int cmd_variations(int argc, char **argv) {
     if (!rc) rc = erf_db_rupture_keys(db, erf_id, &keys, &nkeys, &err);
     if (!rc) rc = cs_db_begin(db, &err);
     if (!rc) {
-        char params[512];
-        snprintf(params, sizeof params,
-                 "hypo_spacing_km=%g min_hypo=%d nslip=%d slip_cv=%g rvfrac=%g "
-                 "shallow_vr_factor=%g shallow_depth_km=%g shallow_ramp_km=%g vr_slip_gain=%g "
-                 "model=%s:%s",
-                 p.hypo_spacing_km, p.min_hypo, p.nslip, p.slip_cv, p.rvfrac, p.shallow_vr_factor,
-                 p.shallow_depth_km, p.shallow_ramp_km, p.vr_slip_gain, fmt, model_file);
+        char params[1024], model[600];
+        rupgen_params_format(&p, params, sizeof params);
+        snprintf(model, sizeof model, " model=%s:%s", fmt, model_file);
+        strncat(params, model, sizeof params - strlen(params) - 1);
         sqlite3_stmt *st;
         rc = cs_db_prepare(db,
                            "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, "

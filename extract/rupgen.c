@@ -2,6 +2,7 @@
 
 #include <fftw3.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,4 +412,62 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
 out:
     free(work);
     return rc;
+}
+
+int rupgen_params_format(const rupgen_params *p, char *out, size_t size) {
+    return snprintf(out, size,
+                    "hypo_spacing_km=%.17g min_hypo=%d nslip=%d slip_cv=%.17g rvfrac=%.17g "
+                    "shallow_vr_factor=%.17g shallow_depth_km=%.17g shallow_ramp_km=%.17g "
+                    "vr_slip_gain=%.17g taper_km=%.17g dt=%.17g seed=%llu",
+                    p->hypo_spacing_km, p->min_hypo, p->nslip, p->slip_cv, p->rvfrac,
+                    p->shallow_vr_factor, p->shallow_depth_km, p->shallow_ramp_km, p->vr_slip_gain,
+                    p->taper_km, p->dt, p->seed) >= (int)size;
+}
+
+int rupgen_params_parse(const char *text, rupgen_params *p, cs_error *err) {
+    rupgen_defaults(p);
+    const char *s = text;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s || !strncmp(s, "model=", 6)) break; /* provenance of `erf variations`, last */
+        char key[64], val[64];
+        int used = 0;
+        if (sscanf(s, "%63[^= ]=%63s%n", key, val, &used) != 2)
+            return cs_error_input(err, "Rupture_Variation_Scenario_IDs.Parameters", NULL, s,
+                                  "expected key=value pairs");
+        s += used;
+        double v;
+        if (sscanf(val, "%lf", &v) != 1)
+            return cs_error_input(err, "Rupture_Variation_Scenario_IDs.Parameters", key, val,
+                                  "must be a number");
+        if (!strcmp(key, "hypo_spacing_km"))
+            p->hypo_spacing_km = v;
+        else if (!strcmp(key, "min_hypo"))
+            p->min_hypo = (int)v;
+        else if (!strcmp(key, "nslip"))
+            p->nslip = (int)v;
+        else if (!strcmp(key, "slip_cv"))
+            p->slip_cv = v;
+        else if (!strcmp(key, "rvfrac"))
+            p->rvfrac = v;
+        else if (!strcmp(key, "shallow_vr_factor"))
+            p->shallow_vr_factor = v;
+        else if (!strcmp(key, "shallow_depth_km"))
+            p->shallow_depth_km = v;
+        else if (!strcmp(key, "shallow_ramp_km"))
+            p->shallow_ramp_km = v;
+        else if (!strcmp(key, "vr_slip_gain"))
+            p->vr_slip_gain = v;
+        else if (!strcmp(key, "taper_km"))
+            p->taper_km = v;
+        else if (!strcmp(key, "dt"))
+            p->dt = v;
+        else if (!strcmp(key, "seed"))
+            p->seed = strtoull(val, NULL, 10);
+        else
+            return cs_error_input(err, "Rupture_Variation_Scenario_IDs.Parameters", key, val,
+                                  "unknown generator parameter");
+    }
+    return rupgen_check(p, err);
 }

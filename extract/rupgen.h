@@ -24,6 +24,8 @@
 #ifndef RUPGEN_H
 #define RUPGEN_H
 
+#include <stddef.h>
+
 #include "cs_error.h"
 #include "erf_rupture.h"
 #include "srf.h"
@@ -77,6 +79,11 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
 /* The slip realisation alone (cm, before timing), for tests of its spectrum: nrows * ncols. */
 int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, int slip_index,
                 double *slip, cs_error *err);
+
+/* The parameters as 'key=value ...' text (recorded with a scenario) and back; returns nonzero
+ * when out is too small. parse starts from the defaults and checks the result. */
+int rupgen_params_format(const rupgen_params *p, char *out, size_t size);
+int rupgen_params_parse(const char *text, rupgen_params *p, cs_error *err);
 
 /* Liu, Archuleta and Hartzell (2006) slip-rate function of unit area and rise time tau at t. */
 double rupgen_liu_stf(double t, double tau);

@@ -1,0 +1,378 @@
+/* `cybershake extract`, `cybershake synth` and `cybershake seismogram`. */
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_cli.h"
+#include "cs_log.h"
+#include "cs_strutil.h"
+#include "extract_run.h"
+#include "im.h"
+#include "sac.h"
+#include "seis_file.h"
+#include "synth.h"
+
+int cs_extract_cli_main(int argc, char **argv);
+int cs_synth_cli_main(int argc, char **argv);
+int cs_seismogram_cli_main(int argc, char **argv);
+
+static int split_sgt(const char *prog, const char *arg, char out[3][4096]) {
+    char buf[3 * 4096 + 8];
+    cs_copy(buf, sizeof buf, arg);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == 3) break;
+        cs_copy(out[n++], 4096, t);
+    }
+    if (n != 3 || strchr(arg, ',') == NULL)
+        return cs_cli_usage(prog, "--sgt needs three files, E,N,Z (any order), got '%s'", arg);
+    return 0;
+}
+
+static int parse_method(const char *prog, const char *s, int *method) {
+    if (!strcmp(s, "frequency"))
+        *method = SYNTH_FREQUENCY;
+    else if (!strcmp(s, "time"))
+        *method = SYNTH_TIME;
+    else
+        return cs_cli_usage(prog, "--method is frequency or time, got '%s'", s);
+    return 0;
+}
+
+static int extract_command(int argc, char **argv, int rank) {
+    static const char help[] =
+        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt E.h5,N.h5,Z.h5\n"
+        "          [--scenario NAME | --seed N --hypo-spacing KM --slips N]\n"
+        "          [--periods 2,3,5,10] [--seismograms FILE.h5] [--method frequency|time]\n"
+        "       mpirun -np N cybershake extract STUDY --run RUN_ID [--seismograms FILE.h5] ...\n\n"
+        "Synthesises, by reciprocity from the site's three SGT files (forces E, N, Z), the\n"
+        "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
+        "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
+        "(5%-damped SA RotD50/RotD100/geometric mean at --periods, PGA, PGV, Arias, CAV,\n"
+        "D5-75, D5-95) into PeakAmplitudes. Variations come from the scenario's SRF files when\n"
+        "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
+        "'gp-SEED'). The first form starts a run and prints its Run_ID; --run resumes one: the\n"
+        "ruptures it finished are skipped, its SGT files' SHA-256 are checked. --seismograms\n"
+        "keeps every record in one HDF5 file (cybershake seismogram reads it). Rank 0 keeps the\n"
+        "database; the other ranks take ruptures as they finish. docs/extract.md.\n";
+    if (cs_cli_wants_help(argc, argv)) {
+        if (rank == 0) fputs(help, stdout);
+        return 0;
+    }
+    extract_options o;
+    memset(&o, 0, sizeof o);
+    rupgen_defaults(&o.gen);
+    o.method = SYNTH_FREQUENCY;
+    const char *periods = NULL;
+    static const struct option opts[] = {
+        {"run", required_argument, 0, 'r'},          {"site", required_argument, 0, 's'},
+        {"erf", required_argument, 0, 'e'},          {"sgt", required_argument, 0, 'g'},
+        {"scenario", required_argument, 0, 'c'},     {"seed", required_argument, 0, 'S'},
+        {"hypo-spacing", required_argument, 0, 'h'}, {"slips", required_argument, 0, 'k'},
+        {"periods", required_argument, 0, 'p'},      {"seismograms", required_argument, 0, 'o'},
+        {"method", required_argument, 0, 'm'},       {0}};
+    optind = 0;
+    opterr = rank == 0;
+    int c, have_sgt = 0;
+    long v;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if (cs_parse_long(optarg, &v) || v < 1)
+                return cs_cli_usage(argv[0], "--run needs a Run_ID, got '%s'", optarg);
+            o.run_id = v;
+            break;
+        case 's':
+            cs_copy(o.site, sizeof o.site, optarg);
+            break;
+        case 'e':
+            cs_copy(o.erf, sizeof o.erf, optarg);
+            break;
+        case 'g':
+            if (split_sgt(argv[0], optarg, o.sgt)) return 2;
+            have_sgt = 1;
+            break;
+        case 'c':
+            cs_copy(o.scenario, sizeof o.scenario, optarg);
+            break;
+        case 'S':
+            if (cs_parse_long(optarg, &v) || v < 0)
+                return cs_cli_usage(argv[0], "--seed needs a whole number >= 0, got '%s'", optarg);
+            o.gen.seed = (unsigned long long)v;
+            break;
+        case 'h':
+            if (cs_parse_double(optarg, &o.gen.hypo_spacing_km) || !(o.gen.hypo_spacing_km > 0))
+                return cs_cli_usage(argv[0], "--hypo-spacing needs km > 0, got '%s'", optarg);
+            break;
+        case 'k':
+            if (cs_parse_long(optarg, &v) || v < 1)
+                return cs_cli_usage(argv[0], "--slips needs a whole number >= 1, got '%s'", optarg);
+            o.gen.nslip = (int)v;
+            break;
+        case 'p':
+            periods = optarg;
+            break;
+        case 'o':
+            cs_copy(o.seismograms, sizeof o.seismograms, optarg);
+            break;
+        case 'm':
+            if (parse_method(argv[0], optarg, &o.method)) return 2;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    cs_copy(o.study, sizeof o.study, argv[optind]);
+    if (o.run_id == 0 && (!o.site[0] || !o.erf[0] || !have_sgt))
+        return cs_cli_usage(argv[0], "a new run needs --site, --erf and --sgt (or --run RUN_ID)");
+    if (o.run_id > 0 && (o.site[0] || o.erf[0] || have_sgt || o.scenario[0]))
+        return cs_cli_usage(argv[0], "--run takes the run's own site, forecast, scenario and SGTs");
+    cs_error err;
+    cs_error_clear(&err);
+    if (periods) {
+        if (im_config_parse(&o.ims, periods, &err)) return cs_cli_fail(argv[0], &err);
+    } else {
+        im_config_default(&o.ims, 0);
+    }
+    o.have_periods = periods != NULL;
+    extract_result r;
+    if (extract_run(MPI_COMM_WORLD, &o, &r, &err)) {
+        if (err.status != CS_ERR_PEER || rank == 0) cs_cli_fail(argv[0], &err);
+        return cs_exit_code(err.status);
+    }
+    if (rank == 0) {
+        printf("run %lld: %ld ruptures (%ld done before, %ld now), %ld variations in %.1f s",
+               r.run_id, r.ruptures_total, r.ruptures_done_before, r.ruptures_done_now,
+               r.variations_now, r.seconds);
+        if (r.seconds > 0 && r.variations_now > 0)
+            printf(" (%.2f variations/s)", r.variations_now / r.seconds);
+        printf("\n");
+        if (o.seismograms[0]) printf("seismograms: %s\n", o.seismograms);
+    }
+    return 0;
+}
+
+int cs_extract_cli_main(int argc, char **argv) {
+    int inited = 0, provided, rank = 0, size = 1;
+    MPI_Initialized(&inited);
+    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) cs_log_set_rank(rank, size);
+    int code = extract_command(argc, argv, rank);
+    if (!inited) MPI_Finalize();
+    return code;
+}
+
+static void print_ims(const im_config *ims, const double *values) {
+    im_type *t;
+    int n;
+    cs_error err;
+    if (im_types(ims, &t, &n, &err)) return;
+    for (int i = 0; i < n; i++) {
+        if (t[i].period > 0)
+            printf("  %-6s %5.2f s  %-15s %.6g %s\n", t[i].measure, t[i].period, t[i].component,
+                   values[i], t[i].units);
+        else
+            printf("  %-14s %-15s %.6g %s\n", t[i].measure, t[i].component, values[i], t[i].units);
+    }
+    free(t);
+}
+
+static int write_csv(const char *path, const float *vel, int nt, double dt, cs_error *err) {
+    FILE *f = fopen(path, "w");
+    if (!f) return cs_error_errno(err, path, "create");
+    fprintf(f, "time_s,E_m_per_s,N_m_per_s,Z_m_per_s\n");
+    for (int t = 0; t < nt; t++)
+        fprintf(f, "%.6f,%.9g,%.9g,%.9g\n", t * dt, vel[t], vel[nt + t], vel[2 * nt + t]);
+    if (fclose(f)) return cs_error_errno(err, path, "write");
+    return 0;
+}
+
+static int write_sac3(const char *prefix, const float *vel, int nt, double dt, double lon,
+                      double lat, const char *event, cs_error *err) {
+    static const char *comp[3] = {"E", "N", "Z"};
+    static const double az[3] = {90, 0, 0}, inc[3] = {90, 90, 0};
+    for (int c = 0; c < 3; c++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.%s.sac", prefix, comp[c]);
+        sac_meta m = {dt, 0, lat, lon, az[c], inc[c], "SITE", comp[c], event};
+        if (sac_write(path, &m, vel + (size_t)c * nt, nt, err)) return -1;
+    }
+    return 0;
+}
+
+int cs_synth_cli_main(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake synth --sgt E.h5,N.h5,Z.h5 FILE.srf [--method frequency|time]\n"
+        "          [--periods LIST] [--csv OUT.csv] [--sac PREFIX]\n\n"
+        "The seismogram at the site of the SGT files from one SRF (1.0 or 2.0), by reciprocity;\n"
+        "prints its intensity measures; --csv writes time, E, N, Z (m/s), --sac writes\n"
+        "PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    char sgt[3][4096];
+    const char *csv = NULL, *sac = NULL, *periods = NULL;
+    int method = SYNTH_FREQUENCY, have_sgt = 0;
+    static const struct option opts[] = {
+        {"sgt", required_argument, 0, 'g'},     {"method", required_argument, 0, 'm'},
+        {"periods", required_argument, 0, 'p'}, {"csv", required_argument, 0, 'c'},
+        {"sac", required_argument, 0, 's'},     {0}};
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g':
+            if (split_sgt(argv[0], optarg, sgt)) return 2;
+            have_sgt = 1;
+            break;
+        case 'm':
+            if (parse_method(argv[0], optarg, &method)) return 2;
+            break;
+        case 'p':
+            periods = optarg;
+            break;
+        case 'c':
+            csv = optarg;
+            break;
+        case 's':
+            sac = optarg;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 1 || !have_sgt)
+        return cs_cli_usage(argv[0], "expects --sgt E,N,Z and one SRF file");
+    cs_error err;
+    cs_error_clear(&err);
+    im_config ims;
+    if (periods ? im_config_parse(&ims, periods, &err) : (im_config_default(&ims, 0), 0))
+        return cs_cli_fail(argv[0], &err);
+    sgt_set s;
+    const char *paths[3] = {sgt[0], sgt[1], sgt[2]};
+    if (sgt_set_open(&s, paths, &err)) return cs_cli_fail(argv[0], &err);
+    srf_file srf;
+    synth_ctx ctx;
+    synth_cache cache = {0};
+    synth_subfault *sf = NULL;
+    long nsf = 0, *points = NULL, npoints = 0;
+    double *sr = NULL, *vel = NULL, *values = NULL;
+    float *velf = NULL;
+    int rc = srf_read(argv[optind], &srf, &err), have_srf = !rc, have_ctx = 0;
+    if (!rc) rc = synth_init(&ctx, &s, &err);
+    have_ctx = !rc;
+    if (!rc) rc = synth_subfaults_from_srf(&s, &srf, &sf, &nsf, &points, &npoints, &sr, &err);
+    if (!rc) rc = synth_cache_load(&ctx, points, npoints, method, &cache, &err);
+    if (!rc) {
+        vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
+        velf = malloc(sizeof(float) * 3 * (size_t)ctx.nt);
+        values = malloc(sizeof(double) * (3 * IM_MAX_PERIODS + 32));
+        if (!vel || !velf || !values) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
+    }
+    if (!rc)
+        rc = method == SYNTH_TIME ? synth_time(&ctx, &cache, sf, nsf, vel, &err)
+                                  : synth_frequency(&ctx, &cache, sf, nsf, vel, &err);
+    if (!rc) rc = im_compute(&ims, vel, ctx.nt, ctx.dt, values, &err);
+    if (!rc) {
+        for (int i = 0; i < 3 * ctx.nt; i++)
+            velf[i] = (float)vel[i];
+        printf("%s at site %.6f %.6f: %ld subfaults, %d samples at %g s (%s path)\n", argv[optind],
+               s.site_lon, s.site_lat, nsf, ctx.nt, ctx.dt,
+               method == SYNTH_TIME ? "time" : "frequency");
+        print_ims(&ims, values);
+        if (csv) rc = write_csv(csv, velf, ctx.nt, ctx.dt, &err);
+        if (!rc && sac)
+            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "synth", &err);
+    }
+    free(vel);
+    free(velf);
+    free(values);
+    free(sf);
+    free(points);
+    free(sr);
+    synth_cache_free(&cache);
+    if (have_ctx) synth_free(&ctx);
+    if (have_srf) srf_free(&srf);
+    sgt_set_close(&s);
+    return rc ? cs_cli_fail(argv[0], &err) : 0;
+}
+
+int cs_seismogram_cli_main(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake seismogram FILE.h5 --source S --rupture R --variation V\n"
+        "          [--csv OUT.csv] [--sac PREFIX] [--periods LIST]\n\n"
+        "One record of a run's seismogram file (cybershake extract --seismograms): prints its\n"
+        "peaks and intensity measures; --csv writes time, E, N, Z (m/s); --sac writes\n"
+        "PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac (velocity, m/s).\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    long long key[3] = {-1, -1, -1};
+    const char *csv = NULL, *sac = NULL, *periods = NULL;
+    static const struct option opts[] = {{"source", required_argument, 0, 's'},
+                                         {"rupture", required_argument, 0, 'r'},
+                                         {"variation", required_argument, 0, 'v'},
+                                         {"csv", required_argument, 0, 'c'},
+                                         {"sac", required_argument, 0, 'a'},
+                                         {"periods", required_argument, 0, 'p'},
+                                         {0}};
+    optind = 0;
+    int c;
+    long v;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+        case 'r':
+        case 'v':
+            if (cs_parse_long(optarg, &v) || v < 0)
+                return cs_cli_usage(argv[0], "a whole number >= 0 is needed, got '%s'", optarg);
+            key[c == 's' ? 0 : c == 'r' ? 1 : 2] = v;
+            break;
+        case 'c':
+            csv = optarg;
+            break;
+        case 'a':
+            sac = optarg;
+            break;
+        case 'p':
+            periods = optarg;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 1 || key[0] < 0 || key[1] < 0 || key[2] < 0)
+        return cs_cli_usage(argv[0], "expects FILE.h5 --source S --rupture R --variation V");
+    cs_error err;
+    cs_error_clear(&err);
+    im_config ims;
+    if (periods ? im_config_parse(&ims, periods, &err) : (im_config_default(&ims, 0), 0))
+        return cs_cli_fail(argv[0], &err);
+    float *vel = NULL;
+    seis_meta m;
+    memset(&m, 0, sizeof m);
+    if (seis_read_record(argv[optind], key[0], key[1], key[2], &vel, &m, &err))
+        return cs_cli_fail(argv[0], &err);
+    double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[3 * IM_MAX_PERIODS + 32];
+    int rc = vd ? 0 : cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
+    if (!rc) {
+        for (int i = 0; i < 3 * m.nt; i++)
+            vd[i] = vel[i];
+        rc = im_compute(&ims, vd, m.nt, m.dt, values, &err);
+    }
+    if (!rc) {
+        printf("source %lld rupture %lld variation %lld: %d samples at %g s, site %.6f %.6f, run "
+               "%lld\n",
+               key[0], key[1], key[2], m.nt, m.dt, m.site_lon, m.site_lat, m.run_id);
+        print_ims(&ims, values);
+        char event[64];
+        snprintf(event, sizeof event, "S%lld_R%lld_V%lld", key[0], key[1], key[2]);
+        if (csv) rc = write_csv(csv, vel, m.nt, m.dt, &err);
+        if (!rc && sac) rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat, event, &err);
+    }
+    free(vd);
+    free(vel);
+    return rc ? cs_cli_fail(argv[0], &err) : 0;
+}

@@ -1,0 +1,170 @@
+#include "extract_rupture.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rupture_result_free(rupture_result *res) {
+    free(res->ims);
+    free(res->hypo);
+    free(res->seis);
+    memset(res, 0, sizeof *res);
+}
+
+static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want_seis,
+                        cs_error *err) {
+    memset(out, 0, sizeof *out);
+    out->nvar = nvar;
+    out->nim = nim;
+    out->nt = nt;
+    out->ims = malloc(sizeof(double) * (size_t)nvar * (size_t)nim + 1);
+    out->hypo = malloc(sizeof(double) * 4 * (size_t)nvar + 1);
+    if (want_seis) out->seis = malloc(sizeof(float) * 3 * (size_t)nt * (size_t)nvar + 1);
+    if (!out->ims || !out->hypo || (want_seis && !out->seis)) {
+        rupture_result_free(out);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d variations", nvar);
+    }
+    return 0;
+}
+
+/* The medium of the generator: Vs and density of the SGT's material at the point's node. */
+static int sgt_medium(double lon, double lat, double depth_km, double *vs, double *rho, void *ctx,
+                      cs_error *err) {
+    const sgt_set *s = ctx;
+    long p;
+    if (sgt_set_locate(s, lon, lat, depth_km, &p, err)) return -1;
+    double mu = s->material[3 * p + 1];
+    *rho = s->material[3 * p + 2];
+    *vs = *rho > 0 && mu > 0 ? sqrt(mu / *rho) : 0;
+    return 0;
+}
+
+static int one_record(extract_worker *w, const synth_cache *cache, const synth_subfault *sf,
+                      long nsf, double *vel, rupture_result *out, int v, cs_error *err) {
+    int nt = w->synth->nt;
+    int rc = w->method == SYNTH_TIME ? synth_time(w->synth, cache, sf, nsf, vel, err)
+                                     : synth_frequency(w->synth, cache, sf, nsf, vel, err);
+    if (rc) return -1;
+    if (im_compute(w->ims, vel, nt, w->synth->dt, out->ims + (size_t)v * out->nim, err)) return -1;
+    if (out->seis)
+        for (size_t i = 0; i < 3 * (size_t)nt; i++)
+            out->seis[(size_t)v * 3 * nt + i] = (float)vel[i];
+    return 0;
+}
+
+static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_result *out,
+                     double *vel, cs_error *err) {
+    int n = erf_rupture_npoints(r);
+    long *points = malloc(sizeof(long) * (size_t)n);
+    synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
+    double *m6 = malloc(sizeof(double) * 6 * (size_t)n);
+    double *sr = NULL;
+    synth_cache cache = {0};
+    int rc = -1;
+    if (!points || !sf || !m6) {
+        cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        if (sgt_set_locate(w->sgt, r->lon[i], r->lat[i], r->dep[i], &points[i], err) ||
+            synth_moment_tensor(w->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i], r->rake[i],
+                                m6 + 6 * i, err)) {
+            cs_error_prefix(err, "source %lld rupture %lld point %d: ", r->source_id, r->rupture_id,
+                            i);
+            goto out;
+        }
+    }
+    if (synth_cache_load(w->synth, points, n, w->method, &cache, err)) goto out;
+    for (int v = 0; v < nvar; v++) {
+        srf_file srf;
+        rupgen_info info;
+        if (rupgen_variation(r, w->gen, sgt_medium, (void *)w->sgt, v, &srf, &info, err)) goto out;
+        double *grown = realloc(sr, sizeof(double) * (size_t)(srf.nsamples ? srf.nsamples : 1));
+        if (!grown) {
+            srf_free(&srf);
+            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
+            goto out;
+        }
+        sr = grown;
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            const srf_point *p = &srf.points[i];
+            synth_subfault *q = &sf[i];
+            memcpy(q->m, m6 + 6 * i, sizeof q->m);
+            q->slot = i;
+            q->scale = w->sgt->material[3 * points[i] + 1] * p->area * 1e-4;
+            q->tinit = p->tinit;
+            q->dt_s = p->dt;
+            q->nsr = p->nt[0];
+            q->sr = sr + at;
+            for (int j = 0; j < p->nt[0]; j++)
+                sr[at + j] = p->sr[0][j] * 0.01;
+            at += p->nt[0];
+        }
+        srf_free(&srf);
+        out->hypo[4 * v] = info.hypo_lat;
+        out->hypo[4 * v + 1] = info.hypo_lon;
+        out->hypo[4 * v + 2] = info.hypo_depth;
+        out->hypo[4 * v + 3] = info.slip_index;
+        if (one_record(w, &cache, sf, n, vel, out, v, err)) {
+            cs_error_prefix(err, "source %lld rupture %lld variation %d: ", r->source_id,
+                            r->rupture_id, v);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    synth_cache_free(&cache);
+    free(points);
+    free(sf);
+    free(m6);
+    free(sr);
+    return rc;
+}
+
+static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_result *out,
+                      double *vel, cs_error *err) {
+    for (int v = 0; v < nvar; v++) {
+        srf_file srf;
+        if (srf_read(lfns[v], &srf, err)) return -1;
+        synth_subfault *sf = NULL;
+        long nsf = 0, *points = NULL, npoints = 0;
+        double *sr = NULL;
+        synth_cache cache = {0};
+        int rc = synth_subfaults_from_srf(w->sgt, &srf, &sf, &nsf, &points, &npoints, &sr, err);
+        if (!rc) rc = synth_cache_load(w->synth, points, npoints, w->method, &cache, err);
+        if (!rc) rc = one_record(w, &cache, sf, nsf, vel, out, v, err);
+        /* the hypocentre: the first point to rupture */
+        long first = 0;
+        for (long i = 1; i < srf.npoints; i++)
+            if (srf.points[i].tinit < srf.points[first].tinit) first = i;
+        out->hypo[4 * v] = srf.npoints ? srf.points[first].lat : NAN;
+        out->hypo[4 * v + 1] = srf.npoints ? srf.points[first].lon : NAN;
+        out->hypo[4 * v + 2] = srf.npoints ? srf.points[first].dep : NAN;
+        out->hypo[4 * v + 3] = 0;
+        synth_cache_free(&cache);
+        free(sf);
+        free(points);
+        free(sr);
+        srf_free(&srf);
+        if (rc) {
+            cs_error_prefix(err, "%s: ", lfns[v]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
+                    rupture_result *out, cs_error *err) {
+    if (alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err)) return -1;
+    double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
+    if (!vel) {
+        rupture_result_free(out);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    int rc = lfns ? from_files(w, nvar, lfns, out, vel, err) : generated(w, r, nvar, out, vel, err);
+    free(vel);
+    if (rc) rupture_result_free(out);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* One rupture's work in the extractor: every variation's seismogram and intensity measures.
+ * Variations are generated in memory (rupgen, with the rigidity and density of the SGT's
+ * material at each point, so the moment the synthesis uses is the magnitude's exactly) or read
+ * from SRF files. */
+#ifndef EXTRACT_RUPTURE_H
+#define EXTRACT_RUPTURE_H
+
+#include "erf_rupture.h"
+#include "im.h"
+#include "rupgen.h"
+#include "synth.h"
+
+typedef struct {
+    const sgt_set *sgt;
+    synth_ctx *synth;
+    const im_config *ims;
+    int nim;
+    int method; /* SYNTH_FREQUENCY or SYNTH_TIME */
+    const rupgen_params *gen;
+    int want_seis;
+} extract_worker;
+
+typedef struct {
+    int nvar, nim, nt;
+    double *ims;  /* nvar x nim */
+    double *hypo; /* nvar x 4: lat, lon, depth (km), slip realisation */
+    float *seis;  /* nvar x 3 x nt (E, N, Z; m/s), or NULL */
+} rupture_result;
+
+/* lfns: nvar SRF paths, or NULL to generate variations 0..nvar-1. */
+int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
+                    rupture_result *out, cs_error *err);
+void rupture_result_free(rupture_result *res);
+
+#endif

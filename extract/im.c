@@ -1,0 +1,249 @@
+#include "im.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_strutil.h"
+
+static const double cybershake_periods[] = {1, 1.5, 2, 3, 4, 5, 7.5, 10};
+
+void im_config_default(im_config *c, double fmax) {
+    memset(c, 0, sizeof *c);
+    c->damping = 0.05;
+    for (size_t i = 0; i < sizeof cybershake_periods / sizeof cybershake_periods[0]; i++)
+        if (fmax <= 0 || cybershake_periods[i] * fmax >= 1 - 1e-9)
+            c->periods[c->nperiods++] = cybershake_periods[i];
+}
+
+int im_config_parse(im_config *c, const char *list, cs_error *err) {
+    memset(c, 0, sizeof *c);
+    c->damping = 0.05;
+    char buf[1024];
+    cs_copy(buf, sizeof buf, list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        double p;
+        char *t = cs_trim(tok);
+        if (cs_parse_double(t, &p) || !(p > 0 && p <= 100))
+            return cs_error_input(err, "--periods", NULL, t,
+                                  "a period is a number of seconds in (0, 100]");
+        if (c->nperiods == IM_MAX_PERIODS)
+            return cs_error_input(err, "--periods", NULL, list, "at most %d periods",
+                                  IM_MAX_PERIODS);
+        for (int i = 0; i < c->nperiods; i++)
+            if (c->periods[i] == p) return cs_error_input(err, "--periods", NULL, t, "given twice");
+        c->periods[c->nperiods++] = p;
+    }
+    if (c->nperiods == 0) return cs_error_input(err, "--periods", NULL, list, "no period given");
+    return 0;
+}
+
+static void set_type(im_type *t, const char *measure, double period, const char *component,
+                     const char *units) {
+    memset(t, 0, sizeof *t);
+    cs_copy(t->measure, sizeof t->measure, measure);
+    t->period = period;
+    cs_copy(t->component, sizeof t->component, component);
+    cs_copy(t->units, sizeof t->units, units);
+}
+
+int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
+    int cap = 3 * c->nperiods + 16, k = 0;
+    im_type *t = malloc(sizeof *t * (size_t)cap);
+    if (!t) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int p = 0; p < c->nperiods; p++) {
+        set_type(&t[k++], "SA", c->periods[p], "RotD50", "g");
+        set_type(&t[k++], "SA", c->periods[p], "RotD100", "g");
+        set_type(&t[k++], "SA", c->periods[p], "geometric mean", "g");
+    }
+    static const char *comps[4] = {"RotD50", "E", "N", "Z"};
+    for (int i = 0; i < 4; i++)
+        set_type(&t[k++], "PGA", 0, comps[i], "g");
+    for (int i = 0; i < 4; i++)
+        set_type(&t[k++], "PGV", 0, comps[i], "m/s");
+    static const char *dur[4][2] = {
+        {"Arias", "m/s"}, {"CAV", "m/s"}, {"D5-75", "s"}, {"D5-95", "s"}};
+    for (int i = 0; i < 4; i++)
+        for (int h = 0; h < 2; h++)
+            set_type(&t[k++], dur[i][0], 0, h ? "N" : "E", dur[i][1]);
+    *types = t;
+    *n = k;
+    return 0;
+}
+
+static int good_size(int n) {
+    for (int m = n;; m++) {
+        int r = m;
+        while (r % 2 == 0)
+            r /= 2;
+        while (r % 3 == 0)
+            r /= 3;
+        while (r % 5 == 0)
+            r /= 5;
+        if (r == 1) return m;
+    }
+}
+
+int im_acceleration(const double *v, int nt, double dt, double *ag, cs_error *err) {
+    int L = good_size(2 * nt);
+    double *x = fftw_malloc(sizeof(double) * (size_t)L);
+    fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)(L / 2 + 1));
+    if (!x || !X) {
+        fftw_free(x);
+        fftw_free(X);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
+    }
+    fftw_plan fwd = fftw_plan_dft_r2c_1d(L, x, X, FFTW_ESTIMATE);
+    fftw_plan inv = fftw_plan_dft_c2r_1d(L, X, x, FFTW_ESTIMATE);
+    int nt_taper = nt / 20;
+    for (int t = 0; t < nt; t++) {
+        double w = 1;
+        if (nt_taper > 0 && t >= nt - nt_taper)
+            w = 0.5 * (1 + cos(M_PI * (t - (nt - nt_taper) + 1) / (nt_taper + 1)));
+        x[t] = v[t] * w;
+    }
+    memset(x + nt, 0, sizeof(double) * (size_t)(L - nt));
+    fftw_execute(fwd);
+    for (int k = 0; k <= L / 2; k++) {
+        double w = 2 * M_PI * k / (L * dt);
+        double re = X[k][0], im = X[k][1];
+        X[k][0] = -w * im / L;
+        X[k][1] = w * re / L;
+    }
+    if (L % 2 == 0) X[L / 2][0] = X[L / 2][1] = 0;
+    fftw_execute(inv);
+    memcpy(ag, x, sizeof(double) * (size_t)nt);
+    fftw_destroy_plan(fwd);
+    fftw_destroy_plan(inv);
+    fftw_free(x);
+    fftw_free(X);
+    return 0;
+}
+
+double im_oscillator(const double *ag, int nt, double dt, double period, double z, double *u) {
+    double w = 2 * M_PI / period, sq = sqrt(1 - z * z), wd = w * sq;
+    double e = exp(-z * w * dt), s = sin(wd * dt), c = cos(wd * dt), z1 = z / sq;
+    double a11 = e * (z1 * s + c), a12 = e * s / wd;
+    double a21 = -w / sq * e * s, a22 = e * (c - z1 * s);
+    double t1 = (2 * z * z - 1) / (w * w * dt), t2 = 2 * z / (w * w * w * dt);
+    double b11 = e * ((t1 + z / w) * s / wd + (t2 + 1 / (w * w)) * c) - t2;
+    double b12 = -e * (t1 * s / wd + t2 * c) - 1 / (w * w) + t2;
+    double b21 = e * ((t1 + z / w) * (c - z1 * s) - (t2 + 1 / (w * w)) * (wd * s + z * w * c)) +
+                 1 / (w * w * dt);
+    double b22 = -e * (t1 * (c - z1 * s) - t2 * (wd * s + z * w * c)) - 1 / (w * w * dt);
+    double x = 0, v = 0, peak = 0;
+    if (u) u[0] = 0;
+    for (int i = 0; i + 1 < nt; i++) {
+        double xn = a11 * x + a12 * v + b11 * ag[i] + b12 * ag[i + 1];
+        double vn = a21 * x + a22 * v + b21 * ag[i] + b22 * ag[i + 1];
+        x = xn;
+        v = vn;
+        if (u) u[i + 1] = x;
+        if (fabs(x) > peak) peak = fabs(x);
+    }
+    return peak;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void im_rotd(const double *x, const double *y, int nt, double *rot50, double *rot100) {
+    double c[180], s[180], peak[180];
+    for (int k = 0; k < 180; k++) {
+        c[k] = cos(k * M_PI / 180);
+        s[k] = sin(k * M_PI / 180);
+        peak[k] = 0;
+    }
+    for (int t = 0; t < nt; t++) {
+        double a = x[t], b = y[t];
+        for (int k = 0; k < 180; k++) {
+            double r = fabs(a * c[k] + b * s[k]);
+            peak[k] = r > peak[k] ? r : peak[k];
+        }
+    }
+    qsort(peak, 180, sizeof(double), cmp_double);
+    *rot50 = 0.5 * (peak[89] + peak[90]);
+    *rot100 = peak[179];
+}
+
+static double peak_abs(const double *x, int nt) {
+    double p = 0;
+    for (int t = 0; t < nt; t++)
+        if (fabs(x[t]) > p) p = fabs(x[t]);
+    return p;
+}
+
+/* Arias intensity, CAV and the 5-75 and 5-95% durations of one acceleration component. */
+static void durations(const double *a, int nt, double dt, double out[4], double *cum) {
+    double arias = 0, cav = 0;
+    cum[0] = 0;
+    for (int i = 0; i + 1 < nt; i++) {
+        double p = a[i], q = a[i + 1];
+        arias += dt / 3 * (p * p + p * q + q * q);
+        if (p * q >= 0)
+            cav += 0.5 * dt * (fabs(p) + fabs(q));
+        else
+            cav += 0.5 * dt * (p * p + q * q) / (fabs(p) + fabs(q));
+        cum[i + 1] = arias;
+    }
+    double t_at[3], frac[3] = {0.05, 0.75, 0.95};
+    for (int f = 0; f < 3; f++) {
+        double target = frac[f] * arias;
+        t_at[f] = 0;
+        for (int i = 0; i + 1 < nt; i++)
+            if (cum[i + 1] >= target && arias > 0) {
+                double span = cum[i + 1] - cum[i];
+                t_at[f] = dt * (i + (span > 0 ? (target - cum[i]) / span : 0));
+                break;
+            }
+    }
+    out[0] = M_PI / (2 * IM_G) * arias;
+    out[1] = cav;
+    out[2] = t_at[1] - t_at[0];
+    out[3] = t_at[2] - t_at[0];
+}
+
+int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
+               cs_error *err) {
+    double *buf = malloc(sizeof(double) * (size_t)nt * 5);
+    if (!buf)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
+    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = buf + 4 * (size_t)nt;
+    for (int f = 0; f < 3; f++)
+        if (im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err)) {
+            free(buf);
+            return -1;
+        }
+    int k = 0;
+    for (int p = 0; p < c->nperiods; p++) {
+        double w = 2 * M_PI / c->periods[p], pe, pn, r50, r100;
+        pe = im_oscillator(acc, nt, dt, c->periods[p], c->damping, ue);
+        pn = im_oscillator(acc + nt, nt, dt, c->periods[p], c->damping, un);
+        im_rotd(ue, un, nt, &r50, &r100);
+        values[k++] = w * w * r50 / IM_G;
+        values[k++] = w * w * r100 / IM_G;
+        values[k++] = w * w * sqrt(pe * pn) / IM_G;
+    }
+    double r50, r100;
+    im_rotd(acc, acc + nt, nt, &r50, &r100);
+    values[k++] = r50 / IM_G;
+    for (int f = 0; f < 3; f++)
+        values[k++] = peak_abs(acc + (size_t)f * nt, nt) / IM_G;
+    im_rotd(vel, vel + nt, nt, &r50, &r100);
+    values[k++] = r50;
+    for (int f = 0; f < 3; f++)
+        values[k++] = peak_abs(vel + (size_t)f * nt, nt);
+    double d[2][4];
+    for (int h = 0; h < 2; h++)
+        durations(acc + (size_t)h * nt, nt, dt, d[h], ue);
+    for (int i = 0; i < 4; i++)
+        for (int h = 0; h < 2; h++)
+            values[k++] = d[h][i];
+    free(buf);
+    return 0;
+}

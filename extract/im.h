@@ -1,0 +1,61 @@
+/* Intensity measures of a three-component velocity record (E, N, Z in m/s, sample m at m dt).
+ *
+ *  - acceleration: the derivative of the velocity taken in the frequency domain (i 2 pi f V),
+ *    exact for a band-limited record, after a cosine taper over its last 5% and zero padding to
+ *    twice its length so nothing wraps;
+ *  - pseudo-spectral acceleration, 5% damping: omega^2 max|u| of a single-degree-of-freedom
+ *    oscillator driven by the ground acceleration, by the exact recursion for piecewise-linear
+ *    excitation (Nigam and Jennings 1969);
+ *  - RotD50 and RotD100 (Boore 2010): the median and the largest, over rotation angles 0..179
+ *    degrees in 1-degree steps, of the peak of the two horizontal responses combined at that
+ *    angle; the geometric mean of the E and N values;
+ *  - PGA (g) and PGV (m/s) of each component and as RotD50 of the horizontals;
+ *  - Arias intensity pi/(2g) int a^2 dt (m/s), cumulative absolute velocity int |a| dt (m/s),
+ *    and the significant durations D5-75 and D5-95 (s) from the normalised Arias (Husid) curve,
+ *    of each horizontal component; integrals exact for the piecewise-linear acceleration.
+ * Spectral and peak accelerations are in g (g = 9.80665 m/s^2). */
+#ifndef IM_H
+#define IM_H
+
+#include "cs_error.h"
+
+#define IM_G           9.80665
+#define IM_MAX_PERIODS 64
+
+typedef struct {
+    char measure[16];   /* SA, PGA, PGV, Arias, CAV, D5-75, D5-95 */
+    double period;      /* s for SA, 0 otherwise */
+    char component[16]; /* RotD50, RotD100, geometric mean, E, N, Z */
+    char units[16];
+} im_type;
+
+typedef struct {
+    int nperiods;
+    double periods[IM_MAX_PERIODS];
+    double damping; /* 0.05 */
+} im_config;
+
+/* CyberShake's periods (s) that the band resolves: those of 1, 1.5, 2, 3, 4, 5, 7.5, 10 at or
+ * above 1/fmax (fmax <= 0 keeps them all). */
+void im_config_default(im_config *c, double fmax);
+/* Periods from a comma-separated list ("2,3,5,10"); errors name the item. */
+int im_config_parse(im_config *c, const char *list, cs_error *err);
+
+/* The measures in the order im_compute fills them; *types is malloc'ed. */
+int im_types(const im_config *c, im_type **types, int *n, cs_error *err);
+
+/* ag = acceleration (m/s^2) of a velocity record v (m/s), nt samples at dt. */
+int im_acceleration(const double *v, int nt, double dt, double *ag, cs_error *err);
+
+/* Peak oscillator displacement response |u| over time for ground acceleration ag (m/s^2):
+ * writes u (nt samples; may be NULL) and returns max |u|. */
+double im_oscillator(const double *ag, int nt, double dt, double period, double damping, double *u);
+
+/* RotD of two horizontal time series: rot50 and rot100 of peaks over 180 angles. */
+void im_rotd(const double *x, const double *y, int nt, double *rot50, double *rot100);
+
+/* Every measure of im_types for a record: vel 3 x nt (E, N, Z). values has im_types' count. */
+int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
+               cs_error *err);
+
+#endif

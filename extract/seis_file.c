@@ -1,0 +1,215 @@
+#include "seis_file.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cs_atomic.h"
+#include "cs_hdf5.h"
+
+void seis_parts_dir(const char *final_path, char *dir, size_t size) {
+    snprintf(dir, size, "%s.parts", final_path);
+}
+
+static int write_attrs(hid_t f, const seis_meta *m) {
+    int bad = 0;
+    double ll[2] = {m->site_lon, m->site_lat}, zero = 0;
+    int run = (int)m->run_id;
+    bad |= cs_h5_attr_double(f, "dt", &m->dt, 1);
+    bad |= cs_h5_attr_int(f, "nt", &m->nt, 1);
+    bad |= cs_h5_attr_double(f, "start_time", &zero, 1);
+    bad |= cs_h5_attr_string(f, "components", "E N Z (Z up)");
+    bad |=
+        cs_h5_attr_string(f, "units", "velocity: m/s; dt, start_time: s (0 = rupture origin time)");
+    bad |= cs_h5_attr_double(f, "site_lon_lat", ll, 2);
+    bad |= cs_h5_attr_int(f, "run_id", &run, 1);
+    return bad;
+}
+
+/* Writes a whole file (index and records) to path atomically. */
+static int write_file(const char *path, const int64_t *index, long n, const seis_meta *m,
+                      const float *seis, char sha[CS_SHA256_HEX], cs_error *err) {
+    char tmp[4200];
+    if (cs_atomic_reserve(path, tmp, sizeof tmp, err)) return -1;
+    hid_t f = cs_h5_create(tmp);
+    if (f < 0) {
+        unlink(tmp);
+        return cs_error_set(err, CS_ERR_IO, "%s: cannot create an HDF5 file", tmp);
+    }
+    hsize_t di[2] = {(hsize_t)n, 3}, dv[3] = {(hsize_t)n, 3, (hsize_t)m->nt};
+    hsize_t cv[3] = {1, 3, (hsize_t)m->nt};
+    int bad = write_attrs(f, m);
+    bad |= cs_h5_write(f, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, 2, di, NULL, index);
+    bad |= cs_h5_write(f, "velocity", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 3, dv, n ? cv : NULL, seis);
+    bad |= H5Fclose(f) < 0;
+    if (bad) {
+        unlink(tmp);
+        return cs_error_set(err, CS_ERR_IO, "%s: writing the seismograms failed", path);
+    }
+    return cs_atomic_publish(tmp, path, sha, err);
+}
+
+int seis_write_part(const char *dir, long long source, long long rupture, int nvar,
+                    const seis_meta *m, const float *seis, cs_error *err) {
+    if (mkdir(dir, 0777) && errno != EEXIST) return cs_error_errno(err, dir, "create the folder");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, source, rupture);
+    int64_t *index = malloc(sizeof(int64_t) * 3 * (size_t)(nvar ? nvar : 1));
+    if (!index) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int v = 0; v < nvar; v++) {
+        index[3 * v] = source;
+        index[3 * v + 1] = rupture;
+        index[3 * v + 2] = v;
+    }
+    int rc = write_file(path, index, nvar, m, seis, NULL, err);
+    free(index);
+    return rc;
+}
+
+static int read_part(const char *path, int nt, int64_t **index, float **seis, long *n,
+                     cs_error *err) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return cs_error_input(err, path, NULL, NULL, "missing or unreadable part file");
+    hsize_t d[3];
+    int rc = cs_h5_dims(f, path, "velocity", 3, d, err);
+    if (!rc && (int)d[2] != nt)
+        rc = cs_error_input(err, path, "dataset", "velocity", "has %llu samples, expected %d",
+                            (unsigned long long)d[2], nt);
+    if (!rc) {
+        *n = (long)d[0];
+        *index = malloc(sizeof(int64_t) * 3 * (size_t)(*n ? *n : 1));
+        *seis = malloc(sizeof(float) * 3 * (size_t)nt * (size_t)(*n ? *n : 1));
+        if (!*index || !*seis)
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %s", path);
+        if (!rc) rc = cs_h5_read(f, path, "index", H5T_NATIVE_INT64, *index, err);
+        if (!rc) rc = cs_h5_read(f, path, "velocity", H5T_NATIVE_FLOAT, *seis, err);
+    }
+    H5Fclose(f);
+    return rc;
+}
+
+int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, const seis_meta *m,
+               char sha[CS_SHA256_HEX], long *nrecords, cs_error *err) {
+    char dir[4200];
+    seis_parts_dir(final_path, dir, sizeof dir);
+    cs_h5_quiet();
+    long total = 0, cap = 0;
+    int64_t *index = NULL;
+    float *seis = NULL;
+    size_t rec = (size_t)3 * (size_t)m->nt;
+    int rc = 0;
+    for (long i = 0; i < nrups && !rc; i++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
+        int64_t *pi = NULL;
+        float *ps = NULL;
+        long n = 0;
+        rc = read_part(path, m->nt, &pi, &ps, &n, err);
+        if (!rc && total + n > cap) {
+            cap = 2 * (total + n) + 16;
+            int64_t *gi = realloc(index, sizeof(int64_t) * 3 * (size_t)cap);
+            if (gi) index = gi;
+            float *gs = realloc(seis, sizeof(float) * rec * (size_t)cap);
+            if (gs) seis = gs;
+            if (!gi || !gs)
+                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory merging seismograms");
+        }
+        if (!rc) {
+            memcpy(index + 3 * total, pi, sizeof(int64_t) * 3 * (size_t)n);
+            memcpy(seis + rec * (size_t)total, ps, sizeof(float) * rec * (size_t)n);
+            total += n;
+        }
+        free(pi);
+        free(ps);
+    }
+    if (!rc) rc = write_file(final_path, index, total, m, seis, sha, err);
+    free(index);
+    free(seis);
+    if (rc) return rc;
+    for (long i = 0; i < nrups; i++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
+        unlink(path);
+    }
+    rmdir(dir);
+    *nrecords = total;
+    return 0;
+}
+
+int seis_read_record(const char *path, long long source, long long rupture, long long variation,
+                     float **vel, seis_meta *m, cs_error *err) {
+    cs_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot be opened as an HDF5 file");
+    hsize_t d[3], di[2];
+    int64_t *index = NULL;
+    int rc = cs_h5_read_attr_double(f, path, "dt", &m->dt, 1, err) ||
+             cs_h5_read_attr_int(f, path, "nt", &m->nt, 1, err) ||
+             cs_h5_dims(f, path, "velocity", 3, d, err) || cs_h5_dims(f, path, "index", 2, di, err);
+    double ll[2] = {0, 0};
+    int run = 0;
+    if (!rc && !cs_h5_read_attr_double(f, path, "site_lon_lat", ll, 2, err) &&
+        !cs_h5_read_attr_int(f, path, "run_id", &run, 1, err)) {
+        m->site_lon = ll[0];
+        m->site_lat = ll[1];
+        m->run_id = run;
+    }
+    long row = -1;
+    if (!rc) {
+        index = malloc(sizeof(int64_t) * 3 * (size_t)(di[0] ? di[0] : 1));
+        if (!index) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    if (!rc) rc = cs_h5_read(f, path, "index", H5T_NATIVE_INT64, index, err);
+    /* the index is sorted: binary search */
+    if (!rc) {
+        long lo = 0, hi = (long)di[0] - 1;
+        int64_t key[3] = {source, rupture, variation};
+        while (lo <= hi) {
+            long mid = (lo + hi) / 2;
+            int c = 0;
+            for (int q = 0; q < 3 && !c; q++)
+                c = (index[3 * mid + q] > key[q]) - (index[3 * mid + q] < key[q]);
+            if (!c) {
+                row = mid;
+                break;
+            }
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        if (row < 0)
+            rc = cs_error_input(err, path, "record", NULL,
+                                "no record of source %lld rupture %lld variation %lld", source,
+                                rupture, variation);
+    }
+    if (!rc) {
+        *vel = malloc(sizeof(float) * 3 * (size_t)m->nt);
+        if (!*vel) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    if (!rc) {
+        hid_t ds = H5Dopen2(f, "velocity", H5P_DEFAULT);
+        hid_t fs = H5Dget_space(ds);
+        hsize_t start[3] = {(hsize_t)row, 0, 0}, count[3] = {1, 3, (hsize_t)m->nt};
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        hsize_t mn = 3 * (hsize_t)m->nt;
+        hid_t ms = H5Screate_simple(1, &mn, NULL);
+        if (H5Dread(ds, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, *vel) < 0)
+            rc = cs_error_input(err, path, "dataset", "velocity", "cannot be read");
+        H5Sclose(ms);
+        H5Sclose(fs);
+        H5Dclose(ds);
+        if (rc) {
+            free(*vel);
+            *vel = NULL;
+        }
+    }
+    free(index);
+    H5Fclose(f);
+    return rc;
+}

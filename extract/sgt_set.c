@@ -1,0 +1,342 @@
+#include "sgt_set.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_hdf5.h"
+#include "cs_strutil.h"
+
+static int64_t node_key(const sgt_set *s, int i, int j, int k) {
+    return ((int64_t)k * s->grid[1] + j) * s->grid[0] + i;
+}
+
+static const sgt_set *sort_ctx;
+static int cmp_point(const void *a, const void *b) {
+    int64_t x = sort_ctx->keys[*(const long *)a], y = sort_ctx->keys[*(const long *)b];
+    return (x > y) - (x < y);
+}
+
+/* The attributes every file must share with the first one. */
+static int same_double(hid_t f, const char *path, const char *name, const double *want, int n,
+                       cs_error *err) {
+    double v[9];
+    if (cs_h5_read_attr_double(f, path, name, v, n, err)) return -1;
+    for (int i = 0; i < n; i++)
+        if (v[i] != want[i])
+            return cs_error_input(err, path, "attribute", name,
+                                  "differs from the first SGT file's (%.17g against %.17g): the "
+                                  "three force files of a site must come from one plan",
+                                  v[i], want[i]);
+    return 0;
+}
+
+static int read_header(sgt_set *s, int slot, hid_t f, const char *path, cs_error *err) {
+    char fc[16];
+    double dt, ts, fmax, h, box[5];
+    int nt, grid[3];
+    if (cs_h5_read_attr_string(f, path, "force_component", fc, sizeof fc, err)) return -1;
+    (void)slot;
+    if (cs_h5_read_attr_double(f, path, "dt", &dt, 1, err) ||
+        cs_h5_read_attr_int(f, path, "nt", &nt, 1, err) ||
+        cs_h5_read_attr_double(f, path, "time_shift", &ts, 1, err) ||
+        cs_h5_read_attr_double(f, path, "fmax", &fmax, 1, err) ||
+        cs_h5_read_attr_double(f, path, "h", &h, 1, err) ||
+        cs_h5_read_attr_int(f, path, "grid", grid, 3, err))
+        return -1;
+    if (H5Aexists(f, "box_origin_lon_lat_rotation_x0_y0") <= 0)
+        return cs_error_input(err, path, "attribute", "box_origin_lon_lat_rotation_x0_y0",
+                              "missing: the SGT run was not placed geographically (origin_lon, "
+                              "origin_lat, rotation), so rupture points cannot be put on its grid");
+    if (cs_h5_read_attr_double(f, path, "box_origin_lon_lat_rotation_x0_y0", box, 5, err))
+        return -1;
+    s->dt = dt;
+    s->nt = nt;
+    s->time_shift = ts;
+    s->fmax = fmax;
+    s->h = h;
+    memcpy(s->grid, grid, sizeof grid);
+    s->lon0 = box[0];
+    s->lat0 = box[1];
+    s->rotation = box[2];
+    s->x0 = box[3];
+    s->y0 = box[4];
+    return 0;
+}
+
+static int force_slot(const char *path, hid_t f, cs_error *err) {
+    char fc[16];
+    if (cs_h5_read_attr_string(f, path, "force_component", fc, sizeof fc, err)) return -1;
+    if (!strcmp(fc, "E")) return 0;
+    if (!strcmp(fc, "N")) return 1;
+    if (!strcmp(fc, "Z")) return 2;
+    return cs_error_input(err, path, "force_component", fc,
+                          "the extractor needs geographic forces E, N and Z (one file each)");
+}
+
+int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 3; i++)
+        s->file[i] = s->strain[i] = -1;
+    cs_h5_quiet();
+    float *mat_other = NULL;
+    int *idx_other = NULL;
+    for (int q = 0; q < 3; q++) {
+        hid_t f = H5Fopen(paths[q], H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (f < 0) {
+            cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
+            goto fail;
+        }
+        int slot = force_slot(paths[q], f, err);
+        if (slot < 0) {
+            H5Fclose(f);
+            goto fail;
+        }
+        if (s->file[slot] >= 0) {
+            H5Fclose(f);
+            cs_error_input(err, paths[q], "force_component",
+                           slot == 0   ? "E"
+                           : slot == 1 ? "N"
+                                       : "Z",
+                           "two of the three files hold the same force (%s and %s)", paths[q],
+                           s->path[slot]);
+            goto fail;
+        }
+        s->file[slot] = f;
+        cs_copy(s->path[slot], sizeof s->path[slot], paths[q]);
+    }
+    for (int q = 0; q < 3; q++) {
+        hid_t f = s->file[q];
+        const char *path = s->path[q];
+        if (q == 0) {
+            if (read_header(s, q, f, path, err)) goto fail;
+        } else {
+            double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
+            double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;
+            int nt, grid[3];
+            if (same_double(f, path, "box_origin_lon_lat_rotation_x0_y0", want, 5, err) ||
+                same_double(f, path, "h", &want_h, 1, err) ||
+                same_double(f, path, "dt", &want_dt, 1, err) ||
+                same_double(f, path, "time_shift", &want_ts, 1, err) ||
+                cs_h5_read_attr_int(f, path, "nt", &nt, 1, err) ||
+                cs_h5_read_attr_int(f, path, "grid", grid, 3, err))
+                goto fail;
+            if (nt != s->nt || memcmp(grid, s->grid, sizeof grid)) {
+                cs_error_input(err, path, "attribute", "nt/grid",
+                               "differs from %s's: the three force files must come from one plan",
+                               s->path[0]);
+                goto fail;
+            }
+        }
+        if (cs_h5_read_attr_double(f, path, "impulse", &s->impulse[q], 1, err)) goto fail;
+        if (!(s->impulse[q] > 0)) {
+            cs_error_input(err, path, "impulse", NULL, "must be positive");
+            goto fail;
+        }
+        hsize_t d[3];
+        if (cs_h5_dims(f, path, "points/index", 2, d, err)) goto fail;
+        if (q == 0) {
+            s->npoints = (long)d[0];
+            s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+            s->material = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+            idx_other = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+            mat_other = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+            if (!s->index || !s->material || !idx_other || !mat_other) {
+                cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
+                goto fail;
+            }
+        } else if ((long)d[0] != s->npoints) {
+            cs_error_input(err, path, "dataset", "points/index",
+                           "has %llu points, %s has %ld: the three force files must share their "
+                           "save points",
+                           (unsigned long long)d[0], s->path[0], s->npoints);
+            goto fail;
+        }
+        int *idx = q == 0 ? s->index : idx_other;
+        float *mat = q == 0 ? s->material : mat_other;
+        if (cs_h5_read(f, path, "points/index", H5T_NATIVE_INT, idx, err) ||
+            cs_h5_read(f, path, "points/material", H5T_NATIVE_FLOAT, mat, err))
+            goto fail;
+        if (q > 0 && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
+                      memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
+            cs_error_input(err, path, "dataset", "points",
+                           "the save points or their material differ from %s's", s->path[0]);
+            goto fail;
+        }
+        hsize_t sd[3];
+        if (cs_h5_dims(f, path, "strain", 3, sd, err)) goto fail;
+        if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt) {
+            cs_error_input(err, path, "dataset", "strain",
+                           "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
+                           (unsigned long long)sd[0], (unsigned long long)sd[1],
+                           (unsigned long long)sd[2], s->npoints, s->nt);
+            goto fail;
+        }
+        /* a chunk cache that holds a few chunks of 64 points, so reading a rupture's points
+         * one row at a time decompresses nothing twice */
+        hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+        H5Pset_chunk_cache(dapl, 521, (size_t)4 * 64 * 6 * (size_t)s->nt * 4, 1.0);
+        s->strain[q] = H5Dopen2(f, "strain", dapl);
+        H5Pclose(dapl);
+        if (s->strain[q] < 0) {
+            cs_error_input(err, path, "dataset", "strain", "cannot be opened");
+            goto fail;
+        }
+    }
+    free(idx_other);
+    free(mat_other);
+    idx_other = NULL;
+    mat_other = NULL;
+    s->keys = malloc(sizeof(int64_t) * (size_t)(s->npoints ? s->npoints : 1));
+    s->order = malloc(sizeof(long) * (size_t)(s->npoints ? s->npoints : 1));
+    if (!s->keys || !s->order) {
+        cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
+        goto fail;
+    }
+    for (long p = 0; p < s->npoints; p++) {
+        s->keys[p] = node_key(s, s->index[3 * p], s->index[3 * p + 1], s->index[3 * p + 2]);
+        s->order[p] = p;
+    }
+    sort_ctx = s;
+    qsort(s->order, (size_t)s->npoints, sizeof(long), cmp_point);
+    if (cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err)) goto fail;
+    int src[3];
+    if (cs_h5_read_attr_int(s->file[0], s->path[0], "source_node", src, 3, err) ||
+        cs_geo_to_geographic(s->frame, s->x0 + src[0] * s->h, s->y0 + src[1] * s->h, &s->site_lon,
+                             &s->site_lat, err))
+        goto fail;
+    return 0;
+fail:
+    free(idx_other);
+    free(mat_other);
+    sgt_set_close(s);
+    return -1;
+}
+
+void sgt_set_close(sgt_set *s) {
+    for (int q = 0; q < 3; q++) {
+        if (s->strain[q] >= 0) H5Dclose(s->strain[q]);
+        if (s->file[q] >= 0) H5Fclose(s->file[q]);
+        s->strain[q] = s->file[q] = -1;
+    }
+    free(s->index);
+    free(s->material);
+    free(s->keys);
+    free(s->order);
+    if (s->frame) cs_geo_frame_free(s->frame);
+    s->index = NULL;
+    s->material = NULL;
+    s->keys = NULL;
+    s->order = NULL;
+    s->frame = NULL;
+}
+
+long sgt_set_find(const sgt_set *s, int i, int j, int k) {
+    if (i < 0 || j < 0 || k < 0 || i >= s->grid[0] || j >= s->grid[1] || k >= s->grid[2]) return -1;
+    int64_t key = node_key(s, i, j, k);
+    long lo = 0, hi = s->npoints - 1;
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        int64_t v = s->keys[s->order[mid]];
+        if (v == key) return s->order[mid];
+        if (v < key)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
+                   cs_error *err) {
+    double x, y;
+    if (cs_geo_to_local(s->frame, lon, lat, &x, &y, err)) return -1;
+    int i = (int)lround((x - s->x0) / s->h), j = (int)lround((y - s->y0) / s->h);
+    int k = (int)lround(depth_km * 1e3 / s->h);
+    *point = sgt_set_find(s, i, j, k);
+    if (*point >= 0) return 0;
+    return cs_error_set(err, CS_ERR_INPUT,
+                        "rupture point (%.6f, %.6f, %.3f km) lies at grid node (%d, %d, %d), "
+                        "which is not a save point of %s: plan the site with this rupture "
+                        "(cybershake plan) and rerun the SGTs",
+                        lon, lat, depth_km, i, j, k, s->path[0]);
+}
+
+int sgt_set_axes(const sgt_set *s, double lon, double lat, double axes[3][3], cs_error *err) {
+    return cs_geo_box_axes_enu(s->frame, lon, lat, axes, err);
+}
+
+typedef struct {
+    long point, slot;
+} wanted;
+
+static int cmp_wanted(const void *a, const void *b) {
+    long x = ((const wanted *)a)->point, y = ((const wanted *)b)->point;
+    return (x > y) - (x < y);
+}
+
+int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_error *err) {
+    if (n == 0) return 0;
+    wanted *w = malloc(sizeof *w * (size_t)n);
+    long *rows = malloc(sizeof(long) * (size_t)n);
+    size_t row = (size_t)6 * (size_t)s->nt;
+    float *buf = NULL;
+    int rc = -1;
+    if (!w || !rows) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %ld SGT points", n);
+        goto out;
+    }
+    for (long q = 0; q < n; q++) {
+        if (points[q] < 0 || points[q] >= s->npoints) {
+            rc = cs_error_set(err, CS_ERR_INTERNAL, "save point %ld outside 0..%ld", points[q],
+                              s->npoints - 1);
+            goto out;
+        }
+        w[q] = (wanted){points[q], q};
+    }
+    qsort(w, (size_t)n, sizeof *w, cmp_wanted);
+    long nu = 0;
+    for (long q = 0; q < n; q++)
+        if (nu == 0 || rows[nu - 1] != w[q].point) rows[nu++] = w[q].point;
+    buf = malloc(sizeof(float) * row * (size_t)nu);
+    if (!buf) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %ld SGT points", nu);
+        goto out;
+    }
+    for (int f = 0; f < 3; f++) {
+        hid_t fs = H5Dget_space(s->strain[f]);
+        H5Sselect_none(fs);
+        for (long q = 0; q < nu;) {
+            long e = q + 1;
+            while (e < nu && rows[e] == rows[e - 1] + 1)
+                e++;
+            hsize_t start[3] = {(hsize_t)rows[q], 0, 0};
+            hsize_t count[3] = {(hsize_t)(e - q), 6, (hsize_t)s->nt};
+            H5Sselect_hyperslab(fs, H5S_SELECT_OR, start, NULL, count, NULL);
+            q = e;
+        }
+        hsize_t m = row * (hsize_t)nu;
+        hid_t ms = H5Screate_simple(1, &m, NULL);
+        herr_t r = H5Dread(s->strain[f], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf);
+        H5Sclose(ms);
+        H5Sclose(fs);
+        if (r < 0) {
+            rc = cs_error_input(err, s->path[f], "dataset", "strain", "cannot be read");
+            goto out;
+        }
+        /* rows come back in file order; hand each requested slot its row */
+        long u = 0;
+        for (long q = 0; q < n; q++) {
+            while (rows[u] != w[q].point)
+                u++;
+            memcpy(out + ((size_t)w[q].slot * 3 + (size_t)f) * row, buf + (size_t)u * row,
+                   sizeof(float) * row);
+        }
+    }
+    rc = 0;
+out:
+    free(w);
+    free(rows);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/* The three SGT files of a site (forces E, N, Z at the site) as the extractor reads them.
+ *
+ * Opening checks that the three belong together: the same save points in the same order, the
+ * same material, sampling (dt, nt), time shift, grid and box; each file's force is E, N or Z
+ * (one each); the box is geographic (origin, rotation) so rupture points given by lon/lat can be
+ * placed on the grid. Any mismatch is an error naming the file and the attribute or dataset.
+ *
+ * The strain of a set of points is read on demand (hyperslabs of /strain), so no process ever
+ * holds more of the SGT than the points of the rupture it works on. */
+#ifndef SGT_SET_H
+#define SGT_SET_H
+
+#include <hdf5.h>
+#include <stdint.h>
+
+#include "cs_error.h"
+#include "cs_geo.h"
+
+typedef struct {
+    char path[3][4096]; /* E, N, Z */
+    long npoints;
+    int nt;
+    double dt, time_shift, fmax, h;
+    double impulse[3]; /* N*s of each force */
+    int grid[3];
+    double lon0, lat0, rotation, x0, y0;
+    double site_lon, site_lat;
+    int *index;      /* npoints x (i, j, k) */
+    float *material; /* npoints x (lambda, mu, rho) */
+    int64_t *keys;   /* node keys (k ny + j) nx + i, sorted, with their points in order[] */
+    long *order;
+    cs_geo_frame *frame;
+    hid_t file[3], strain[3];
+} sgt_set;
+
+/* paths[0..2]: the files in any order; they are sorted into E, N, Z by their force. */
+int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err);
+void sgt_set_close(sgt_set *s);
+
+/* The save point at the grid node nearest to (lon, lat, depth_km); an error naming the point
+ * and the node when that node is not a save point or lies outside the grid. */
+int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
+                   cs_error *err);
+/* The save point of node (i, j, k), or -1. */
+long sgt_set_find(const sgt_set *s, int i, int j, int k);
+
+/* Strain of points[0..n) (any order, repeats allowed): out[q][force][component][nt] as stored
+ * (tensor strain xx yy zz xy xz yz, box frame), forces E, N, Z. */
+int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_error *err);
+
+/* Box axes in East, North, Up at (lon, lat), for moment tensors given geographically. */
+int sgt_set_axes(const sgt_set *s, double lon, double lat, double axes[3][3], cs_error *err);
+
+#endif

@@ -1,0 +1,352 @@
+#include "synth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgt_source.h"
+
+static const double tensor_weight[6] = {1, 1, 1, 2, 2, 2};
+
+/* The next length of the form 2^a 3^b 5^c at least n (FFTW is fastest on those). */
+static int good_size(int n) {
+    for (int m = n;; m++) {
+        int r = m;
+        while (r % 2 == 0)
+            r /= 2;
+        while (r % 3 == 0)
+            r /= 3;
+        while (r % 5 == 0)
+            r /= 5;
+        if (r == 1) return m;
+    }
+}
+
+int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err) {
+    memset(c, 0, sizeof *c);
+    c->sgt = s;
+    c->nt_sgt = s->nt;
+    c->dt = s->dt;
+    c->nt = s->nt - (int)ceil(s->time_shift / s->dt - 1e-9);
+    if (c->nt < 2)
+        return cs_error_input(err, s->path[0], "nt", NULL,
+                              "the SGT lasts %g s, no longer than its impulse's time shift (%g s): "
+                              "nothing of a record would be complete; run it longer",
+                              s->nt * s->dt, s->time_shift);
+    c->max_sr_duration = 0.5 * s->nt * s->dt;
+    /* The window [0, nt dt) must not receive anything wrapped around: the record's support runs
+     * from -time_shift to (SGT length + latest start + slip-rate duration), with starts after
+     * the window's end plus the time shift dropped. */
+    int pad = (int)ceil((s->time_shift + c->max_sr_duration) / s->dt) + 2;
+    c->L = good_size(c->nt + s->nt + pad);
+    c->fcut = 1.5 * s->fmax;
+    double nyq = 0.5 / s->dt;
+    if (c->fcut > nyq) c->fcut = nyq;
+    c->nf = (int)floor(c->fcut * c->L * s->dt) + 1;
+    if (c->nf > c->L / 2) c->nf = c->L / 2;
+    c->rbuf = fftw_malloc(sizeof(double) * (size_t)c->L);
+    c->cbuf = fftw_malloc(sizeof(fftw_complex) * (size_t)(c->L / 2 + 1));
+    c->acc = malloc(sizeof(double complex) * 3 * (size_t)c->nf);
+    c->work = malloc(sizeof(double) * 6 * (size_t)(c->nf > c->L ? c->nf : c->L));
+    c->sinc2 = malloc(sizeof(double) * (size_t)c->nf);
+    if (!c->rbuf || !c->cbuf || !c->acc || !c->work || !c->sinc2) {
+        synth_free(c);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for FFTs of length %d", c->L);
+    }
+    c->r2c = fftw_plan_dft_r2c_1d(c->L, c->rbuf, c->cbuf, FFTW_ESTIMATE);
+    c->c2r = fftw_plan_dft_c2r_1d(c->L, c->cbuf, c->rbuf, FFTW_ESTIMATE);
+    c->last_dts = -1;
+    return 0;
+}
+
+void synth_free(synth_ctx *c) {
+    if (c->r2c) fftw_destroy_plan(c->r2c);
+    if (c->c2r) fftw_destroy_plan(c->c2r);
+    fftw_free(c->rbuf);
+    fftw_free(c->cbuf);
+    free(c->acc);
+    free(c->work);
+    free(c->sinc2);
+    memset(c, 0, sizeof *c);
+}
+
+void synth_cache_free(synth_cache *cache) {
+    free(cache->points);
+    free(cache->strain);
+    free(cache->spectra);
+    memset(cache, 0, sizeof *cache);
+}
+
+int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_cache *cache,
+                     cs_error *err) {
+    memset(cache, 0, sizeof *cache);
+    size_t row = (size_t)18 * (size_t)c->nt_sgt;
+    cache->n = n;
+    cache->points = malloc(sizeof(long) * (size_t)(n ? n : 1));
+    float *strain = malloc(sizeof(float) * row * (size_t)(n ? n : 1));
+    if (!cache->points || !strain) {
+        free(strain);
+        synth_cache_free(cache);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", n);
+    }
+    memcpy(cache->points, points, sizeof(long) * (size_t)n);
+    if (sgt_set_read(c->sgt, points, n, strain, err)) {
+        free(strain);
+        synth_cache_free(cache);
+        return -1;
+    }
+    if (paths & SYNTH_FREQUENCY) {
+        cache->spectra = malloc(sizeof(float complex) * 18 * (size_t)c->nf * (size_t)(n ? n : 1));
+        if (!cache->spectra) {
+            free(strain);
+            synth_cache_free(cache);
+            return cs_error_set(err, CS_ERR_RESOURCE,
+                                "out of memory for the SGT spectra of %ld points (%.1f GB)", n,
+                                18.0 * c->nf * n * sizeof(float complex) / 1e9);
+        }
+        /* exp(+i 2 pi f ts) removes the impulse's time shift; dt turns the DFT into the Fourier
+         * transform of the sampled function. */
+        double complex *shift = (double complex *)c->work;
+        double complex step = cexp(2 * M_PI * I * c->sgt->time_shift / (c->L * c->dt)), z = 1;
+        for (int k = 0; k < c->nf; k++) {
+            shift[k] = z * c->dt;
+            z *= step;
+        }
+        for (long q = 0; q < n; q++)
+            for (int f = 0; f < 3; f++)
+                for (int comp = 0; comp < 6; comp++) {
+                    const float *src = strain + ((size_t)q * 18 + (size_t)f * 6 + comp) * c->nt_sgt;
+                    double w = tensor_weight[comp] / c->sgt->impulse[f];
+                    for (int t = 0; t < c->nt_sgt; t++)
+                        c->rbuf[t] = w * src[t];
+                    memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
+                    fftw_execute(c->r2c);
+                    float complex *dst =
+                        cache->spectra + ((size_t)q * 18 + (size_t)f * 6 + comp) * c->nf;
+                    for (int k = 0; k < c->nf; k++)
+                        dst[k] = (float complex)(c->cbuf[k] * shift[k]);
+                }
+    }
+    if (paths & SYNTH_TIME)
+        cache->strain = strain;
+    else
+        free(strain);
+    return 0;
+}
+
+/* sinc^2(f dt_s) dt_s: the Fourier transform of the unit triangle of half-width dt_s, which
+ * turns the samples' sum of phasors into the spectrum of the piecewise-linear slip rate. */
+static void triangle_factor(synth_ctx *c, double dts) {
+    if (dts == c->last_dts) return;
+    for (int k = 0; k < c->nf; k++) {
+        double x = M_PI * k / (c->L * c->dt) * dts;
+        double s = x == 0 ? 1 : sin(x) / x;
+        c->sinc2[k] = s * s * dts;
+    }
+    c->last_dts = dts;
+}
+
+static int check_subfault(const synth_ctx *c, const synth_cache *cache, const synth_subfault *s,
+                          cs_error *err) {
+    if (s->slot < 0 || s->slot >= cache->n)
+        return cs_error_set(err, CS_ERR_INTERNAL, "subfault slot %d outside the cache of %ld",
+                            s->slot, cache->n);
+    if (s->nsr > 0 && (s->nsr - 1) * s->dt_s > c->max_sr_duration)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a slip-rate function lasts %.3g s, longer than half the SGT's "
+                            "length (%.3g s): extend the SGT run (nt) or shorten the rise times",
+                            (s->nsr - 1) * s->dt_s, c->max_sr_duration);
+    if (!(s->dt_s > 0) && s->nsr > 0)
+        return cs_error_set(err, CS_ERR_INPUT, "a slip-rate function has dt = %g s", s->dt_s);
+    return 0;
+}
+
+/* Drops what cannot reach the window [0, nt dt): starts after its end plus the time shift. */
+static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
+    return s->nsr > 0 && s->tinit < c->nt * c->dt + c->sgt->time_shift;
+}
+
+int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+                    double *vel, cs_error *err) {
+    if (!cache->spectra) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
+    int nf = c->nf;
+    double df = 1.0 / (c->L * c->dt);
+    memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)nf);
+    /* scratch: the slip-rate spectrum as separate real and imaginary arrays, and the running
+     * phasors, so the inner loops over frequency vectorise */
+    double *ar = c->work, *ai = ar + nf, *zr = ai + nf, *zi = zr + nf, *ur = zi + nf, *ui = ur + nf;
+    for (long q = 0; q < nsf; q++) {
+        const synth_subfault *s = &sf[q];
+        if (check_subfault(c, cache, s, err)) return -1;
+        if (!reaches_window(c, s)) continue;
+        triangle_factor(c, s->dt_s);
+        /* phasors exp(-i 2 pi f_k tinit) and per-sample steps exp(-i 2 pi f_k dt_s), built by
+         * recurrence over k */
+        double complex w0 = cexp(-2 * M_PI * I * df * s->tinit),
+                       w1 = cexp(-2 * M_PI * I * df * s->dt_s);
+        double complex z0 = 1, z1 = 1;
+        for (int k = 0; k < nf; k++) {
+            zr[k] = creal(z0);
+            zi[k] = cimag(z0);
+            ur[k] = creal(z1);
+            ui[k] = cimag(z1);
+            ar[k] = ai[k] = 0;
+            z0 *= w0;
+            z1 *= w1;
+        }
+        for (int j = 0; j < s->nsr; j++) {
+            double v = s->sr[j];
+            for (int k = 0; k < nf; k++) {
+                ar[k] += v * zr[k];
+                ai[k] += v * zi[k];
+                double r = zr[k] * ur[k] - zi[k] * ui[k];
+                zi[k] = zr[k] * ui[k] + zi[k] * ur[k];
+                zr[k] = r;
+            }
+        }
+        const float complex *S = cache->spectra + (size_t)s->slot * 18 * (size_t)nf;
+        for (int f = 0; f < 3; f++) {
+            const float complex *Sf = S + (size_t)f * 6 * nf;
+            double complex *A = c->acc + (size_t)f * nf;
+            for (int k = 0; k < nf; k++) {
+                double complex g = 0;
+                for (int comp = 0; comp < 6; comp++)
+                    g += s->m[comp] * Sf[(size_t)comp * nf + k];
+                A[k] += s->scale * c->sinc2[k] * g * (ar[k] + I * ai[k]);
+            }
+        }
+    }
+    /* inverse transform: v(t) = int V(f) e^{i 2 pi f t} df, the conjugate half implied */
+    for (int f = 0; f < 3; f++) {
+        for (int k = 0; k <= c->L / 2; k++)
+            c->cbuf[k] = k < nf ? c->acc[(size_t)f * nf + k] * df : 0;
+        fftw_execute(c->c2r);
+        for (int t = 0; t < c->nt; t++)
+            vel[(size_t)f * c->nt + t] = c->rbuf[t];
+    }
+    return 0;
+}
+
+/* The piecewise-linear slip rate at time u after the subfault's start (zero outside). */
+static double slip_rate_at(const synth_subfault *s, double u) {
+    double x = u / s->dt_s;
+    if (x <= -1 || x >= s->nsr) return 0;
+    int j = (int)floor(x);
+    double a = x - j;
+    double lo = j >= 0 ? s->sr[j] : 0, hi = j + 1 < s->nsr ? s->sr[j + 1] : 0;
+    return (1 - a) * lo + a * hi;
+}
+
+int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+               double *vel, cs_error *err) {
+    if (!cache->strain) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no strain");
+    int nt = c->nt, ns = c->nt_sgt;
+    double dt = c->dt, ts = c->sgt->time_shift;
+    memset(vel, 0, sizeof(double) * 3 * (size_t)nt);
+    double *g = c->work;         /* nt */
+    double *sd = c->work + c->L; /* slip rate on the record's grid */
+    for (long q = 0; q < nsf; q++) {
+        const synth_subfault *s = &sf[q];
+        if (check_subfault(c, cache, s, err)) return -1;
+        if (!reaches_window(c, s)) continue;
+        /* v(t_m) = dt sum_r g(r dt) sdot(t_m + ts - tinit - r dt): with d = m - r the slip
+         * rate is needed at d dt + ts - tinit, nonzero for d in (dlo, dhi) */
+        int dlo = (int)floor((s->tinit - ts - s->dt_s) / dt);
+        int dhi = (int)ceil((s->tinit - ts + s->nsr * s->dt_s) / dt);
+        int nd = dhi - dlo + 1;
+        if (nd > 4 * c->L) return cs_error_set(err, CS_ERR_INTERNAL, "slip rate too long");
+        for (int d = 0; d < nd; d++)
+            sd[d] = slip_rate_at(s, (dlo + d) * dt + ts - s->tinit);
+        const float *st = cache->strain + (size_t)s->slot * 18 * (size_t)ns;
+        for (int f = 0; f < 3; f++) {
+            const float *sf6 = st + (size_t)f * 6 * ns;
+            double w[6];
+            for (int comp = 0; comp < 6; comp++)
+                w[comp] = s->m[comp] * tensor_weight[comp] / c->sgt->impulse[f] * s->scale * dt;
+            for (int r = 0; r < ns; r++) {
+                double v = 0;
+                for (int comp = 0; comp < 6; comp++)
+                    v += w[comp] * sf6[(size_t)comp * ns + r];
+                g[r] = v;
+            }
+            double *out = vel + (size_t)f * nt;
+            for (int r = 0; r < ns; r++) {
+                if (g[r] == 0) continue;
+                int m0 = r + dlo, m1 = r + dhi;
+                if (m0 < 0) m0 = 0;
+                if (m1 > nt - 1) m1 = nt - 1;
+                for (int m = m0; m <= m1; m++)
+                    out[m] += g[r] * sd[m - r - dlo];
+            }
+        }
+    }
+    return 0;
+}
+
+int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike, double dip,
+                        double rake, double m[6], cs_error *err) {
+    double axes[3][3], ned[6];
+    if (sgt_set_axes(s, lon, lat, axes, err)) return -1;
+    sgt_moment_from_sdr(strike, dip, rake, 1.0, ned);
+    sgt_moment_ned_to_box(ned, axes, m);
+    return 0;
+}
+
+int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfault **sf_out,
+                             long *nsf_out, long **points_out, long *npoints_out, double **sr_out,
+                             cs_error *err) {
+    long n = srf->npoints, nsf = 0;
+    synth_subfault *sf = malloc(sizeof *sf * 2 * (size_t)(n ? n : 1));
+    long *points = malloc(sizeof(long) * (size_t)(n ? n : 1));
+    double *sr = malloc(sizeof(double) * (size_t)(srf->nsamples ? srf->nsamples : 1));
+    if (!sf || !points || !sr) {
+        free(sf);
+        free(points);
+        free(sr);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld subfaults", n);
+    }
+    long at = 0;
+    for (long i = 0; i < n; i++) {
+        const srf_point *p = &srf->points[i];
+        if (p->nt[2] > 0 && p->slip[2] != 0) {
+            cs_error_set(err, CS_ERR_INPUT,
+                         "SRF point %ld has opening slip (SLIP3 = %g cm): reciprocity synthesis "
+                         "takes shear slip only",
+                         i + 1, p->slip[2]);
+            goto fail;
+        }
+        if (sgt_set_locate(s, p->lon, p->lat, p->dep, &points[i], err)) {
+            cs_error_prefix(err, "SRF point %ld: ", i + 1);
+            goto fail;
+        }
+        double mu = s->material[3 * points[i] + 1];
+        for (int comp = 0; comp < 2; comp++) {
+            if (p->nt[comp] <= 0) continue;
+            synth_subfault *q = &sf[nsf];
+            if (synth_moment_tensor(s, p->lon, p->lat, p->stk, p->dip,
+                                    p->rake + (comp == 1 ? 90.0 : 0.0), q->m, err))
+                goto fail;
+            q->slot = (int)i;
+            q->scale = mu * p->area * 1e-4;
+            q->tinit = p->tinit;
+            q->dt_s = p->dt;
+            q->nsr = p->nt[comp];
+            q->sr = sr + at;
+            for (int j = 0; j < p->nt[comp]; j++)
+                sr[at + j] = p->sr[comp][j] * 0.01;
+            at += p->nt[comp];
+            nsf++;
+        }
+    }
+    *sf_out = sf;
+    *nsf_out = nsf;
+    *points_out = points;
+    *npoints_out = n;
+    *sr_out = sr;
+    return 0;
+fail:
+    free(sf);
+    free(points);
+    free(sr);
+    return -1;
+}

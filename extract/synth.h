@@ -1,0 +1,97 @@
+/* Seismograms by reciprocity (DESIGN.md §4): the velocity at the site along force direction n
+ * from a kinematic rupture is
+ *
+ *     v_n(t) = sum_subfaults mu A [ sum_ij m_ij H^n_ij(x, .) ] * sdot(. - t_init) (t)
+ *
+ * with m the unit moment tensor of the subfault (strike, dip, rake, box frame), mu the shear
+ * modulus of the SGT's material at its save point, A its area, sdot its slip rate, t_init its
+ * rupture time, and H^n the tensor strain there from a unit impulsive force along n at the site:
+ * the SGT file's strain divided by its impulse and advanced by its time shift (off-diagonal
+ * components count twice).
+ *
+ * The slip rate is the piecewise-linear function of its samples (sample j at t_init + j dt_s).
+ *
+ * Two paths compute the same sum:
+ *  - frequency: the SGT of each point is transformed once per rupture (every variation of a
+ *    rupture shares its points) and kept only below the band edge fcut = 1.5 fmax, where the
+ *    SGT's impulse is 60 dB down; a variation costs, per subfault, the slip rate's spectrum at
+ *    those frequencies (exact for the piecewise-linear function) and a few multiply-adds;
+ *    one inverse FFT per component gives the record.
+ *  - time: the plain direct convolution of every subfault's SGT combination with its slip
+ *    rate sampled at the SGT's dt (kept as the reference the fast path is measured against).
+ * Records start at the rupture's origin time (t = 0) and have the SGT's dt; they are shorter
+ * than the SGT by its time shift, the part where the advanced SGT is complete. */
+#ifndef SYNTH_H
+#define SYNTH_H
+
+#include <complex.h>
+#include <fftw3.h>
+
+#include "cs_error.h"
+#include "sgt_set.h"
+#include "srf.h"
+
+typedef struct {
+    int slot;     /* the subfault's save point in the cache */
+    double m[6];  /* unit moment tensor, box frame: xx yy zz xy xz yz */
+    double scale; /* mu A (N/m): moment = scale x slip (m) */
+    double tinit; /* s */
+    double dt_s;  /* slip-rate sampling (s) */
+    int nsr;
+    const double *sr; /* slip rate (m/s), nsr samples */
+} synth_subfault;
+
+typedef struct {
+    const sgt_set *sgt;
+    int nt;      /* samples of the record: the SGT's less its time shift (after it the SGT is
+                  * incomplete once advanced by the shift) */
+    int nt_sgt;  /* samples of the SGT */
+    double dt;   /* s */
+    int L;       /* FFT length */
+    int nf;      /* frequencies kept: f_k = k / (L dt), k < nf */
+    double fcut; /* Hz */
+    double max_sr_duration; /* s: longest slip-rate function accepted */
+    double *rbuf;
+    fftw_complex *cbuf;
+    fftw_plan r2c, c2r;
+    double complex *acc; /* 3 x nf accumulators */
+    double *work;        /* scratch */
+    double last_dts;     /* the slip-rate dt of the cached sinc^2 factor */
+    double *sinc2;
+} synth_ctx;
+
+int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err);
+void synth_free(synth_ctx *c);
+
+/* The SGT of a set of save points, read once and shared by every variation that uses them. */
+typedef struct {
+    long n;
+    long *points;
+    float *strain;          /* n x 3 x 6 x nt_sgt, when kept (time path) */
+    float complex *spectra; /* n x 3 x 6 x nf: weighted (1,1,1,2,2,2) / impulse, shift removed */
+} synth_cache;
+
+enum { SYNTH_FREQUENCY = 1, SYNTH_TIME = 2 };
+
+int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_cache *cache,
+                     cs_error *err);
+void synth_cache_free(synth_cache *cache);
+
+/* vel: 3 x nt (E, N, Z; m/s), overwritten. */
+int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+                    double *vel, cs_error *err);
+int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+               double *vel, cs_error *err);
+
+/* The unit moment tensor of strike/dip/rake at (lon, lat) in the SGT's box frame. */
+int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike, double dip,
+                        double rake, double m[6], cs_error *err);
+
+/* Subfaults of an SRF: every point located on the SGT grid (slots index `points`, which is
+ * allocated here: one per subfault), its moment tensor, mu from the SGT's material, and slip
+ * rates converted to SI (samples stored in *sr_si, allocated here). Slip along rake and
+ * perpendicular to it (SLIP1, SLIP2) become two subfaults; opening (SLIP3) is refused. */
+int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfault **sf, long *nsf,
+                             long **points, long *npoints, double **sr_si, cs_error *err);
+
+#endif
