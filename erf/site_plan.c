@@ -14,6 +14,7 @@
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "sgt_run.h"
+#include "sgt_source.h"
 
 void plan_defaults(plan_options *o) {
     *o = (plan_options){.cutoff_km = 200,
@@ -264,7 +265,10 @@ int site_plan_make(cs_db *db, const char *site, long long erf_id, const erf_medi
         if (d > far) far = d;
     }
     p->farthest_km = far * 1e-3;
-    double duration = p->farthest_km / 1.5 + 20.0;
+    /* the SGT must also outlast its impulse's time shift: records end that much earlier */
+    sgt_impulse imp;
+    if ((rc = sgt_impulse_init(&imp, o->fmax, err))) goto out;
+    double duration = p->farthest_km / 1.5 + 20.0 + imp.time_shift;
     p->nt = (int)ceil(duration / p->dt);
     p->nt = (p->nt + o->decimation - 1) / o->decimation * o->decimation;
     double cx[4] = {0, (double)(p->nx - 1), (double)(p->nx - 1), 0};

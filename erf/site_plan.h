@@ -8,8 +8,9 @@
  * point + padding_km + the absorbing layer, rounded up the same way. The site lies on a node.
  * Grid: h = min Vs / (fmax x points per wavelength), rounded down to a multiple of 10 m;
  * dt = 0.9 x the CFL limit for the largest Vp, rounded down to 10 us; nt covers the time for
- * waves at 1.5 km/s to cross from the site to the farthest save point, plus 20 s, rounded up
- * to a multiple of the decimation.
+ * waves at 1.5 km/s to cross from the site to the farthest save point, plus 20 s, plus the SGT
+ * impulse's time shift (records end that much before the SGT), rounded up to a multiple of
+ * the decimation.
  * Save points: every rupture point snapped to its nearest node, plus an adaptive mesh around
  * the site: every node within mesh_near_km, every 2nd node to twice that, every 4th to four
  * times, ... up to every mesh_max_stride-th node over the rest of the box, down to the deepest

@@ -1,6 +1,5 @@
 #include "im.h"
 
-#include <fftw3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,56 +73,30 @@ int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
     return 0;
 }
 
-static int good_size(int n) {
-    for (int m = n;; m++) {
-        int r = m;
-        while (r % 2 == 0)
-            r /= 2;
-        while (r % 3 == 0)
-            r /= 3;
-        while (r % 5 == 0)
-            r /= 5;
-        if (r == 1) return m;
-    }
-}
-
 int im_acceleration(const double *v, int nt, double dt, double *ag, cs_error *err) {
-    int L = good_size(2 * nt);
-    double *x = fftw_malloc(sizeof(double) * (size_t)L);
-    fftw_complex *X = fftw_malloc(sizeof(fftw_complex) * (size_t)(L / 2 + 1));
-    if (!x || !X) {
-        fftw_free(x);
-        fftw_free(X);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
-    }
-    fftw_plan fwd = fftw_plan_dft_r2c_1d(L, x, X, FFTW_ESTIMATE);
-    fftw_plan inv = fftw_plan_dft_c2r_1d(L, X, x, FFTW_ESTIMATE);
-    int nt_taper = nt / 20;
-    for (int t = 0; t < nt; t++) {
-        double w = 1;
-        if (nt_taper > 0 && t >= nt - nt_taper)
-            w = 0.5 * (1 + cos(M_PI * (t - (nt - nt_taper) + 1) / (nt_taper + 1)));
-        x[t] = v[t] * w;
-    }
-    memset(x + nt, 0, sizeof(double) * (size_t)(L - nt));
-    fftw_execute(fwd);
-    for (int k = 0; k <= L / 2; k++) {
-        double w = 2 * M_PI * k / (L * dt);
-        double re = X[k][0], im = X[k][1];
-        X[k][0] = -w * im / L;
-        X[k][1] = w * re / L;
-    }
-    if (L % 2 == 0) X[L / 2][0] = X[L / 2][1] = 0;
-    fftw_execute(inv);
-    memcpy(ag, x, sizeof(double) * (size_t)nt);
-    fftw_destroy_plan(fwd);
-    fftw_destroy_plan(inv);
-    fftw_free(x);
-    fftw_free(X);
+    if (nt < 5)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a record of %d samples is too short for its "
+                            "acceleration (5 at least)",
+                            nt);
+    for (int t = 2; t < nt - 2; t++)
+        ag[t] = (-v[t + 2] + 8 * v[t + 1] - 8 * v[t - 1] + v[t - 2]) / (12 * dt);
+    /* second-order one-sided and centred differences at the two ends */
+    ag[0] = (-3 * v[0] + 4 * v[1] - v[2]) / (2 * dt);
+    ag[1] = (v[2] - v[0]) / (2 * dt);
+    ag[nt - 2] = (v[nt - 1] - v[nt - 3]) / (2 * dt);
+    ag[nt - 1] = (3 * v[nt - 1] - 4 * v[nt - 2] + v[nt - 3]) / (2 * dt);
     return 0;
 }
 
-double im_oscillator(const double *ag, int nt, double dt, double period, double z, double *u) {
+int im_substeps(double dt, double period) {
+    int m = (int)ceil(64 * dt / period - 1e-9);
+    return m < 1 ? 1 : m;
+}
+
+double im_oscillator(const double *ag_in, int nt, double dt_in, double period, double z, int sub,
+                     double *u) {
+    double dt = dt_in / sub;
     double w = 2 * M_PI / period, sq = sqrt(1 - z * z), wd = w * sq;
     double e = exp(-z * w * dt), s = sin(wd * dt), c = cos(wd * dt), z1 = z / sq;
     double a11 = e * (z1 * s + c), a12 = e * s / wd;
@@ -136,14 +109,18 @@ double im_oscillator(const double *ag, int nt, double dt, double period, double 
     double b22 = -e * (t1 * (c - z1 * s) - t2 * (wd * s + z * w * c)) - 1 / (w * w * dt);
     double x = 0, v = 0, peak = 0;
     if (u) u[0] = 0;
-    for (int i = 0; i + 1 < nt; i++) {
-        double xn = a11 * x + a12 * v + b11 * ag[i] + b12 * ag[i + 1];
-        double vn = a21 * x + a22 * v + b21 * ag[i] + b22 * ag[i + 1];
-        x = xn;
-        v = vn;
-        if (u) u[i + 1] = x;
-        if (fabs(x) > peak) peak = fabs(x);
-    }
+    long at = 0;
+    for (int i = 0; i + 1 < nt; i++)
+        for (int q = 0; q < sub; q++) {
+            double a0 = ag_in[i] + (ag_in[i + 1] - ag_in[i]) * q / sub;
+            double a1 = ag_in[i] + (ag_in[i + 1] - ag_in[i]) * (q + 1) / sub;
+            double xn = a11 * x + a12 * v + b11 * a0 + b12 * a1;
+            double vn = a21 * x + a22 * v + b21 * a0 + b22 * a1;
+            x = xn;
+            v = vn;
+            if (u) u[++at] = x;
+            if (fabs(x) > peak) peak = fabs(x);
+        }
     return peak;
 }
 
@@ -210,10 +187,17 @@ static void durations(const double *a, int nt, double dt, double out[4], double 
 
 int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
                cs_error *err) {
-    double *buf = malloc(sizeof(double) * (size_t)nt * 5);
+    int maxsub = 1;
+    for (int p = 0; p < c->nperiods; p++) {
+        int m = im_substeps(dt, c->periods[p]);
+        if (m > maxsub) maxsub = m;
+    }
+    size_t nu = (size_t)(nt > 1 ? nt - 1 : 0) * (size_t)maxsub + 1;
+    if (nu < (size_t)nt) nu = (size_t)nt;
+    double *buf = malloc(sizeof(double) * (3 * (size_t)nt + 2 * nu));
     if (!buf)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
-    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = buf + 4 * (size_t)nt;
+    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu;
     for (int f = 0; f < 3; f++)
         if (im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err)) {
             free(buf);
@@ -222,9 +206,10 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
         double w = 2 * M_PI / c->periods[p], pe, pn, r50, r100;
-        pe = im_oscillator(acc, nt, dt, c->periods[p], c->damping, ue);
-        pn = im_oscillator(acc + nt, nt, dt, c->periods[p], c->damping, un);
-        im_rotd(ue, un, nt, &r50, &r100);
+        int sub = im_substeps(dt, c->periods[p]);
+        pe = im_oscillator(acc, nt, dt, c->periods[p], c->damping, sub, ue);
+        pn = im_oscillator(acc + nt, nt, dt, c->periods[p], c->damping, sub, un);
+        im_rotd(ue, un, (nt - 1) * sub + 1, &r50, &r100);
         values[k++] = w * w * r50 / IM_G;
         values[k++] = w * w * r100 / IM_G;
         values[k++] = w * w * sqrt(pe * pn) / IM_G;

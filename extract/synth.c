@@ -26,9 +26,9 @@ int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err) {
     memset(c, 0, sizeof *c);
     c->sgt = s;
     c->nt_sgt = s->nt;
-    c->dt = s->dt;
-    c->nt = s->nt - (int)ceil(s->time_shift / s->dt - 1e-9);
-    if (c->nt < 2)
+    c->dt_sgt = s->dt;
+    c->nt_rec = s->nt - (int)ceil(s->time_shift / s->dt - 1e-9);
+    if (c->nt_rec < 2)
         return cs_error_input(err, s->path[0], "nt", NULL,
                               "the SGT lasts %g s, no longer than its impulse's time shift (%g s): "
                               "nothing of a record would be complete; run it longer",
@@ -38,23 +38,29 @@ int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err) {
      * from -time_shift to (SGT length + latest start + slip-rate duration), with starts after
      * the window's end plus the time shift dropped. */
     int pad = (int)ceil((s->time_shift + c->max_sr_duration) / s->dt) + 2;
-    c->L = good_size(c->nt + s->nt + pad);
+    c->L = good_size(c->nt_rec + s->nt + pad);
     c->fcut = 1.5 * s->fmax;
     double nyq = 0.5 / s->dt;
     if (c->fcut > nyq) c->fcut = nyq;
     c->nf = (int)floor(c->fcut * c->L * s->dt) + 1;
     if (c->nf > c->L / 2) c->nf = c->L / 2;
-    c->rbuf = fftw_malloc(sizeof(double) * (size_t)c->L);
-    c->cbuf = fftw_malloc(sizeof(fftw_complex) * (size_t)(c->L / 2 + 1));
+    c->up = s->fmax > 0 ? (int)ceil(s->dt * 20 * s->fmax - 1e-9) : 1;
+    if (c->up < 1) c->up = 1;
+    c->nt = c->nt_rec * c->up;
+    c->dt = s->dt / c->up;
+    size_t M = (size_t)c->L * (size_t)c->up;
+    c->rbuf = fftw_malloc(sizeof(double) * M);
+    c->cbuf = fftw_malloc(sizeof(fftw_complex) * (M / 2 + 1));
+    c->rec = malloc(sizeof(double) * 3 * (size_t)c->nt_rec);
     c->acc = malloc(sizeof(double complex) * 3 * (size_t)c->nf);
     c->work = malloc(sizeof(double) * 6 * (size_t)(c->nf > c->L ? c->nf : c->L));
     c->sinc2 = malloc(sizeof(double) * (size_t)c->nf);
-    if (!c->rbuf || !c->cbuf || !c->acc || !c->work || !c->sinc2) {
+    if (!c->rbuf || !c->cbuf || !c->acc || !c->work || !c->sinc2 || !c->rec) {
         synth_free(c);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for FFTs of length %d", c->L);
     }
     c->r2c = fftw_plan_dft_r2c_1d(c->L, c->rbuf, c->cbuf, FFTW_ESTIMATE);
-    c->c2r = fftw_plan_dft_c2r_1d(c->L, c->cbuf, c->rbuf, FFTW_ESTIMATE);
+    c->c2r = fftw_plan_dft_c2r_1d((int)M, c->cbuf, c->rbuf, FFTW_ESTIMATE);
     c->last_dts = -1;
     return 0;
 }
@@ -67,6 +73,7 @@ void synth_free(synth_ctx *c) {
     free(c->acc);
     free(c->work);
     free(c->sinc2);
+    free(c->rec);
     memset(c, 0, sizeof *c);
 }
 
@@ -107,9 +114,9 @@ int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_
         /* exp(+i 2 pi f ts) removes the impulse's time shift; dt turns the DFT into the Fourier
          * transform of the sampled function. */
         double complex *shift = (double complex *)c->work;
-        double complex step = cexp(2 * M_PI * I * c->sgt->time_shift / (c->L * c->dt)), z = 1;
+        double complex step = cexp(2 * M_PI * I * c->sgt->time_shift / (c->L * c->dt_sgt)), z = 1;
         for (int k = 0; k < c->nf; k++) {
-            shift[k] = z * c->dt;
+            shift[k] = z * c->dt_sgt;
             z *= step;
         }
         for (long q = 0; q < n; q++)
@@ -139,7 +146,7 @@ int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_
 static void triangle_factor(synth_ctx *c, double dts) {
     if (dts == c->last_dts) return;
     for (int k = 0; k < c->nf; k++) {
-        double x = M_PI * k / (c->L * c->dt) * dts;
+        double x = M_PI * k / (c->L * c->dt_sgt) * dts;
         double s = x == 0 ? 1 : sin(x) / x;
         c->sinc2[k] = s * s * dts;
     }
@@ -163,14 +170,14 @@ static int check_subfault(const synth_ctx *c, const synth_cache *cache, const sy
 
 /* Drops what cannot reach the window [0, nt dt): starts after its end plus the time shift. */
 static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
-    return s->nsr > 0 && s->tinit < c->nt * c->dt + c->sgt->time_shift;
+    return s->nsr > 0 && s->tinit < c->nt_rec * c->dt_sgt + c->sgt->time_shift;
 }
 
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
                     double *vel, cs_error *err) {
     if (!cache->spectra) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
     int nf = c->nf;
-    double df = 1.0 / (c->L * c->dt);
+    double df = 1.0 / (c->L * c->dt_sgt);
     memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)nf);
     /* scratch: the slip-rate spectrum as separate real and imaginary arrays, and the running
      * phasors, so the inner loops over frequency vectorise */
@@ -216,15 +223,33 @@ int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault
             }
         }
     }
-    /* inverse transform: v(t) = int V(f) e^{i 2 pi f t} df, the conjugate half implied */
+    /* inverse transform at the record's sampling: v(t) = int V(f) e^{i 2 pi f t} df, the
+     * conjugate half implied */
+    int M = c->L * c->up;
     for (int f = 0; f < 3; f++) {
-        for (int k = 0; k <= c->L / 2; k++)
+        for (int k = 0; k <= M / 2; k++)
             c->cbuf[k] = k < nf ? c->acc[(size_t)f * nf + k] * df : 0;
         fftw_execute(c->c2r);
         for (int t = 0; t < c->nt; t++)
             vel[(size_t)f * c->nt + t] = c->rbuf[t];
     }
     return 0;
+}
+
+/* The time path's record (at the SGT's dt) interpolated to the record's sampling: its band
+ * below fcut, zero padded (nothing wraps), evaluated up times finer. */
+static void upsample(synth_ctx *c, const double *rec, double *vel) {
+    int M = c->L * c->up;
+    for (int f = 0; f < 3; f++) {
+        memcpy(c->rbuf, rec + (size_t)f * c->nt_rec, sizeof(double) * (size_t)c->nt_rec);
+        memset(c->rbuf + c->nt_rec, 0, sizeof(double) * (size_t)(c->L - c->nt_rec));
+        fftw_execute(c->r2c);
+        for (int k = 0; k <= M / 2; k++)
+            c->cbuf[k] = k < c->nf && k <= c->L / 2 ? c->cbuf[k] / c->L : 0;
+        fftw_execute(c->c2r);
+        for (int t = 0; t < c->nt; t++)
+            vel[(size_t)f * c->nt + t] = c->rbuf[t];
+    }
 }
 
 /* The piecewise-linear slip rate at time u after the subfault's start (zero outside). */
@@ -240,9 +265,10 @@ static double slip_rate_at(const synth_subfault *s, double u) {
 int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
                double *vel, cs_error *err) {
     if (!cache->strain) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no strain");
-    int nt = c->nt, ns = c->nt_sgt;
-    double dt = c->dt, ts = c->sgt->time_shift;
-    memset(vel, 0, sizeof(double) * 3 * (size_t)nt);
+    int nt = c->nt_rec, ns = c->nt_sgt;
+    double dt = c->dt_sgt, ts = c->sgt->time_shift;
+    double *rec = c->rec;
+    memset(rec, 0, sizeof(double) * 3 * (size_t)nt);
     double *g = c->work;         /* nt */
     double *sd = c->work + c->L; /* slip rate on the record's grid */
     for (long q = 0; q < nsf; q++) {
@@ -269,7 +295,7 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
                     v += w[comp] * sf6[(size_t)comp * ns + r];
                 g[r] = v;
             }
-            double *out = vel + (size_t)f * nt;
+            double *out = rec + (size_t)f * nt;
             for (int r = 0; r < ns; r++) {
                 if (g[r] == 0) continue;
                 int m0 = r + dlo, m1 = r + dhi;
@@ -280,6 +306,7 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
             }
         }
     }
+    upsample(c, rec, vel);
     return 0;
 }
 

@@ -19,8 +19,10 @@
  *    one inverse FFT per component gives the record.
  *  - time: the plain direct convolution of every subfault's SGT combination with its slip
  *    rate sampled at the SGT's dt (kept as the reference the fast path is measured against).
- * Records start at the rupture's origin time (t = 0) and have the SGT's dt; they are shorter
- * than the SGT by its time shift, the part where the advanced SGT is complete. */
+ * Records start at the rupture's origin time (t = 0), end where the SGT advanced by its time
+ * shift ends, and are sampled `up` times finer than the SGT (dt <= 1/(20 fmax)) by band-limited
+ * interpolation: exact in the frequency path (its spectrum is evaluated at the finer sampling),
+ * an FFT interpolation of the record in the time path. */
 #ifndef SYNTH_H
 #define SYNTH_H
 
@@ -43,17 +45,21 @@ typedef struct {
 
 typedef struct {
     const sgt_set *sgt;
-    int nt;      /* samples of the record: the SGT's less its time shift (after it the SGT is
-                  * incomplete once advanced by the shift) */
-    int nt_sgt;  /* samples of the SGT */
-    double dt;   /* s */
-    int L;       /* FFT length */
-    int nf;      /* frequencies kept: f_k = k / (L dt), k < nf */
-    double fcut; /* Hz */
+    int nt;        /* samples of the record (at dt) */
+    double dt;     /* s: the record's sampling, the SGT's dt / up */
+    int up;        /* upsampling factor: dt <= 1 / (20 fmax), so peaks are sampled finely */
+    int nt_rec;    /* the record at the SGT's dt: the SGT's samples less its time shift (after
+                    * that the SGT is incomplete once advanced by the shift) */
+    int nt_sgt;    /* samples of the SGT */
+    double dt_sgt; /* s */
+    int L;         /* FFT length */
+    int nf;        /* frequencies kept: f_k = k / (L dt_sgt), k < nf */
+    double fcut;   /* Hz */
     double max_sr_duration; /* s: longest slip-rate function accepted */
     double *rbuf;
     fftw_complex *cbuf;
-    fftw_plan r2c, c2r;
+    double *rec;         /* 3 x nt_rec: the time path's record before upsampling */
+    fftw_plan r2c, c2r;  /* r2c of length L, c2r of length L up */
     double complex *acc; /* 3 x nf accumulators */
     double *work;        /* scratch */
     double last_dts;     /* the slip-rate dt of the cached sinc^2 factor */

@@ -1,0 +1,160 @@
+#!/bin/sh
+# The extractor as a user runs it on a small site: a forecast of four small ruptures near the
+# demo site, the site planned, three SGT runs (800 m grid, fmax 0.25 Hz), then extraction with 1
+# and 3 ranks, a run killed and resumed, records exported, and the intensity measures checked
+# against an independent computation (tests/cli/im_check.py).
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+MODEL="$REPO/tests/data/bbp_nr02-vs500.fk1d"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+SITE_DIR="$T_ROOT/site"
+SGTS="$SITE_DIR/sgt_E.h5,$SITE_DIR/sgt_N.h5,$SITE_DIR/sgt_Z.h5"
+
+# Rupture geometry files (CyberShake's format) of four small planar ruptures 5-10 km away.
+make_geometry() {
+    "$PY" - <<'EOF'
+import math
+def write(name, lat0, lon0, strike, dip, top, ncols, nrows, mag, prob, rake):
+    dlat, dlon = 1 / 111.2, 1 / (111.32 * math.cos(math.radians(lat0)))
+    sd, cd = math.sin(math.radians(dip)), math.cos(math.radians(dip))
+    az, dd = math.radians(strike), math.radians(strike + 90)
+    with open(name, "w") as f:
+        f.write(f"Probability = {prob}\nMagnitude = {mag}\nGridSpacing = 1.0\nNumRows = {nrows}\n"
+                f"NumCols = {ncols}\n#   Lat Lon Depth Rake Dip Strike\n")
+        for r in range(nrows):
+            for c in range(ncols):
+                n = c * math.cos(az) + r * cd * math.cos(dd)
+                e = c * math.sin(az) + r * cd * math.sin(dd)
+                f.write(f"{lat0 + n * dlat:.6f} {lon0 + e * dlon:.6f} {top + r * sd:.4f} {rake} {dip} {strike}\n")
+write("1_0.txt", 34.10, -118.26, 90, 60, 2.0, 5, 3, 5.6, 0.002, 90)
+write("1_1.txt", 34.10, -118.22, 90, 60, 2.0, 4, 3, 5.4, 0.004, 90)
+write("2_0.txt", 33.99, -118.20, 0, 90, 1.0, 6, 4, 5.9, 0.001, 180)
+write("2_1.txt", 34.00, -118.30, 0, 90, 1.0, 3, 3, 5.2, 0.006, 180)
+EOF
+}
+
+# The site's study, plan and SGTs, made once for every case (about 25 s on 2 cores).
+setup_site() {
+    [ -f "$SITE_DIR/sgt_Z.h5" ] && return 0
+    mkdir -p "$SITE_DIR" && cd "$SITE_DIR" || return 1
+    "$CS" db init s.sqlite >/dev/null && "$CS" db import-sites s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null || return 1
+    make_geometry && "$CS" erf import-geometry s.sqlite --name t 1_0.txt 1_1.txt 2_0.txt 2_1.txt >/dev/null || return 1
+    "$CS" plan s.sqlite DEMO --erf t --fmax 0.25 --vs-min 1000 --model-format fk1d --model-file "$MODEL" \
+        --out plan --cutoff 30 --padding 3 --round 1 --absorbing-width 10 --mesh-near 2 \
+        --mesh-max-stride 4 >/dev/null 2>&1 || return 1
+    for c in E N Z; do
+        "$CS" sgt plan/DEMO.sgt.params --set force_component=$c --set output=sgt_$c.h5 >/dev/null 2>&1 || return 1
+    done
+    cd - >/dev/null || return 1
+}
+
+study_copy() { cp "$SITE_DIR/s.sqlite" s.sqlite; }
+
+rows_differ() { # rows of run $1 not in run $2 and back, and the counts
+    sqlite3 s.sqlite "SELECT (SELECT count(*) FROM (SELECT Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, IM_Value
+        FROM PeakAmplitudes WHERE Run_ID = $1 EXCEPT SELECT Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, IM_Value
+        FROM PeakAmplitudes WHERE Run_ID = $2)) + (SELECT count(*) FROM (SELECT Source_ID, Rupture_ID, Rup_Var_ID,
+        IM_Type_ID, IM_Value FROM PeakAmplitudes WHERE Run_ID = $2 EXCEPT SELECT Source_ID, Rupture_ID, Rup_Var_ID,
+        IM_Type_ID, IM_Value FROM PeakAmplitudes WHERE Run_ID = $1))"
+}
+
+t_help_and_usage() {
+    for sub in extract synth seismogram; do
+        run "$CS" $sub --help && expect_rc 0 && expect_out "usage:" || return 1
+    done
+    run "$CS" extract s.sqlite --site DEMO && expect_rc 2 && expect_err "--erf" || return 1
+    run "$CS" extract s.sqlite --run 1 --site DEMO && expect_rc 2 || return 1
+    run "$CS" seismogram x.h5 --source 1 && expect_rc 2 || return 1
+}
+
+# One rank: every variation of every rupture, IMs checked independently, records exported.
+t_extract_one_rank_and_check_ims() {
+    setup_site || return 1
+    study_copy
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --seismograms seis.h5 --periods 4,5,10
+    expect_rc 0 && expect_out "run 1: 4 ruptures (0 done before, 4 now), 36 variations" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = $((36 * 25)) ] || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Rupture_Variations')" = 36 ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT Status FROM CyberShake_Runs")" = "PP Generated" ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Files WHERE Run_ID = 1 AND Kind IN ('sgt-E', 'sgt-N', 'sgt-Z', 'seismograms')")" = 4 ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM PeakAmplitudes WHERE NOT (IM_Value >= 0)")" = 0 ] || return 1
+    run "$PY" "$REPO/tests/cli/im_check.py" s.sqlite seis.h5 1
+    expect_rc 0 || { cat "$T/out" "$T/err" >&2; return 1; }
+    sed 's/^/    /' "$T/out"
+    run "$CS" seismogram seis.h5 --source 2 --rupture 0 --variation 3 --csv r.csv --sac r
+    expect_rc 0 && expect_out "source 2 rupture 0 variation 3" && expect_out "RotD50" || return 1
+    # the SAC files hold the CSV's samples, with the header SAC readers need
+    "$PY" - <<'EOF' || return 1
+import struct, numpy as np
+rows = np.loadtxt("r.csv", delimiter=",", skiprows=1)
+for k, c in enumerate("ENZ"):
+    b = open(f"r.{c}.sac", "rb").read()
+    delta = struct.unpack("<f", b[0:4])[0]
+    nvhdr, npts = struct.unpack("<i", b[76 * 4:77 * 4])[0], struct.unpack("<i", b[79 * 4:80 * 4])[0]
+    leven = struct.unpack("<i", b[105 * 4:106 * 4])[0]
+    data = np.frombuffer(b[632:], dtype="<f4")
+    assert nvhdr == 6 and leven == 1 and npts == len(rows) == len(data), (nvhdr, leven, npts, len(data))
+    assert abs(delta - (rows[1, 0] - rows[0, 0])) < 1e-6
+    assert b[600:608].decode().strip() == c
+    assert np.allclose(data, rows[:, k + 1], rtol=1e-6, atol=0), c
+EOF
+    run "$CS" seismogram seis.h5 --source 9 --rupture 0 --variation 0 && expect_rc 1 && expect_err "no record of source 9" || return 1
+}
+
+# One rank and three ranks (two workers) give the same rows.
+t_one_and_three_ranks_agree() {
+    setup_site || return 1
+    study_copy
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 >/dev/null 2>&1 || return 1
+    run mpirun -np 3 --oversubscribe "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10
+    expect_rc 0 && expect_out "run 2: 4 ruptures" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 2')" = $((36 * 25)) ] || return 1
+    [ "$(rows_differ 1 2)" = 0 ] || return 1
+}
+
+# A run killed after two ruptures (SIGKILL, as a lost node) resumes with --run: the same rows
+# as an uninterrupted run, none twice, and the same seismograms.
+t_killed_run_resumes() {
+    setup_site || return 1
+    study_copy
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --seismograms a.h5 >/dev/null 2>&1 || return 1
+    CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES=2 "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" \
+        --periods 4,5,10 --seismograms b.h5 >/dev/null 2>&1
+    [ $? = 137 ] || return 1
+    [ -e b.h5 ] && return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Extraction_Ruptures WHERE Run_ID = 2')" = 2 ] || return 1
+    run "$CS" extract s.sqlite --run 2 --periods 4,5,10 --seismograms b.h5
+    expect_rc 0 && expect_out "(2 done before, 2 now)" || return 1
+    [ "$(rows_differ 1 2)" = 0 ] || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 2')" = $((36 * 25)) ] || return 1
+    [ "$(h5dump -d velocity a.h5 | tail -n +3 | sha256sum)" = "$(h5dump -d velocity b.h5 | tail -n +3 | sha256sum)" ] || return 1
+    [ -e b.h5.parts ] && return 1
+    # resuming a finished run does nothing
+    run "$CS" extract s.sqlite --run 2 --periods 4,5,10
+    expect_rc 0 && expect_out "(4 done before, 0 now)" || return 1
+}
+
+# Inputs that must be refused: an SGT file changed after the run started, two files of one
+# force, SGTs of another site.
+t_refuses_bad_inputs() {
+    setup_site || return 1
+    study_copy
+    cp "$SITE_DIR"/sgt_*.h5 .
+    CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES=1 "$CS" extract s.sqlite --site DEMO --erf t \
+        --sgt sgt_E.h5,sgt_N.h5,sgt_Z.h5 --periods 5 >/dev/null 2>&1
+    printf 'x' >>sgt_N.h5
+    run "$CS" extract s.sqlite --run 1 --periods 5 && expect_rc 1 && expect_err "SHA-256" || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt sgt_E.h5,sgt_E.h5,sgt_Z.h5
+    expect_rc 1 && expect_err "same force" || return 1
+    "$CS" db import-sites s.sqlite "$REPO/sites/cybershake_sites.csv" >/dev/null || return 1
+    run "$CS" extract s.sqlite --site USC --erf t --sgt "$SGTS"
+    expect_rc 1 && expect_err "not this site's" || return 1
+}
+
+tcase help_and_usage t_help_and_usage
+tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
+tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
+tcase killed_run_resumes t_killed_run_resumes
+tcase refuses_bad_inputs t_refuses_bad_inputs
+tsummary

@@ -1,0 +1,160 @@
+/* Intensity measures against closed forms: the oscillator recursion against the exact response
+ * to a step and to a ramp of ground acceleration, RotD of motions whose rotated peaks are known,
+ * the spectral derivative of a band-limited signal, Arias intensity and durations of a record
+ * built to have them; and the synthesis paths against each other on a synthetic SGT. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "im.h"
+#include "tf.h"
+
+/* u(t) of u'' + 2 z w u' + w^2 u = -a0 from rest. */
+static double step_response(double a0, double w, double z, double t) {
+    double sq = sqrt(1 - z * z), wd = w * sq;
+    return -a0 / (w * w) * (1 - exp(-z * w * t) * (cos(wd * t) + z / sq * sin(wd * t)));
+}
+
+/* u(t) for a(t) = c t from rest: particular -(c/w^2)(t - 2z/w) plus the homogeneous part. */
+static double ramp_response(double c, double w, double z, double t) {
+    double sq = sqrt(1 - z * z), wd = w * sq;
+    double u0 = -2 * c * z / (w * w * w), v0 = c / (w * w); /* initial values of -particular */
+    double A = u0, B = (v0 + z * w * u0) / wd;
+    return -c / (w * w) * (t - 2 * z / w) + exp(-z * w * t) * (A * cos(wd * t) + B * sin(wd * t));
+}
+
+TEST(im_oscillator_matches_step_and_ramp_responses) {
+    int nt = 2000;
+    double dt = 0.01, z = 0.05, a[2000], u[2000];
+    double periods[3] = {0.3, 1.0, 5.0};
+    for (int p = 0; p < 3; p++) {
+        double w = 2 * M_PI / periods[p];
+        for (int i = 0; i < nt; i++)
+            a[i] = 2.5;
+        im_oscillator(a, nt, dt, periods[p], z, 1, u);
+        for (int i = 0; i < nt; i += 37)
+            CHECK_NEAR(u[i], step_response(2.5, w, z, i * dt), 1e-9 * 2.5 / (w * w));
+        for (int i = 0; i < nt; i++)
+            a[i] = 0.7 * i * dt;
+        im_oscillator(a, nt, dt, periods[p], z, 1, u);
+        double scale = 0.7 * nt * dt / (w * w);
+        for (int i = 0; i < nt; i += 37)
+            CHECK_NEAR(u[i], ramp_response(0.7, w, z, i * dt), 1e-9 * scale);
+    }
+    /* substeps: the response at 7 points per sample of the step, every one exact */
+    static double uf[7 * 2000];
+    double w = 2 * M_PI / 0.3;
+    for (int i = 0; i < nt; i++)
+        a[i] = 2.5;
+    im_oscillator(a, nt, dt, 0.3, z, 7, uf);
+    for (int i = 0; i < 7 * (nt - 1); i += 13)
+        CHECK_NEAR(uf[i], step_response(2.5, w, z, i * dt / 7), 1e-9 * 2.5 / (w * w));
+    CHECK(im_substeps(0.05, 1.0) == 4 && im_substeps(0.01, 10) == 1);
+}
+
+TEST(im_rotd_of_linear_and_circular_motion) {
+    int nt = 3600;
+    double *x = malloc(sizeof(double) * nt), *y = malloc(sizeof(double) * nt), r50, r100;
+    /* motion along azimuth 30 deg from x: peaks |cos(theta - 30)| A; median over theta is A cos 45
+     */
+    double peak = 0;
+    for (int i = 0; i < nt; i++) {
+        double s = sin(2 * M_PI * i / 400.0) * exp(-i / 2000.0);
+        peak = fmax(peak, fabs(3 * s));
+        x[i] = 3 * s * cos(M_PI / 6);
+        y[i] = 3 * s * sin(M_PI / 6);
+    }
+    im_rotd(x, y, nt, &r50, &r100);
+    CHECK_NEAR(r100, peak, 1e-12);
+    /* 180 one-degree steps: the median lies between the 89th and 90th peak, cos(44.5..45.5 deg) */
+    CHECK_NEAR(r50, peak * cos(M_PI / 4), peak * 0.0062);
+    for (int i = 0; i < nt; i++) {
+        x[i] = 2 * cos(2 * M_PI * i / 360.0);
+        y[i] = 2 * sin(2 * M_PI * i / 360.0);
+    }
+    im_rotd(x, y, nt, &r50, &r100);
+    CHECK_NEAR(r50, 2.0, 1e-3);
+    CHECK_NEAR(r100, 2.0, 1e-3);
+    free(x);
+    free(y);
+}
+
+TEST(im_acceleration_is_the_derivative) {
+    int nt = 4000;
+    double dt = 0.02, *v = malloc(sizeof(double) * nt), *a = malloc(sizeof(double) * nt);
+    cs_error err;
+    /* a Gaussian-windowed 0.7 Hz wave, zero at both ends */
+    for (int i = 0; i < nt; i++) {
+        double t = i * dt - 30, g = exp(-t * t / 50.0), w = 2 * M_PI * 0.7;
+        v[i] = g * sin(w * t);
+    }
+    CHECK_OK(im_acceleration(v, nt, dt, a, &err), &err);
+    double worst = 0;
+    for (int i = 0; i < nt; i++) {
+        double t = i * dt - 30, g = exp(-t * t / 50.0), w = 2 * M_PI * 0.7;
+        double exact = g * (w * cos(w * t) - 2 * t / 50.0 * sin(w * t));
+        worst = fmax(worst, fabs(a[i] - exact));
+    }
+    /* 4th-order differences: (omega dt)^4 / 30 = 2.0e-6 of the amplitude omega */
+    double w = 2 * M_PI * 0.7;
+    CHECK_MSG(worst < 3e-6 * w, "worst error %g", worst);
+    free(v);
+    free(a);
+}
+
+TEST(im_arias_and_durations_of_a_built_record) {
+    /* acceleration: a steady 1 Hz sine of amplitude A over [10 s, 30 s], zero elsewhere:
+     * Arias = pi/(2g) A^2/2 20 s; the Husid curve rises linearly over the 20 s, so D5-75 is
+     * 14 s and D5-95 18 s (to the oscillation's ripple). Built as velocity so im_compute's
+     * derivative gives it back. */
+    int nt = 4000;
+    double dt = 0.01, A = 2.0;
+    double *v = calloc(3 * (size_t)nt, sizeof(double));
+    im_config c;
+    im_config_default(&c, 0);
+    c.nperiods = 1;
+    c.periods[0] = 1.0;
+    for (int i = 0; i < nt; i++) {
+        double t = i * dt, w = 2 * M_PI;
+        if (t >= 10 && t <= 30) v[i] = -A / w * cos(w * (t - 10)) + A / w;
+        if (t > 30) v[i] = 0;
+        v[nt + i] = v[i];
+    }
+    /* make the velocity continuous: it returns to zero at 30 s since cos(2 pi 20) = 1 */
+    im_type *types;
+    int n;
+    cs_error err;
+    CHECK_OK(im_types(&c, &types, &n, &err), &err);
+    double *values = malloc(sizeof(double) * (size_t)n);
+    CHECK_OK(im_compute(&c, v, nt, dt, values, &err), &err);
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(types[i].measure, "Arias") && !strcmp(types[i].component, "E"))
+            CHECK_NEAR(values[i], M_PI / (2 * IM_G) * A * A / 2 * 20,
+                       0.01 * M_PI / (2 * IM_G) * 40);
+        if (!strcmp(types[i].measure, "D5-75")) CHECK_NEAR(values[i], 14.0, 0.3);
+        if (!strcmp(types[i].measure, "D5-95")) CHECK_NEAR(values[i], 18.0, 0.3);
+        if (!strcmp(types[i].measure, "PGA") && !strcmp(types[i].component, "E"))
+            CHECK_NEAR(values[i], A / IM_G, 0.02 * A / IM_G);
+        if (!strcmp(types[i].measure, "CAV") && !strcmp(types[i].component, "E"))
+            CHECK_NEAR(values[i], A * 2 / M_PI * 20, 0.02 * A * 2 / M_PI * 20);
+    }
+    free(types);
+    free(values);
+    free(v);
+}
+
+TEST(im_types_and_periods) {
+    im_config c;
+    cs_error err;
+    im_config_default(&c, 0.5);
+    CHECK(c.nperiods == 6 && c.periods[0] == 2 && c.periods[5] == 10);
+    CHECK(im_config_parse(&c, "3,x", &err) != 0 && strstr(err.message, "'x'"));
+    CHECK(im_config_parse(&c, "3,3", &err) != 0 && strstr(err.message, "twice"));
+    CHECK_OK(im_config_parse(&c, "3, 5,10", &err), &err);
+    im_type *t;
+    int n;
+    CHECK_OK(im_types(&c, &t, &n, &err), &err);
+    CHECK(n == 9 + 8 + 8);
+    CHECK(!strcmp(t[0].measure, "SA") && t[0].period == 3 && !strcmp(t[0].component, "RotD50") &&
+          !strcmp(t[0].units, "g"));
+    free(t);
+}
