@@ -51,6 +51,11 @@ void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const
     if (c->pts) h = cs_fnv1a(h, c->pts, (size_t)c->npoints * 3 * sizeof(int));
     if (c->recs) h = cs_fnv1a(h, c->recs, (size_t)c->nrec * 3 * sizeof(int));
     if (s->stf) h = cs_fnv1a(h, s->stf, (size_t)c->nt * sizeof(float));
+    if (c->nmsrc) {
+        h = cs_fnv1a(h, c->msrc_node, (size_t)c->nmsrc * 3 * sizeof(int));
+        h = cs_fnv1a(h, c->msrc_m, (size_t)c->nmsrc * 6 * sizeof(double));
+        h = cs_fnv1a(h, c->msrc_rate, (size_t)c->nmsrc * (size_t)c->nt * sizeof(float));
+    }
     h = cs_fnv1a(h, res->material_sha, strlen(res->material_sha));
     struct stat st;
     if (c->model_file[0] && stat(c->model_file, &st) == 0) {

@@ -15,6 +15,7 @@
 #include "sgt_source.h"
 #ifdef CS_HAVE_PROJ
 #include "cs_geo.h"
+#include "srf.h"
 #endif
 
 int cs_sgt_cli_main(int argc, char **argv);
@@ -117,6 +118,68 @@ static int read_geo_points(sgt_config *c, const cs_geo_frame *f, const char *pat
 }
 #endif
 
+/* source = srf: every subfault (and its SLIP2 part, at rake + 90) a point moment tensor at its
+ * nearest node, with its potency rate A sdot(t_{n+1/2} - tinit) (m^3/s), the slip rate linear
+ * between samples. Nodes must lie inside the grid and outside the absorbing layer. */
+#ifdef CS_HAVE_PROJ
+static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) {
+    srf_file srf;
+    if (srf_read(c->srf_file, &srf, err)) return -1;
+    long n = 0;
+    for (long i = 0; i < srf.npoints; i++)
+        n += (srf.points[i].nt[0] > 0) + (srf.points[i].nt[1] > 0);
+    c->msrc_node = malloc(sizeof(int) * 3 * (size_t)(n ? n : 1));
+    c->msrc_m = malloc(sizeof(double) * 6 * (size_t)(n ? n : 1));
+    c->msrc_rate = calloc((size_t)(n ? n : 1) * (size_t)c->nt, sizeof(float));
+    int rc = 0, w = c->absorb.width;
+    if (!c->msrc_node || !c->msrc_m || !c->msrc_rate)
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (long i = 0; i < srf.npoints && !rc; i++) {
+        const srf_point *q = &srf.points[i];
+        if (q->nt[2] > 0 && q->slip[2] != 0) {
+            rc = cs_error_input(err, c->srf_file, "SLIP3", NULL,
+                                "point %ld opens (tensile slip); forward runs take shear slip",
+                                i + 1);
+            break;
+        }
+        int node[3];
+        double miss, axes[3][3];
+        rc = snap(c, f, q->lon, q->lat, q->dep * 1e3, node, &miss, err);
+        if (!rc && (node[0] < w || node[0] >= c->nx - w || node[1] < w || node[1] >= c->ny - w ||
+                    node[2] < 0 || node[2] >= c->nz - w))
+            rc = cs_error_input(err, c->srf_file, "point", NULL,
+                                "subfault %ld (%.5f, %.5f, %.3f km) falls at node (%d, %d, %d), "
+                                "outside the grid's interior (absorbing layer %d nodes): enlarge "
+                                "the box",
+                                i + 1, q->lon, q->lat, q->dep, node[0], node[1], node[2], w);
+        if (!rc) rc = cs_geo_box_axes_enu(f, q->lon, q->lat, axes, err);
+        for (int comp = 0; comp < 2 && !rc; comp++) {
+            if (q->nt[comp] <= 0) continue;
+            double ned[6];
+            sgt_moment_from_sdr(q->stk, q->dip, q->rake + 90.0 * comp, 1.0, ned);
+            sgt_moment_ned_to_box(ned, axes, c->msrc_m + 6 * c->nmsrc);
+            memcpy(c->msrc_node + 3 * c->nmsrc, node, sizeof node);
+            float *rate = c->msrc_rate + (size_t)c->nmsrc * (size_t)c->nt;
+            double area = q->area * 1e-4;
+            for (int step = 0; step < c->nt; step++) {
+                double x = ((step + 0.5) * c->dt - q->tinit) / q->dt;
+                if (x <= -1 || x >= q->nt[comp]) continue;
+                int j = (int)floor(x);
+                double a = x - j, lo = j >= 0 ? q->sr[comp][j] : 0,
+                       hi = j + 1 < q->nt[comp] ? q->sr[comp][j + 1] : 0;
+                rate[step] = (float)(area * 0.01 * ((1 - a) * lo + a * hi));
+            }
+            c->nmsrc++;
+        }
+    }
+    if (!rc && c->nmsrc == 0)
+        rc = cs_error_input(err, c->srf_file, "points", NULL, "no subfault slips");
+    if (!rc) memcpy(c->src, c->msrc_node, sizeof c->src);
+    srf_free(&srf);
+    return rc;
+}
+#endif
+
 /* Turns geographic inputs into box-frame ones. */
 static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     int geo_source = cs_params_has(p, "source_lon") || cs_params_has(p, "source_lat");
@@ -125,13 +188,14 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
                !strcmp(c->force_component, "Z"));
     int sdr = c->source_kind == SGT_SOURCE_MOMENT && cs_params_has(p, "strike");
     int geo_points = cs_params_has(p, "save_points_geographic");
-    if (!geo_source && !enz && !sdr && !geo_points) return 0;
+    if (!geo_source && !enz && !sdr && !geo_points && !c->srf) return 0;
 #ifndef CS_HAVE_PROJ
     return cs_error_input(err, "parameters",
-                          geo_source ? "source_lon"
-                          : enz      ? "force_component"
-                          : sdr      ? "strike"
-                                     : "save_points_geographic",
+                          c->srf       ? "source = srf"
+                          : geo_source ? "source_lon"
+                          : enz        ? "force_component"
+                          : sdr        ? "strike"
+                                       : "save_points_geographic",
                           NULL,
                           "needs geodesy, which this SGT-only build lacks; give box-frame inputs "
                           "(source_i/j/k, force_vector, moment_*, save_points) as "
@@ -184,6 +248,7 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     }
     if (!rc && geo_points)
         rc = read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err);
+    if (!rc && c->srf) rc = read_srf_source(c, f, err);
     cs_geo_frame_free(f);
     return rc;
 #endif

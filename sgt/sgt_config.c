@@ -77,7 +77,11 @@ const cs_param_spec sgt_param_specs[] = {
     R("sponge_edge_factor", CS_DIM_NONE, 0, "0.92", 1e-6, 0.999999,
       "sponge damping factor at the outermost node"),
     R("pml_reflection", CS_DIM_NONE, 0, "1e-3", 1e-12, 0.5, "PML nominal reflection coefficient"),
-    C("source", "force", "force|moment", "point force (SGT, forward) or moment tensor (forward)"),
+    C("source", "force", "force|moment|srf",
+      "point force (SGT, forward), moment tensor or a finite source from srf_file (forward)"),
+    S("srf_file", NULL,
+      "source = srf: SRF 1.0/2.0; each subfault a moment tensor at its nearest node, M0 = mu A "
+      "slip (mu of the mesh there), its slip rate as time function"),
     C("source_geometry", "point", "point|plane",
       "a point source, or (forces, for verification) the same force at every node of the plane k = "
       "source_k: a plane wave along z"),
@@ -192,8 +196,13 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->absorb.sponge_edge = cs_params_real(p, "sponge_edge_factor");
     c->absorb.pml_r = cs_params_real(p, "pml_reflection");
     c->absorb.pml_f0 = 0.5 * c->fmax;
-    c->source_kind =
-        strcmp(cs_params_string(p, "source"), "moment") ? SGT_SOURCE_FORCE : SGT_SOURCE_MOMENT;
+    c->srf = !strcmp(cs_params_string(p, "source"), "srf");
+    c->source_kind = strcmp(cs_params_string(p, "source"), "moment") && !c->srf ? SGT_SOURCE_FORCE
+                                                                                : SGT_SOURCE_MOMENT;
+    if (c->srf) {
+        if (need(p, "srf_file", "with source = srf", err)) return err->status;
+        cs_copy(c->srf_file, sizeof c->srf_file, cs_params_string(p, "srf_file"));
+    }
     if (c->mode == SGT_MODE_SGT && c->source_kind != SGT_SOURCE_FORCE)
         return cs_error_input(err, cs_params_where(p, "source"), "source", "moment",
                               "an SGT run takes a force (moment sources are for forward runs)");
@@ -262,7 +271,7 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
                 if (need(p, mk[k], "with the other moment components", err)) return err->status;
                 c->moment[k] = cs_params_real(p, mk[k]);
             }
-        } else if (!sdr) {
+        } else if (!sdr && !c->srf) {
             return cs_error_input(
                 err, "parameters", "moment", NULL,
                 "a moment source needs moment_xx..moment_yz or strike, dip, rake, m0");
@@ -306,6 +315,11 @@ void sgt_config_free(sgt_config *c) {
     free(c->pts);
     free(c->recs);
     free(c->rec_lines);
-    c->point_lines = c->rec_lines = c->pts = c->recs = NULL;
-    c->point_geo = NULL;
+    free(c->msrc_node);
+    free(c->msrc_m);
+    free(c->msrc_rate);
+    c->point_lines = c->rec_lines = c->pts = c->recs = c->msrc_node = NULL;
+    c->point_geo = c->msrc_m = NULL;
+    c->msrc_rate = NULL;
+    c->nmsrc = 0;
 }

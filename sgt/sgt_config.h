@@ -37,6 +37,14 @@ typedef struct {
     char force_component[8];
     double impulse;
     double moment[6]; /* box frame, N*m */
+    /* source = srf (forward runs): every SRF subfault a moment-tensor point source at its
+     * nearest node, M0 = mu A slip with the mesh's mu there */
+    int srf;
+    char srf_file[4096];
+    long nmsrc;
+    int *msrc_node;   /* 3 per source: global i, j, k */
+    double *msrc_m;   /* 6 per source: unit moment tensor, box frame */
+    float *msrc_rate; /* nt per source: potency rate A sdot (m^3/s) at t_{n+1/2} */
     int stf_from_file;
     char stf_file[4096];
     double stf_time_shift;

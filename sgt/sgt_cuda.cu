@@ -489,7 +489,19 @@ static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, c
     /* The interior stress reads the boundary strips' velocities. */
     if (d->split && !boundary) cudaStreamWaitEvent(d->si, d->ev_vb, 0);
     launch_plain_stress<1>(k, d->planes_per_block, d->kernel_tj, kr(r), st);
-    if (s->source_kind == SGT_SOURCE_MOMENT)
+    for (long q = 0; q < s->nmsrc; q++) {
+        /* a finite source: one launch per subfault of this rank that acts at this step */
+        const int *g = s->msrc_node + 3 * q;
+        const double *m = s->msrc_m + 6 * q;
+        int li = g[0] - s->L.i0, lj = g[1] - s->L.j0;
+        double amp = s->dt * s->msrc_mu[q] * s->msrc_rate[(size_t)q * s->nt + n] /
+                     (s->h * s->h * s->h);
+        if (amp == 0 || li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1)
+            continue;
+        moment_kernel<<<1, 1, 0, st>>>(k, kr(r), g[0], g[1], g[2], amp, m[0], m[1], m[2], m[3],
+                                       m[4], m[5]);
+    }
+    if (s->source_kind == SGT_SOURCE_MOMENT && !s->nmsrc)
         moment_kernel<<<1, 1, 0, st>>>(k, kr(r), s->src_i, s->src_j, s->src_k,
                                        s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
                                        s->moment[0], s->moment[1], s->moment[2], s->moment[3],

@@ -171,6 +171,19 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
         s->pt_mat = malloc((size_t)s->npoints * 3 * sizeof(float));
         if (!s->pt_mat) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
+    /* the finite source's rigidity, at the same frequency, so M0 = mu A slip as the extractor
+     * computes it from an SGT's material */
+    if (s->nmsrc && !s->msrc_mu) {
+        s->msrc_mu = calloc((size_t)s->nmsrc, sizeof(double));
+        if (!s->msrc_mu) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    for (long q = 0; q < s->nmsrc; q++) {
+        int li, lj;
+        const int *g = s->msrc_node + 3 * q;
+        if (!sgt_local(s, g[0], g[1], &li, &lj)) continue;
+        long p = sgt_idx(L, li, lj, g[2]);
+        s->msrc_mu[q] = (double)s->rho[p] * s->mu[p] * s->mu[p];
+    }
     for (long q = 0; q < s->npoints; q++) {
         int li, lj;
         if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;

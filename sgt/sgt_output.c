@@ -239,8 +239,14 @@ static int write_forward(const out_ctx *o, hid_t f, const sgt_config *c, const s
     bad |= cs_h5_attr_double(f, "dt", &c->dt, 1);
     bad |= cs_h5_attr_int(f, "nt", &s->nt, 1);
     bad |= cs_h5_attr_string(f, "source_kind",
-                             c->source_kind == SGT_SOURCE_FORCE ? "force" : "moment");
-    if (c->source_kind == SGT_SOURCE_FORCE) {
+                             c->source_kind == SGT_SOURCE_FORCE ? "force"
+                             : c->srf                           ? "srf"
+                                                                : "moment");
+    if (c->srf) {
+        long n = c->nmsrc;
+        bad |= cs_h5_attr_string(f, "srf_file", c->srf_file);
+        bad |= cs_h5_attr_int(f, "srf_point_sources", (int[]){(int)n}, 1);
+    } else if (c->source_kind == SGT_SOURCE_FORCE) {
         bad |= cs_h5_attr_double(f, "force_vector", c->force, 3);
         bad |= cs_h5_attr_double(f, "impulse", &c->impulse, 1);
     } else {

@@ -234,6 +234,11 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
         (rc = pick_local(s, c->recs, c->nrec, &s->rec, &s->rec_row, &nrec, err)))
         goto fail;
     s->nrec = (int)nrec;
+    /* the finite source before the material stage, which records mu at its nodes */
+    s->nmsrc = c->nmsrc;
+    s->msrc_node = c->msrc_node;
+    s->msrc_m = c->msrc_m;
+    s->msrc_rate = c->msrc_rate;
     L->sy = ((L->nz + 2 * L->gz) + 7) & ~7;
     if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) goto fail;
     if (s->visco) {

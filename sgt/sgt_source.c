@@ -182,6 +182,19 @@ void sgt_source_force(sgt_state *s, int n, const sgt_region *r) {
 void sgt_source_moment(sgt_state *s, int n, const sgt_region *r) {
     if (s->source_kind != SGT_SOURCE_MOMENT) return;
     const sgt_layout *L = &s->L;
+    if (s->nmsrc) {
+        for (long q = 0; q < s->nmsrc; q++) {
+            const int *g = s->msrc_node + 3 * q;
+            int li = g[0] - L->i0, lj = g[1] - L->j0;
+            if (li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1) continue;
+            double amp =
+                s->dt * s->msrc_mu[q] * s->msrc_rate[(size_t)q * s->nt + n] / (s->h * s->h * s->h);
+            if (amp == 0) continue;
+            sgt_moment_apply(s->s, sgt_idx(L, li, lj, g[2]), L->sx, L->sy, li, lj, g[2], r->ib,
+                             r->ie, r->jb, r->je, s->free_surface, amp, s->msrc_m + 6 * q);
+        }
+        return;
+    }
     int li = s->src_i - L->i0, lj = s->src_j - L->j0;
     if (li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1) return;
     sgt_moment_apply(s->s, sgt_idx(L, li, lj, s->src_k), L->sx, L->sy, li, lj, s->src_k, r->ib,

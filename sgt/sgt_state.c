@@ -78,6 +78,8 @@ void sgt_state_free(sgt_state *s) {
     free(s->pts);
     free(s->pt_row);
     free(s->pt_mat);
+    free(s->msrc_mu);
+    s->msrc_mu = NULL;
     free(s->out);
     free(s->rec);
     free(s->rec_row);

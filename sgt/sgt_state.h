@@ -104,6 +104,12 @@ typedef struct sgt_state {
     double moment[6]; /* xx yy zz xy xz yz, N*m */
     double amplitude; /* impulse (N*s) for a force, M0 scale for a moment */
     float *stf;       /* s(t_n) for n = 0..nt (1/s), sampled at dt */
+    /* a finite source (source = srf): the config's point sources and mu at each local one */
+    long nmsrc;
+    const int *msrc_node;
+    const double *msrc_m;
+    const float *msrc_rate;
+    double *msrc_mu; /* Pa at the reference frequency; 0 where the node is another rank's */
     double stf_time_shift;
     /* save points (SGT) owned by this rank: global node indices, output */
     long npoints;
