@@ -78,7 +78,7 @@ LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS
 
 BIN := $(BUILD)/bin
 
-.PHONY: all deps test demo clean format sgt-only bench-gpu
+.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract
 all: $(BIN)/cybershake $(BIN)/cs_unit_tests
 
 deps:
@@ -160,3 +160,11 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d)
+
+# Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
+$(BIN)/extract_bench: bench/extract_bench.c $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
+bench-extract: $(BIN)/extract_bench

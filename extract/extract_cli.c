@@ -266,7 +266,7 @@ int cs_synth_cli_main(int argc, char **argv) {
     if (!rc) rc = synth_init(&ctx, &s, &err);
     have_ctx = !rc;
     if (!rc) rc = synth_subfaults_from_srf(&s, &srf, &sf, &nsf, &points, &npoints, &sr, &err);
-    if (!rc) rc = synth_cache_load(&ctx, points, npoints, method, &cache, &err);
+    if (!rc) rc = synth_cache_load(&ctx, points, npoints, method, NULL, &cache, &err);
     if (!rc) {
         vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
         velf = malloc(sizeof(float) * 3 * (size_t)ctx.nt);

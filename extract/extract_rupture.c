@@ -74,7 +74,7 @@ static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_
             goto out;
         }
     }
-    if (synth_cache_load(w->synth, points, n, w->method, &cache, err)) goto out;
+    if (synth_cache_load(w->synth, points, n, w->method, m6, &cache, err)) goto out;
     for (int v = 0; v < nvar; v++) {
         srf_file srf;
         rupgen_info info;
@@ -132,7 +132,7 @@ static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_re
         double *sr = NULL;
         synth_cache cache = {0};
         int rc = synth_subfaults_from_srf(w->sgt, &srf, &sf, &nsf, &points, &npoints, &sr, err);
-        if (!rc) rc = synth_cache_load(w->synth, points, npoints, w->method, &cache, err);
+        if (!rc) rc = synth_cache_load(w->synth, points, npoints, w->method, NULL, &cache, err);
         if (!rc) rc = one_record(w, &cache, sf, nsf, vel, out, v, err);
         /* the hypocentre: the first point to rupture */
         long first = 0;

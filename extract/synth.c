@@ -53,7 +53,7 @@ int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err) {
     c->cbuf = fftw_malloc(sizeof(fftw_complex) * (M / 2 + 1));
     c->rec = malloc(sizeof(double) * 3 * (size_t)c->nt_rec);
     c->acc = malloc(sizeof(double complex) * 3 * (size_t)c->nf);
-    c->work = malloc(sizeof(double) * 6 * (size_t)(c->nf > c->L ? c->nf : c->L));
+    c->work = malloc(sizeof(double) * 14 * (size_t)(c->nf > c->L ? c->nf : c->L));
     c->sinc2 = malloc(sizeof(double) * (size_t)c->nf);
     if (!c->rbuf || !c->cbuf || !c->acc || !c->work || !c->sinc2 || !c->rec) {
         synth_free(c);
@@ -81,44 +81,97 @@ void synth_cache_free(synth_cache *cache) {
     free(cache->points);
     free(cache->strain);
     free(cache->spectra);
+    free(cache->combined);
+    free(cache->combined_m);
     memset(cache, 0, sizeof *cache);
 }
 
-int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_cache *cache,
-                     cs_error *err) {
+int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, const double *m6,
+                     synth_cache *cache, cs_error *err) {
     memset(cache, 0, sizeof *cache);
     size_t row = (size_t)18 * (size_t)c->nt_sgt;
-    cache->n = n;
-    cache->points = malloc(sizeof(long) * (size_t)(n ? n : 1));
     float *strain = malloc(sizeof(float) * row * (size_t)(n ? n : 1));
-    if (!cache->points || !strain) {
-        free(strain);
-        synth_cache_free(cache);
+    if (!strain)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", n);
-    }
-    memcpy(cache->points, points, sizeof(long) * (size_t)n);
-    if (sgt_set_read(c->sgt, points, n, strain, err)) {
+    if (sgt_set_read(c->sgt, points, n, strain, err) ||
+        synth_cache_from_strain(c, points, n, strain, paths, m6, cache, err)) {
         free(strain);
-        synth_cache_free(cache);
         return -1;
     }
-    if (paths & SYNTH_FREQUENCY) {
+    return 0;
+}
+
+/* exp(+i 2 pi f ts) removes the impulse's time shift; dt turns the DFT into the Fourier
+ * transform of the sampled function. */
+static void shift_factors(synth_ctx *c, double complex *shift) {
+    double complex step = cexp(2 * M_PI * I * c->sgt->time_shift / (c->L * c->dt_sgt)), z = 1;
+    for (int k = 0; k < c->nf; k++) {
+        shift[k] = z * c->dt_sgt;
+        z *= step;
+    }
+}
+
+/* The spectra combined with each point's moment tensor straight from the strain: per point and
+ * force, sum_c w_c m_c H_c(t) / impulse, then one transform (3 per point, not 18). */
+static int combined_from_strain(synth_ctx *c, synth_cache *cache, const float *strain,
+                                const double *m6, cs_error *err) {
+    long n = cache->n;
+    int nf = c->nf;
+    cache->combined = malloc(sizeof(float complex) * 3 * (size_t)nf * (size_t)(n ? n : 1));
+    cache->combined_m = malloc(sizeof(double) * 6 * (size_t)(n ? n : 1));
+    if (!cache->combined || !cache->combined_m)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points' spectra", n);
+    double complex *shift = (double complex *)c->work;
+    shift_factors(c, shift);
+    for (long q = 0; q < n; q++) {
+        const double *m = m6 + 6 * q;
+        memcpy(cache->combined_m + 6 * q, m, sizeof(double) * 6);
+        for (int f = 0; f < 3; f++) {
+            const float *src = strain + ((size_t)q * 18 + (size_t)f * 6) * c->nt_sgt;
+            double w[6];
+            for (int comp = 0; comp < 6; comp++)
+                w[comp] = m[comp] * tensor_weight[comp] / c->sgt->impulse[f];
+            for (int t = 0; t < c->nt_sgt; t++) {
+                double v = 0;
+                for (int comp = 0; comp < 6; comp++)
+                    v += w[comp] * src[(size_t)comp * c->nt_sgt + t];
+                c->rbuf[t] = v;
+            }
+            memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
+            fftw_execute(c->r2c);
+            float *G = (float *)(cache->combined + ((size_t)q * 3 + (size_t)f) * nf);
+            for (int k = 0; k < nf; k++) {
+                double complex g = c->cbuf[k] * shift[k];
+                G[2 * k] = (float)creal(g);
+                G[2 * k + 1] = (float)cimag(g);
+            }
+        }
+    }
+    return 0;
+}
+
+int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
+                            const double *m6, synth_cache *cache, cs_error *err) {
+    memset(cache, 0, sizeof *cache);
+    cache->n = n;
+    cache->points = malloc(sizeof(long) * (size_t)(n ? n : 1));
+    if (!cache->points) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    memcpy(cache->points, points, sizeof(long) * (size_t)n);
+    if ((paths & SYNTH_FREQUENCY) && m6) {
+        if (combined_from_strain(c, cache, strain, m6, err)) {
+            synth_cache_free(cache);
+            return -1;
+        }
+    } else if (paths & SYNTH_FREQUENCY) {
         cache->spectra = malloc(sizeof(float complex) * 18 * (size_t)c->nf * (size_t)(n ? n : 1));
         if (!cache->spectra) {
-            free(strain);
             synth_cache_free(cache);
             return cs_error_set(err, CS_ERR_RESOURCE,
                                 "out of memory for the SGT spectra of %ld points (%.1f GB)", n,
                                 18.0 * c->nf * n * sizeof(float complex) / 1e9);
         }
-        /* exp(+i 2 pi f ts) removes the impulse's time shift; dt turns the DFT into the Fourier
-         * transform of the sampled function. */
         double complex *shift = (double complex *)c->work;
-        double complex step = cexp(2 * M_PI * I * c->sgt->time_shift / (c->L * c->dt_sgt)), z = 1;
-        for (int k = 0; k < c->nf; k++) {
-            shift[k] = z * c->dt_sgt;
-            z *= step;
-        }
+        shift_factors(c, shift);
         for (long q = 0; q < n; q++)
             for (int f = 0; f < 3; f++)
                 for (int comp = 0; comp < 6; comp++) {
@@ -134,10 +187,43 @@ int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_
                         dst[k] = (float complex)(c->cbuf[k] * shift[k]);
                 }
     }
+    /* the cache takes the strain when the time path needs it */
     if (paths & SYNTH_TIME)
         cache->strain = strain;
     else
         free(strain);
+    return 0;
+}
+
+int synth_cache_combine(synth_ctx *c, synth_cache *cache, const double *m6, cs_error *err) {
+    if (!cache->spectra) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
+    int nf = c->nf;
+    if (!cache->combined) {
+        cache->combined =
+            malloc(sizeof(float complex) * 3 * (size_t)nf * (size_t)(cache->n ? cache->n : 1));
+        cache->combined_m = malloc(sizeof(double) * 6 * (size_t)(cache->n ? cache->n : 1));
+        if (!cache->combined || !cache->combined_m)
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory combining %ld points' spectra",
+                                cache->n);
+    }
+    for (long q = 0; q < cache->n; q++) {
+        const double *m = m6 + 6 * q;
+        memcpy(cache->combined_m + 6 * q, m, sizeof(double) * 6);
+        for (int f = 0; f < 3; f++) {
+            const float *S =
+                (const float *)(cache->spectra + ((size_t)q * 18 + (size_t)f * 6) * nf);
+            float *G = (float *)(cache->combined + ((size_t)q * 3 + (size_t)f) * nf);
+            for (int k = 0; k < nf; k++) {
+                double gr = 0, gi = 0;
+                for (int comp = 0; comp < 6; comp++) {
+                    gr += m[comp] * S[2 * ((size_t)comp * nf + k)];
+                    gi += m[comp] * S[2 * ((size_t)comp * nf + k) + 1];
+                }
+                G[2 * k] = (float)gr;
+                G[2 * k + 1] = (float)gi;
+            }
+        }
+    }
     return 0;
 }
 
@@ -173,53 +259,134 @@ static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
     return s->nsr > 0 && s->tinit < c->nt_rec * c->dt_sgt + c->sgt->time_shift;
 }
 
+/* The samples' sum of phasors D(f) = sum_j s_j exp(-i 2 pi f (t_j - tc)) at n frequencies
+ * f0 + m step (tc the centre of the samples), into dr, di: vectorised over the frequencies. */
+static void phasor_sum(const synth_subfault *s, double tc, double f0, double step, int n,
+                       double *dr, double *di, double *zr, double *zi, double *ur, double *ui) {
+    double complex a0 = cexp(2 * M_PI * I * f0 * tc), a1 = cexp(2 * M_PI * I * step * tc);
+    double complex b0 = cexp(-2 * M_PI * I * f0 * s->dt_s),
+                   b1 = cexp(-2 * M_PI * I * step * s->dt_s);
+    for (int m = 0; m < n; m++) {
+        zr[m] = creal(a0);
+        zi[m] = cimag(a0);
+        ur[m] = creal(b0);
+        ui[m] = cimag(b0);
+        dr[m] = di[m] = 0;
+        a0 *= a1;
+        b0 *= b1;
+    }
+    for (int j = 0; j < s->nsr; j++) {
+        double v = s->sr[j];
+        for (int m = 0; m < n; m++) {
+            dr[m] += v * zr[m];
+            di[m] += v * zi[m];
+            double r = zr[m] * ur[m] - zi[m] * ui[m];
+            zi[m] = zr[m] * ui[m] + zi[m] * ur[m];
+            zr[m] = r;
+        }
+    }
+}
+
+/* The slip rate's spectrum at f_k = k df, k < nf, with its start time's phase (the triangle
+ * factor apart): sum_j s_j exp(-i 2 pi f_k (tinit + j dt_s)). Centred on its samples the sum is
+ * the transform of a function of half-width hw, smooth over 1/(2 hw) in frequency: it is
+ * evaluated on a grid 32 times finer than that and interpolated by 4-point Lagrange
+ * polynomials (relative error below 1e-4), then turned by the exact phase of tinit + tc. Short
+ * records, whose own grid is as coarse, take the sum directly. */
+static void slip_rate_spectrum(synth_ctx *c, const synth_subfault *s, double df, double *ar,
+                               double *ai) {
+    int nf = c->nf;
+    double tc = 0.5 * (s->nsr - 1) * s->dt_s, hw = tc + s->dt_s;
+    double dfc = 1.0 / (64.0 * hw);
+    double *scratch = ar + 2 * (size_t)nf; /* zr, zi, ur, ui: 4 nf */
+    int nc = (int)ceil((nf - 1) * df / dfc) + 3;
+    if (dfc <= 2 * df || nc + 1 > nf) {
+        phasor_sum(s, tc, 0, df, nf, ar, ai, scratch, scratch + nf, scratch + 2 * nf,
+                   scratch + 3 * nf);
+    } else {
+        /* coarse samples m = -1 .. nc of the centred sum (m = -1 is the conjugate of m = 1) */
+        double *cr = scratch + 4 * (size_t)nf, *ci = cr + nc + 2;
+        double *tmp = ci + nc + 2;
+        phasor_sum(s, tc, 0, dfc, nc + 1, cr + 1, ci + 1, tmp, tmp + nc + 1, tmp + 2 * (nc + 1),
+                   tmp + 3 * (nc + 1));
+        cr[0] = cr[2];
+        ci[0] = -ci[2];
+        for (int k = 0; k < nf; k++) {
+            double x = k * df / dfc;
+            int m = (int)x;
+            double u = x - m;
+            /* Lagrange weights at u for nodes -1, 0, 1, 2 */
+            double w0 = -u * (u - 1) * (u - 2) / 6, w1 = (u + 1) * (u - 1) * (u - 2) / 2;
+            double w2 = -(u + 1) * u * (u - 2) / 2, w3 = (u + 1) * u * (u - 1) / 6;
+            const double *r = cr + m, *i = ci + m; /* r[0] is node m - 1 */
+            ar[k] = w0 * r[0] + w1 * r[1] + w2 * r[2] + w3 * r[3];
+            ai[k] = w0 * i[0] + w1 * i[1] + w2 * i[2] + w3 * i[3];
+        }
+    }
+    /* the phase of the start and centre: exp(-i 2 pi f_k (tinit + tc)) */
+    double complex w = cexp(-2 * M_PI * I * df * (s->tinit + tc)), z = 1;
+    for (int k = 0; k < nf; k++) {
+        double re = ar[k] * creal(z) - ai[k] * cimag(z), im = ar[k] * cimag(z) + ai[k] * creal(z);
+        ar[k] = re;
+        ai[k] = im;
+        z *= w;
+    }
+}
+
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
                     double *vel, cs_error *err) {
-    if (!cache->spectra) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
+    if (!cache->spectra && !cache->combined)
+        return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
     int nf = c->nf;
     double df = 1.0 / (c->L * c->dt_sgt);
     memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)nf);
     /* scratch: the slip-rate spectrum as separate real and imaginary arrays, and the running
      * phasors, so the inner loops over frequency vectorise */
-    double *ar = c->work, *ai = ar + nf, *zr = ai + nf, *zi = zr + nf, *ur = zi + nf, *ui = ur + nf;
+    double *ar = c->work, *ai = ar + nf;
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
         if (check_subfault(c, cache, s, err)) return -1;
         if (!reaches_window(c, s)) continue;
         triangle_factor(c, s->dt_s);
-        /* phasors exp(-i 2 pi f_k tinit) and per-sample steps exp(-i 2 pi f_k dt_s), built by
-         * recurrence over k */
-        double complex w0 = cexp(-2 * M_PI * I * df * s->tinit),
-                       w1 = cexp(-2 * M_PI * I * df * s->dt_s);
-        double complex z0 = 1, z1 = 1;
+        slip_rate_spectrum(c, s, df, ar, ai);
+        const double *cm = cache->combined_m ? cache->combined_m + 6 * (size_t)s->slot : NULL;
+        /* the slip-rate spectrum with the triangle factor and mu A, once for the 3 forces */
         for (int k = 0; k < nf; k++) {
-            zr[k] = creal(z0);
-            zi[k] = cimag(z0);
-            ur[k] = creal(z1);
-            ui[k] = cimag(z1);
-            ar[k] = ai[k] = 0;
-            z0 *= w0;
-            z1 *= w1;
+            double w = s->scale * c->sinc2[k];
+            ar[k] *= w;
+            ai[k] *= w;
         }
-        for (int j = 0; j < s->nsr; j++) {
-            double v = s->sr[j];
-            for (int k = 0; k < nf; k++) {
-                ar[k] += v * zr[k];
-                ai[k] += v * zi[k];
-                double r = zr[k] * ur[k] - zi[k] * ui[k];
-                zi[k] = zr[k] * ui[k] + zi[k] * ur[k];
-                zr[k] = r;
+        if (cm && !memcmp(cm, s->m, sizeof s->m)) {
+            /* the point's combination for this very tensor */
+            const float *G = (const float *)(cache->combined + (size_t)s->slot * 3 * (size_t)nf);
+            for (int f = 0; f < 3; f++) {
+                const float *Gf = G + 2 * (size_t)f * nf;
+                double *A = (double *)(c->acc + (size_t)f * nf);
+                for (int k = 0; k < nf; k++) {
+                    double gr = Gf[2 * k], gi = Gf[2 * k + 1];
+                    A[2 * k] += gr * ar[k] - gi * ai[k];
+                    A[2 * k + 1] += gr * ai[k] + gi * ar[k];
+                }
             }
+            continue;
         }
-        const float complex *S = cache->spectra + (size_t)s->slot * 18 * (size_t)nf;
+        if (!cache->spectra)
+            return cs_error_set(err, CS_ERR_INTERNAL,
+                                "subfault %ld has another moment tensor than its point's combined "
+                                "spectra and the cache keeps no others",
+                                q);
+        const float *S = (const float *)(cache->spectra + (size_t)s->slot * 18 * (size_t)nf);
         for (int f = 0; f < 3; f++) {
-            const float complex *Sf = S + (size_t)f * 6 * nf;
-            double complex *A = c->acc + (size_t)f * nf;
+            const float *Sf = S + 2 * (size_t)f * 6 * nf;
+            double *A = (double *)(c->acc + (size_t)f * nf);
             for (int k = 0; k < nf; k++) {
-                double complex g = 0;
-                for (int comp = 0; comp < 6; comp++)
-                    g += s->m[comp] * Sf[(size_t)comp * nf + k];
-                A[k] += s->scale * c->sinc2[k] * g * (ar[k] + I * ai[k]);
+                double gr = 0, gi = 0;
+                for (int comp = 0; comp < 6; comp++) {
+                    gr += s->m[comp] * Sf[2 * ((size_t)comp * nf + k)];
+                    gi += s->m[comp] * Sf[2 * ((size_t)comp * nf + k) + 1];
+                }
+                A[2 * k] += gr * ar[k] - gi * ai[k];
+                A[2 * k + 1] += gr * ai[k] + gi * ar[k];
             }
         }
     }

@@ -13,10 +13,11 @@
  *
  * Two paths compute the same sum:
  *  - frequency: the SGT of each point is transformed once per rupture (every variation of a
- *    rupture shares its points) and kept only below the band edge fcut = 1.5 fmax, where the
- *    SGT's impulse is 60 dB down; a variation costs, per subfault, the slip rate's spectrum at
- *    those frequencies (exact for the piecewise-linear function) and a few multiply-adds;
- *    one inverse FFT per component gives the record.
+ *    rupture shares its points), kept only below the band edge fcut = 1.5 fmax, where the
+ *    SGT's impulse is 60 dB down, and combined once with the point's moment tensor; a
+ *    variation costs, per subfault, the slip rate's spectrum at those frequencies (exact for
+ *    the piecewise-linear function) and three complex multiply-adds per frequency; one
+ *    inverse FFT per component gives the record.
  *  - time: the plain direct convolution of every subfault's SGT combination with its slip
  *    rate sampled at the SGT's dt (kept as the reference the fast path is measured against).
  * Records start at the rupture's origin time (t = 0), end where the SGT advanced by its time
@@ -73,15 +74,29 @@ void synth_free(synth_ctx *c);
 typedef struct {
     long n;
     long *points;
-    float *strain;          /* n x 3 x 6 x nt_sgt, when kept (time path) */
-    float complex *spectra; /* n x 3 x 6 x nf: weighted (1,1,1,2,2,2) / impulse, shift removed */
+    float *strain;           /* n x 3 x 6 x nt_sgt, when kept (time path) */
+    float complex *spectra;  /* n x 3 x 6 x nf: weighted (1,1,1,2,2,2) / impulse, shift removed */
+    float complex *combined; /* n x 3 x nf: sum_c m_c spectra for the moment tensor below */
+    double *combined_m;      /* n x 6: the tensor each point's combination was made for */
 } synth_cache;
 
 enum { SYNTH_FREQUENCY = 1, SYNTH_TIME = 2 };
 
-int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, synth_cache *cache,
-                     cs_error *err);
+/* m6 (n x 6, may be NULL): the moment tensor of each point when every subfault on it will have
+ * that one (generated variations): the frequency path then keeps only the combination (three
+ * transforms per point, not eighteen). */
+int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, const double *m6,
+                     synth_cache *cache, cs_error *err);
 void synth_cache_free(synth_cache *cache);
+/* The same from strain already in memory (n x 3 x 6 x nt_sgt, as sgt_set_read gives it); the
+ * cache takes ownership of `strain` (kept for the time path, freed otherwise). */
+int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
+                            const double *m6, synth_cache *cache, cs_error *err);
+
+/* Combines each point's spectra once for a moment tensor per point (m6: n x 6), so that
+ * variations whose subfaults have those tensors (every variation the generator makes of a
+ * rupture) skip the 18-fold combination; others still get it. */
+int synth_cache_combine(synth_ctx *c, synth_cache *cache, const double *m6, cs_error *err);
 
 /* vel: 3 x nt (E, N, Z; m/s), overwritten. */
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
