@@ -38,7 +38,7 @@ FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
                common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
                common/cs_progress.c common/cs_cli.c common/cs_hdf5.c common/cs_lines.c \
-               common/cs_rng.c
+               common/cs_rng.c common/cs_mpi_main.c
 COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
 EXTRACT_SRC := extract/srf.c extract/rupgen.c extract/sgt_set.c extract/synth.c extract/im.c \

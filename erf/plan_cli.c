@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cs_cli.h"
+#include "cs_progress.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "site_plan.h"
@@ -160,9 +161,12 @@ int cs_plan_cli_main(int argc, char **argv) {
            p.nx, p.ny, p.nz, p.h, p.vs_min, o.fmax, p.dt, p.vp_max, p.nt, p.nt * p.dt);
     printf("save points: %ld (%ld rupture points and the adaptive mesh, deduplicated)\n", p.npoints,
            p.nrupture_points);
-    printf("per force run: about %.1f GB of memory; about %.0f s on one H200 (8.2 G LUPS), "
-           "%.1f h on 2 CPU cores (15 M LUPS)\n",
-           nodes * BYTES_PER_NODE / 1e9, nodes * p.nt / GPU_LUPS, nodes * p.nt / CPU_LUPS / 3600);
+    char gpu[32], cpu[32];
+    cs_format_duration(nodes * p.nt / GPU_LUPS, gpu, sizeof gpu);
+    cs_format_duration(nodes * p.nt / CPU_LUPS, cpu, sizeof cpu);
+    printf("per force run: about %.3g GB of memory; about %s on one H200 (8.2 G LUPS), %s on 2 CPU "
+           "cores (15 M LUPS)\n",
+           nodes * BYTES_PER_NODE / 1e9, gpu, cpu);
     printf("wrote %s\n", params);
     site_plan_free(&p);
     return 0;

@@ -221,6 +221,11 @@ int site_plan_make(cs_db *db, const char *site, long long erf_id, const erf_medi
     /* centred on the extent, then shifted by under h/2 so the site (0, 0) is a node */
     p->x0 = p->h * round((0.5 * (xmin + xmax) - 0.5 * (p->nx - 1) * p->h) / p->h);
     p->y0 = p->h * round((0.5 * (ymin + ymax) - 0.5 * (p->ny - 1) * p->h) / p->h);
+    /* the fastest Vp anywhere in the box, down to its (rounded) bottom, sets the time step */
+    double vs_unused;
+    if ((rc = erf_medium_extremes(m, (p->nz - 1) * p->h * 1e-3, o->vs_floor, &vs_unused, &p->vp_max,
+                                  err)))
+        goto out;
     double dt_limit = sgt_cfl_limit(p->h, p->vp_max);
     p->dt = floor(0.9 * dt_limit * 1e5) / 1e5;
 

@@ -8,6 +8,7 @@
 
 #include "cs_cli.h"
 #include "cs_log.h"
+#include "cs_mpi_main.h"
 #include "cs_strutil.h"
 #include "extract_run.h"
 #include "im.h"
@@ -157,15 +158,7 @@ static int extract_command(int argc, char **argv, int rank) {
 }
 
 int cs_extract_cli_main(int argc, char **argv) {
-    int inited = 0, provided, rank = 0, size = 1;
-    MPI_Initialized(&inited);
-    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1) cs_log_set_rank(rank, size);
-    int code = extract_command(argc, argv, rank);
-    if (!inited) MPI_Finalize();
-    return code;
+    return cs_mpi_main(argc, argv, extract_command);
 }
 
 static void print_ims(const im_config *ims, const double *values) {

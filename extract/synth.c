@@ -33,7 +33,8 @@ int synth_init(synth_ctx *c, const sgt_set *s, cs_error *err) {
                               "the SGT lasts %g s, no longer than its impulse's time shift (%g s): "
                               "nothing of a record would be complete; run it longer",
                               s->nt * s->dt, s->time_shift);
-    c->max_sr_duration = 0.5 * s->nt * s->dt;
+    /* rise times of real ruptures stay well under 40 s; a longer one is refused with a message */
+    c->max_sr_duration = fmin(0.5 * s->nt * s->dt, 40.0);
     /* The window [0, nt dt) must not receive anything wrapped around: the record's support runs
      * from -time_shift to (SGT length + latest start + slip-rate duration), with starts after
      * the window's end plus the time shift dropped. */
@@ -246,8 +247,9 @@ static int check_subfault(const synth_ctx *c, const synth_cache *cache, const sy
                             s->slot, cache->n);
     if (s->nsr > 0 && (s->nsr - 1) * s->dt_s > c->max_sr_duration)
         return cs_error_set(err, CS_ERR_INPUT,
-                            "a slip-rate function lasts %.3g s, longer than half the SGT's "
-                            "length (%.3g s): extend the SGT run (nt) or shorten the rise times",
+                            "a slip-rate function lasts %.3g s, longer than the %.3g s the "
+                            "synthesis allows (40 s, or half the SGT's length when shorter): "
+                            "check the rise times, or extend the SGT run (nt)",
                             (s->nsr - 1) * s->dt_s, c->max_sr_duration);
     if (!(s->dt_s > 0) && s->nsr > 0)
         return cs_error_set(err, CS_ERR_INPUT, "a slip-rate function has dt = %g s", s->dt_s);

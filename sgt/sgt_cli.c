@@ -7,6 +7,7 @@
 
 #include "cs_cli.h"
 #include "cs_log.h"
+#include "cs_mpi_main.h"
 #include "cs_strutil.h"
 #include "sgt_config.h"
 #include "sgt_mesh.h"
@@ -259,15 +260,7 @@ static int sgt_command(int argc, char **argv, int rank);
 /* Runs under mpirun as one rank of many, or alone (MPI as a singleton). Failures every rank
  * shares (a bad input) are reported once, by the lowest rank that has them. */
 int cs_sgt_cli_main(int argc, char **argv) {
-    int inited = 0, provided, rank = 0, size = 1;
-    MPI_Initialized(&inited);
-    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1) cs_log_set_rank(rank, size);
-    int code = sgt_command(argc, argv, rank);
-    if (!inited) MPI_Finalize();
-    return code;
+    return cs_mpi_main(argc, argv, sgt_command);
 }
 
 static int sgt_command(int argc, char **argv, int rank) {

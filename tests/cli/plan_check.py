@@ -68,3 +68,21 @@ for c, (bx, by) in enumerate(((x0, y0), (x0 + (nx - 1) * h, y0), (x0 + (nx - 1) 
     lon, lat = inv.transform(e, n)
     assert abs(lon - corners[c][0]) < 2e-6 and abs(lat - corners[c][1]) < 2e-6, f"corner {c + 1}: planned {corners[c]}, by hand {lon, lat}"
 print(f"plan check: {len(got)} of {len(rups)} ruptures within {cutoff} km agree (worst {worst:.2e} km); box {nx} x {ny} x {nz}, corners agree")
+
+# The time step against the CFL limit of the fastest Vp anywhere in the box (down to its bottom),
+# from the fk1d model read here: dt vp / h <= 0.495 (the solver's bound).
+layers = []
+with open(keys["model_file"]) as f:
+    nlay = int(f.readline().split()[0])
+    for _ in range(nlay):
+        th, vp, vs = (float(x) for x in f.readline().split()[:3])
+        layers.append((th * 1e3, vp * 1e3, vs * 1e3))
+bottom = (nz - 1) * h
+top, vp_max = 0.0, 0.0
+for i, (th, vp, vs) in enumerate(layers):
+    if top <= bottom:
+        vp_max = max(vp_max, vp, 1.45 * max(vs, 500.0))
+    top += th if i < len(layers) - 1 else float("inf")
+dt = float(keys["dt"])
+assert dt * vp_max / h <= 0.495, f"dt = {dt} s breaks the CFL limit for vp = {vp_max} m/s at h = {h} m"
+print(f"plan check: dt {dt} s, Courant number {dt * vp_max / h:.3f} for vp {vp_max:.0f} m/s down to {bottom / 1e3:.1f} km")
