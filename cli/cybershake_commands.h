@@ -11,6 +11,7 @@ int cs_plan_cli_main(int argc, char **argv);
 int cs_extract_cli_main(int argc, char **argv);
 int cs_synth_cli_main(int argc, char **argv);
 int cs_seismogram_cli_main(int argc, char **argv);
+int cs_hazard_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -25,7 +26,8 @@ int cs_seismogram_cli_main(int argc, char **argv);
         {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \
         {"extract", cs_extract_cli_main, "seismograms and intensity measures from SGTs (MPI)"},    \
         {"synth", cs_synth_cli_main, "the seismogram of one SRF from a site's SGTs"},              \
-        {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},           \
+        {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},          \
+        {"hazard", cs_hazard_cli_main, "hazard curves: store, CSV, plot"},           \
         CYBERSHAKE_SGT_COMMANDS
 #endif
 

@@ -1,0 +1,315 @@
+#include "hazard_db.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_strutil.h"
+
+static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
+static const char *components[] = {"RotD50", "RotD100", "geometric mean", "E", "N", "Z"};
+
+static int is_one_of(const char *s, const char **list, int n) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, list[i])) return 1;
+    return 0;
+}
+
+int hazard_im_parse(const char *text, hazard_im *im, cs_error *err) {
+    memset(im, 0, sizeof *im);
+    char buf[128], *tok[4];
+    int n = 0;
+    cs_copy(buf, sizeof buf, text);
+    for (char *save = NULL, *t = strtok_r(buf, " \t", &save); t && n < 4;
+         t = strtok_r(NULL, " \t", &save))
+        tok[n++] = t;
+    /* "geometric mean" is two words: join them */
+    for (int i = 0; i + 1 < n; i++)
+        if (!strcmp(tok[i], "geometric") && !strcmp(tok[i + 1], "mean")) {
+            tok[i][strlen(tok[i])] = ' ';
+            for (int j = i + 1; j + 1 < n; j++)
+                tok[j] = tok[j + 1];
+            n--;
+        }
+    int bad = 0;
+    if (n == 2 && is_one_of(tok[0], components, 6)) { /* "RotD50 3.0": SA */
+        cs_copy(im->measure, sizeof im->measure, "SA");
+        cs_copy(im->component, sizeof im->component, tok[0]);
+        bad = cs_parse_double(tok[1], &im->period) || !(im->period > 0);
+    } else if (n == 3 && !strcmp(tok[0], "SA") && is_one_of(tok[2], components, 6)) {
+        cs_copy(im->measure, sizeof im->measure, "SA");
+        cs_copy(im->component, sizeof im->component, tok[2]);
+        bad = cs_parse_double(tok[1], &im->period) || !(im->period > 0);
+    } else if (n == 2 && is_one_of(tok[0], measures + 1, 6) && is_one_of(tok[1], components, 6)) {
+        cs_copy(im->measure, sizeof im->measure, tok[0]);
+        cs_copy(im->component, sizeof im->component, tok[1]);
+    } else {
+        bad = 1;
+    }
+    if (bad)
+        return cs_error_input(
+            err, "--im", NULL, text,
+            "give 'COMPONENT PERIOD' for SA ('RotD50 3.0', 'geometric mean 5'), "
+            "'SA PERIOD COMPONENT', or 'MEASURE COMPONENT' for PGA, PGV, Arias, "
+            "CAV, D5-75, D5-95 (components RotD50, RotD100, geometric mean, E, N, "
+            "Z)");
+    return 0;
+}
+
+void hazard_im_name(const hazard_im *im, char *out, size_t size) {
+    if (im->period > 0)
+        snprintf(out, size, "%s(%g) %s", im->measure, im->period, im->component);
+    else
+        snprintf(out, size, "%s %s", im->measure, im->component);
+}
+
+int hazard_run_find(cs_db *db, const char *run_or_site, hazard_run *r, cs_error *err) {
+    memset(r, 0, sizeof *r);
+    long id;
+    int by_id = cs_parse_long(run_or_site, &id) == 0;
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      by_id ? "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
+                              "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
+                              "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
+                              "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
+                              "e.ERF_ID = u.ERF_ID WHERE u.Run_ID = ?"
+                            : "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
+                              "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
+                              "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
+                              "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
+                              "e.ERF_ID = u.ERF_ID WHERE s.CS_Short_Name = ? AND u.Status IN ('PP "
+                              "Generated', 'Curves Generated', 'Verified') ORDER BY u.Run_ID DESC "
+                              "LIMIT 1",
+                      &st, err))
+        return -1;
+    if (by_id)
+        sqlite3_bind_int64(st, 1, id);
+    else
+        sqlite3_bind_text(st, 1, run_or_site, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->run_id = sqlite3_column_int64(st, 0);
+        r->site_id = sqlite3_column_int64(st, 1);
+        r->erf_id = sqlite3_column_int64(st, 2);
+        r->scen_id = sqlite3_column_int64(st, 3);
+        cs_copy(r->site, sizeof r->site, (const char *)sqlite3_column_text(st, 4));
+        r->lon = sqlite3_column_double(st, 5);
+        r->lat = sqlite3_column_double(st, 6);
+        r->time_span = sqlite3_column_double(st, 7);
+        r->max_frequency = sqlite3_column_double(st, 8);
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "looking up the run", err);
+    return cs_error_input(err, cs_db_path(db), by_id ? "Run_ID" : "site", run_or_site,
+                          by_id ? "no such run in the study"
+                                : "no finished extraction of that site in the study (run "
+                                  "'cybershake extract' first, or name a Run_ID)");
+}
+
+int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long long *type_id,
+                   char *units, size_t units_size, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "
+                      "AND IM_Type_Component = ? AND ((? = 0 AND IM_Type_Value IS NULL) OR "
+                      "abs(IM_Type_Value - ?) < 1e-9)",
+                      &st, err))
+        return -1;
+    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, im->component, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, im->period);
+    sqlite3_bind_double(st, 4, im->period);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *type_id = sqlite3_column_int64(st, 0);
+        cs_copy(units, units_size, (const char *)sqlite3_column_text(st, 1));
+    }
+    sqlite3_finalize(st);
+    char name[64];
+    hazard_im_name(im, name, sizeof name);
+    if (rc != SQLITE_ROW)
+        return cs_error_input(err, "--im", NULL, name, "no such intensity measure in the study");
+    /* the run must have values of it */
+    if (cs_db_prepare(db, "SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = ? AND IM_Type_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int64(st, 2, *type_id);
+    long long n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (n == 0)
+        return cs_error_input(err, "--im", NULL, name,
+                              "run %lld has no values of it (the extraction's --periods choose "
+                              "the SA periods)",
+                              r->run_id);
+    return 0;
+}
+
+void hazard_set_free(hazard_set *set) {
+    for (long i = 0; i < set->n; i++)
+        free(set->rups[i].values);
+    free(set->rups);
+    free(set->source);
+    free(set->rupture);
+    memset(set, 0, sizeof *set);
+}
+
+int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err) {
+    memset(set, 0, sizeof *set);
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT p.Source_ID, p.Rupture_ID, r.Prob, p.IM_Value FROM PeakAmplitudes p "
+                      "JOIN Ruptures r ON r.ERF_ID = ? AND r.Source_ID = p.Source_ID AND "
+                      "r.Rupture_ID = p.Rupture_ID WHERE p.Run_ID = ? AND p.IM_Type_ID = ? "
+                      "ORDER BY p.Source_ID, p.Rupture_ID",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->erf_id);
+    sqlite3_bind_int64(st, 2, r->run_id);
+    sqlite3_bind_int64(st, 3, type_id);
+    long cap = 0, vcap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long s = sqlite3_column_int64(st, 0), q = sqlite3_column_int64(st, 1);
+        if (set->n == 0 || set->source[set->n - 1] != s || set->rupture[set->n - 1] != q) {
+            if (set->n == cap) {
+                cap = cap ? 2 * cap : 256;
+                hazard_rupture *g = realloc(set->rups, sizeof *g * (size_t)cap);
+                if (g) set->rups = g;
+                long long *a = realloc(set->source, sizeof *a * (size_t)cap);
+                if (a) set->source = a;
+                long long *b = realloc(set->rupture, sizeof *b * (size_t)cap);
+                if (b) set->rupture = b;
+                if (!g || !a || !b) goto oom;
+            }
+            set->source[set->n] = s;
+            set->rupture[set->n] = q;
+            set->rups[set->n] = (hazard_rupture){.prob = sqlite3_column_double(st, 2)};
+            set->n++;
+            vcap = 0;
+        }
+        hazard_rupture *h = &set->rups[set->n - 1];
+        if (h->nvalues == vcap) {
+            vcap = vcap ? 2 * vcap : 16;
+            double *g = realloc(h->values, sizeof(double) * (size_t)vcap);
+            if (!g) goto oom;
+            h->values = g;
+        }
+        h->values[h->nvalues++] = sqlite3_column_double(st, 3);
+        set->nvalues++;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        hazard_set_free(set);
+        return cs_db_fail(db, "reading the amplitudes", err);
+    }
+    for (long i = 0; i < set->n; i++)
+        hazard_sort_values(&set->rups[i]);
+    return 0;
+oom:
+    sqlite3_finalize(st);
+    hazard_set_free(set);
+    return cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading the amplitudes");
+}
+
+static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long long *id,
+                        cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT Hazard_Dataset_ID FROM Hazard_Datasets WHERE ERF_ID = ? AND "
+                      "Rup_Var_Scenario_ID IS ? AND Time_Span_Years = ? AND Inputs = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->erf_id);
+    sqlite3_bind_int64(st, 2, r->scen_id);
+    sqlite3_bind_double(st, 3, r->time_span);
+    sqlite3_bind_text(st, 4, inputs, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (cs_db_prepare(db,
+                      "INSERT INTO Hazard_Datasets (ERF_ID, Rup_Var_Scenario_ID, Prob_Model, "
+                      "Time_Span_Years, Max_Frequency, Inputs, Created_At) VALUES (?, ?, "
+                      "'Poisson', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->erf_id);
+    sqlite3_bind_int64(st, 2, r->scen_id);
+    sqlite3_bind_double(st, 3, r->time_span);
+    sqlite3_bind_double(st, 4, r->max_frequency);
+    sqlite3_bind_text(st, 5, inputs, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "adding the hazard dataset", err);
+    *id = sqlite3_last_insert_rowid(cs_db_handle(db));
+    return 0;
+}
+
+int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double *levels,
+                 const double *poe, int n, const char *inputs, long long *curve_id, cs_error *err) {
+    if (cs_db_begin(db, err)) return -1;
+    long long ds = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = find_dataset(db, r, inputs, &ds, err);
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "DELETE FROM Hazard_Curves WHERE Run_ID = ? AND Hazard_Dataset_ID = ? "
+                           "AND IM_Type_ID = ?",
+                           &st, err);
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, r->run_id);
+        sqlite3_bind_int64(st, 2, ds);
+        sqlite3_bind_int64(st, 3, type_id);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "replacing the curve", err);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "INSERT INTO Hazard_Curves (Run_ID, Hazard_Dataset_ID, IM_Type_ID, "
+                           "Curve_Date) VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                           &st, err);
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, r->run_id);
+        sqlite3_bind_int64(st, 2, ds);
+        sqlite3_bind_int64(st, 3, type_id);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding the curve", err);
+        *curve_id = sqlite3_last_insert_rowid(cs_db_handle(db));
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "INSERT INTO Hazard_Curve_Points (Hazard_Curve_ID, X_Value, Y_Value) "
+                           "VALUES (?, ?, ?)",
+                           &st, err);
+    for (int i = 0; i < n && !rc; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, *curve_id);
+        sqlite3_bind_double(st, 2, levels[i]);
+        sqlite3_bind_double(st, 3, poe[i]);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding a curve point", err);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "UPDATE CyberShake_Runs SET Status = 'Curves Generated', Status_Time = "
+                           "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE Run_ID = ? AND Status = "
+                           "'PP Generated'",
+                           &st, err);
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, r->run_id);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "updating the run", err);
+    }
+    sqlite3_finalize(st);
+    if (rc) {
+        cs_db_rollback(db);
+        return -1;
+    }
+    return cs_db_commit(db, err);
+}

@@ -1,0 +1,32 @@
+/* Log-log plots as the field draws hazard curves (cairo; PNG or SVG by the file's extension):
+ * curves of annual probability of exceedance against the intensity level, dashed horizontal
+ * lines at given probabilities (2% and 10% in 50 years), decade grid, labelled axes, legend.
+ * Written under a temporary name and renamed into place. */
+#ifndef HAZARD_PLOT_H
+#define HAZARD_PLOT_H
+
+#include "cs_error.h"
+
+typedef struct {
+    const char *label;
+    const double *x, *y; /* y <= 0 is not drawn */
+    int n;
+} plot_curve;
+
+typedef struct {
+    const char *label;
+    double y;
+} plot_hline;
+
+typedef struct {
+    const char *title, *xlabel, *ylabel;
+    double xmin, xmax, ymin, ymax; /* > 0: log axes */
+    const plot_curve *curves;
+    int ncurves;
+    const plot_hline *lines;
+    int nlines;
+} plot_spec;
+
+int plot_loglog(const char *path, const plot_spec *p, cs_error *err);
+
+#endif

@@ -1,0 +1,208 @@
+#include "peer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmpe.h"
+
+const double peer_levels[PEER_NLEVELS] = {0.001, 0.01, 0.05, 0.1,  0.15, 0.2, 0.25, 0.3, 0.35,
+                                          0.4,   0.45, 0.5,  0.55, 0.6,  0.7, 0.8,  0.9, 1.0};
+const peer_site peer_fault_sites[7] = {{38.113, -122.000}, {38.113, -122.114}, {38.111, -122.570},
+                                       {38.000, -122.000}, {37.910, -122.000}, {38.225, -122.000},
+                                       {38.113, -121.886}};
+const char *const peer_cases[] = {"1", "2", "4", "5", "8a", "8b", "8c", NULL};
+
+#define MU        3e10
+#define SLIP_RATE 0.002
+
+static double moment(double m) {
+    return pow(10.0, 1.5 * m + 9.05);
+}
+
+/* A planar fault: its top edge from a to b (local x north, y east, km), dip (deg) towards the
+ * horizontal unit vector d, from ztop to zbot km. */
+typedef struct {
+    double ax, ay, sx, sy; /* top-edge start, unit strike vector */
+    double length, width;  /* km along strike and down dip */
+    double dip, dx, dy, ztop;
+    double rake;
+} fault;
+
+typedef struct {
+    double m, rate; /* per year */
+    int whole;      /* one rupture of the whole fault */
+} mag_bin;
+
+/* The cases are defined on a sphere (R = 6371 km, as PEER's and the reference codes' distances
+ * are): a local equirectangular frame at the fault's centre, x north, y east (km); at the cases'
+ * distances (< 60 km) it is exact to well under a metre. */
+#define EARTH_KM 6371.0
+#define LAT0     38.1124
+#define LON0     -122.0
+static void to_local(double lon, double lat, double *x, double *y) {
+    *x = EARTH_KM * (lat - LAT0) * M_PI / 180;
+    *y = EARTH_KM * cos(LAT0 * M_PI / 180) * (lon - LON0) * M_PI / 180;
+}
+
+static int make_fault(int which, fault *f) {
+    double x0, y0, x1, y1;
+    to_local(-122.0, 38.0, &x0, &y0);
+    to_local(-122.0, 38.2248, &x1, &y1);
+    f->ax = x0;
+    f->ay = y0;
+    f->length = hypot(x1 - x0, y1 - y0);
+    f->sx = (x1 - x0) / f->length;
+    f->sy = (y1 - y0) / f->length;
+    if (which == 1) { /* vertical strike-slip, 0-12 km */
+        f->dip = 90, f->ztop = 0, f->width = 12, f->rake = 0;
+        f->dx = -f->sy, f->dy = f->sx;
+    } else { /* reverse, dipping 60 deg to the west, 1-12 km */
+        f->dip = 60, f->ztop = 1, f->width = 11 / sin(60 * M_PI / 180), f->rake = 90;
+        f->dx = 0, f->dy = -1;
+    }
+    return 0;
+}
+
+/* Distance (km) from a surface point to the rectangle u in [u0, u1], w in [w0, w1] of the
+ * fault's plane (u along strike from the top edge's start, w down dip from the top edge). */
+static double rrup(const fault *f, double px, double py, double u0, double u1, double w0,
+                   double w1) {
+    double cd = cos(f->dip * M_PI / 180), sd = sin(f->dip * M_PI / 180);
+    double ex[3] = {f->sx, f->sy, 0}, ew[3] = {cd * f->dx, cd * f->dy, sd};
+    double r[3] = {px - f->ax, py - f->ay, -f->ztop};
+    double a = r[0] * ex[0] + r[1] * ex[1] + r[2] * ex[2];
+    double b = r[0] * ew[0] + r[1] * ew[1] + r[2] * ew[2];
+    a = a < u0 ? u0 : a > u1 ? u1 : a;
+    b = b < w0 ? w0 : b > w1 ? w1 : b;
+    double q[3] = {a * ex[0] + b * ew[0] - r[0], a * ex[1] + b * ew[1] - r[1],
+                   a * ex[2] + b * ew[2] - r[2]};
+    return sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+}
+
+/* The magnitude-frequency distribution of a case, moment-balanced on the fault. */
+static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_error *err) {
+    double mrate = MU * f->length * 1e3 * f->width * 1e3 * SLIP_RATE;
+    if (!strcmp(id, "1")) {
+        *bins = malloc(sizeof **bins);
+        (*bins)[0] = (mag_bin){6.5, mrate / moment(6.5), 1};
+        *n = 1;
+        return 0;
+    }
+    if (!strcmp(id, "2") || !strcmp(id, "4") || !strncmp(id, "8", 1)) {
+        *bins = malloc(sizeof **bins);
+        (*bins)[0] = (mag_bin){6.0, mrate / moment(6.0), 0};
+        *n = 1;
+        return 0;
+    }
+    if (!strcmp(id, "5")) {
+        /* truncated exponential, b = 0.9, density normalised over [0, 6.5]: total rate N from
+         * N int_0^6.5 f M0 dm = moment rate, bins of 0.01 from 5.00 */
+        double beta = 0.9 * log(10.0), mmax = 6.5, c = 1.5 * log(10.0);
+        double norm = 1 - exp(-beta * mmax);
+        double mom = pow(10.0, 9.05) * beta / norm * expm1((c - beta) * mmax) / (c - beta);
+        double total = mrate / mom;
+        int nb = 150;
+        *bins = malloc(sizeof **bins * (size_t)nb);
+        for (int i = 0; i < nb; i++) {
+            double lo = 5.0 + 0.01 * i, hi = lo + 0.01;
+            double p = (exp(-beta * lo) - exp(-beta * hi)) / norm;
+            (*bins)[i] = (mag_bin){lo + 0.005, total * p, 0};
+        }
+        *n = nb;
+        return 0;
+    }
+    return cs_error_input(err, "PEER case", NULL, id,
+                          "not built (cases 1, 2, 4, 5, 8a, 8b, 8c are; docs/hazard.md)");
+}
+
+static int push(hazard_rupture **rups, long *n, long *cap, hazard_rupture r, cs_error *err) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 4096;
+        hazard_rupture *g = realloc(*rups, sizeof *g * (size_t)*cap);
+        if (!g) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for ruptures");
+        *rups = g;
+    }
+    (*rups)[(*n)++] = r;
+    return 0;
+}
+
+/* Grid positions at most step apart spanning [0, span] end to end (one when span is 0): the
+ * extreme positions, where a rupture reaches the fault's end or edge, are included, as the
+ * floating rule allows them. */
+static int positions(double span, double step) {
+    return span <= 1e-9 ? 1 : (int)ceil(span / step - 1e-9) + 1;
+}
+
+int peer_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                       hazard_rupture **rups, long *n, cs_error *err) {
+    *rups = NULL;
+    *n = 0;
+    fault f;
+    double sx, sy;
+    int rc = make_fault(!strcmp(id, "4") ? 2 : 1, &f);
+    to_local(site->lon, site->lat, &sx, &sy);
+    mag_bin *bins = NULL;
+    int nb = 0;
+    if (case_bins(id, &f, &bins, &nb, err)) return -1;
+    double trunc = !strcmp(id, "8b") ? 2 : !strcmp(id, "8c") ? 3 : 0;
+    int with_sigma = id[0] == '8';
+    long cap = 0;
+    for (int b = 0; b < nb && !rc; b++) {
+        double m = bins[b].m, L, W;
+        if (bins[b].whole) {
+            L = f.length;
+            W = f.width;
+        } else {
+            double area = pow(10.0, m - 4);
+            W = pow(10.0, 0.5 * m - 2.15);
+            L = pow(10.0, 0.5 * m - 1.85);
+            if (W > f.width) {
+                W = f.width;
+                L = area / W;
+            }
+            if (L > f.length) L = f.length;
+        }
+        int nu = positions(f.length - L, o->step_km), nw = positions(f.width - W, o->step_km);
+        double du = nu > 1 ? (f.length - L) / (nu - 1) : 0,
+               dw = nw > 1 ? (f.width - W) / (nw - 1) : 0;
+        hazard_rupture h = {.prob = -expm1(-bins[b].rate), .nvalues = nu * nw};
+        h.values = malloc(sizeof(double) * (size_t)h.nvalues);
+        if (!h.values) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d positions", h.nvalues);
+            break;
+        }
+        double sigma = 0;
+        for (int i = 0; i < nu && !rc; i++)
+            for (int k = 0; k < nw && !rc; k++) {
+                double u0 = i * du, w0 = k * dw;
+                double r = rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W);
+                gmpe_value g;
+                rc = gmpe_sadigh97_rock(0, m, r, f.rake, &g, err);
+                h.values[i * nw + k] = with_sigma ? g.ln_median : exp(g.ln_median);
+                sigma = g.sigma;
+            }
+        if (with_sigma) {
+            h.lognormal = 1;
+            h.sigma = sigma;
+            h.trunc = trunc;
+            h.upper_only = 1;
+        }
+        hazard_sort_values(&h);
+        if (!rc) rc = push(rups, n, &cap, h, err);
+        if (rc) free(h.values);
+    }
+    free(bins);
+    if (rc) {
+        peer_free(*rups, *n);
+        *rups = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void peer_free(hazard_rupture *rups, long n) {
+    for (long i = 0; i < n; i++)
+        free(rups[i].values);
+    free(rups);
+}

@@ -1,0 +1,45 @@
+/* The PEER PSHA code verification cases, Set 1 (Thomas, Wong and Abrahamson 2010; the rules of
+ * ../shared/reference/peer/README.md), built from their definitions: faults, floating ruptures,
+ * magnitude-frequency distributions, Sadigh et al. (1997) rock PGA, and curves by the hazard
+ * stage's integrator (hazard_curve).
+ *
+ * Built: cases 1, 2, 4, 5 (sigma 0) and 8a, 8b, 8c (untruncated, truncated at 2 and 3 sigma,
+ * renormalised over the upper tail). Not yet: case 3 (aleatory rupture area), 6 (truncated
+ * normal), 7 (Youngs-Coppersmith characteristic) and the area-source cases 10 and 11.
+ *
+ * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
+ * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
+ * at most the fault's; ruptures float over every position along strike and down dip (a grid of
+ * `step_km`, spanning the fault end to end), equally likely, one entry of the integrator per
+ * magnitude with its positions as its variations; Rrup to each
+ * rupture's rectangle; annual Poisson probabilities. Magnitude bins are 0.01 wide with Mmin on a
+ * bin's lower edge, magnitudes at bin centres; the truncated exponential is moment-balanced with
+ * its density normalised from M = 0 (the README's rule; it reproduces nshmp-haz's total rate). */
+#ifndef PEER_H
+#define PEER_H
+
+#include "cs_error.h"
+#include "hazard_curve.h"
+
+#define PEER_NLEVELS 18
+extern const double peer_levels[PEER_NLEVELS]; /* g */
+
+typedef struct {
+    double lat, lon;
+} peer_site;
+extern const peer_site peer_fault_sites[7];
+
+typedef struct {
+    double step_km; /* floating-rupture grid, 0.02 */
+} peer_options;
+
+/* Ruptures of a case as seen from a site (each with its probability, median and sigma). */
+int peer_case_ruptures(const char *case_id, const peer_site *site, const peer_options *o,
+                       hazard_rupture **rups, long *n, cs_error *err);
+
+void peer_free(hazard_rupture *rups, long n);
+
+/* Every case this build makes, for --help. */
+extern const char *const peer_cases[];
+
+#endif

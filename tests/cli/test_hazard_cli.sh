@@ -1,0 +1,116 @@
+#!/bin/sh
+# Hazard curves as a user makes them: a study with a run whose PeakAmplitudes are known
+# (lognormal values per rupture, drawn here), its curve stored, exported and drawn, and the
+# curve recomputed independently (tests/cli/hazard_check.py).
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+# Study: the demo site, 30 ruptures (geometry files), a finished run, SA 3 s RotD50 and PGV E
+# values for 20 variations each.
+make_study() {
+    "$CS" db init s.sqlite >/dev/null && "$CS" db import-sites s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null || return 1
+    "$PY" - <<'PYEOF' || return 1
+import math, random, sqlite3, subprocess, sys
+random.seed(3)
+files = []
+for i in range(30):
+    name = f"{i // 3}_{i % 3}.txt"
+    with open(name, "w") as f:
+        f.write(f"Probability = {random.uniform(1e-4, 2e-2):.6g}\nMagnitude = {random.uniform(5.5, 7.5):.2f}\n"
+                "GridSpacing = 1.0\nNumRows = 1\nNumCols = 2\n# lat lon depth rake dip strike\n"
+                f"34.1 -118.2 2.0 90 45 0\n34.11 -118.2 2.0 90 45 0\n")
+    files.append(name)
+import os
+cs = os.environ["CS"]
+subprocess.run([cs, "erf", "import-geometry", "s.sqlite", "--name", "t"] + files, check=True, capture_output=True)
+db = sqlite3.connect("s.sqlite")
+db.execute("INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, Rup_Var_Scenario_Name) VALUES (1, 'x')")
+db.execute("INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, Status) VALUES (1, 1, 1, 'PP Generated')")
+db.execute("INSERT INTO IM_Types (IM_Type_Measure, IM_Type_Value, IM_Type_Units, IM_Type_Component) VALUES ('SA', 3.0, 'g', 'RotD50')")
+db.execute("INSERT INTO IM_Types (IM_Type_Measure, IM_Type_Value, IM_Type_Units, IM_Type_Component) VALUES ('PGV', NULL, 'm/s', 'E')")
+for s, r, m in db.execute("SELECT Source_ID, Rupture_ID, Magnitude FROM Ruptures").fetchall():
+    for v in range(20):
+        sa = math.exp(math.log(0.02) + 1.2 * (m - 6.5) + 0.6 * random.gauss(0, 1))
+        db.execute("INSERT INTO PeakAmplitudes VALUES (1, ?, ?, ?, 1, ?)", (s, r, v, sa))
+        db.execute("INSERT INTO PeakAmplitudes VALUES (1, ?, ?, ?, 2, ?)", (s, r, v, 5 * sa))
+db.commit()
+PYEOF
+}
+export CS
+
+t_help_and_usage() {
+    run "$CS" hazard curve --help && expect_rc 0 && expect_out "usage: cybershake hazard curve" || return 1
+    run "$CS" hazard curve s.sqlite 1 && expect_rc 2 && expect_err "--im" || return 1
+}
+
+t_curve_stored_exported_drawn_and_recomputed() {
+    make_study || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --csv c.csv --plot c.png
+    expect_rc 0 && expect_out "30 ruptures, 600 variations, 51 levels" && expect_out "2% in 50 years" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curve_Points')" = 51 ] || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT Status FROM CyberShake_Runs')" = "Curves Generated" ] || return 1
+    run "$PY" "$REPO/tests/cli/hazard_check.py" s.sqlite 1 1 c.csv
+    expect_rc 0 || { cat "$T/out" "$T/err" >&2; return 1; }
+    sed 's/^/    /' "$T/out"
+    head -c 8 c.png | od -An -c | grep -q "P   N   G" || return 1
+    # the same run by site name, another IM, custom levels, SVG; a second curve replaces nothing else
+    run "$CS" hazard curve s.sqlite DEMO --im 'PGV E' --levels 0.001,0.01,0.1,1,10 --csv v.csv --plot v.svg
+    expect_rc 0 && expect_out "PGV E" || return 1
+    grep -q "<svg" v.svg || return 1
+    run "$PY" "$REPO/tests/cli/hazard_check.py" s.sqlite 1 2 v.csv && expect_rc 0 || return 1
+    # recomputing a curve replaces it
+    "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' >/dev/null || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 2 ] || return 1
+}
+
+t_bad_requests_name_the_problem() {
+    make_study || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 5.0' && expect_rc 1 && expect_err "no such intensity measure" || return 1
+    run "$CS" hazard curve s.sqlite 7 --im 'RotD50 3.0' && expect_rc 1 && expect_err "no such run" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --levels 1,0.5 && expect_rc 1 && expect_err "increase" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'sideways 3' && expect_rc 1 && expect_err "COMPONENT PERIOD" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --plot c.pdf && expect_rc 1 && expect_err ".png or .svg" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 0 ] || return 1
+}
+
+# The PEER PSHA verification cases built from their definitions, against nshmp-haz's values
+# (nine digits) within 1% away from the sigma = 0 cut-offs, and against the PEER 2010 consensus
+# (three digits, from which nshmp-haz itself differs by up to 7% near cut-offs) within 8%.
+PEER="$REPO/tests/data/peer"
+t_peer_cases_1_2_5() {
+    run "$CS" hazard peer 1 --reference "$PEER/nshmp_Set1-Case1.csv"
+    expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    case 1: /'
+    run "$CS" hazard peer 2 --reference "$PEER/nshmp_Set1-Case2.csv"
+    expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    case 2: /'
+    run "$CS" hazard peer 5 --step 0.05 --reference "$PEER/nshmp_Set1-Case5.csv"
+    expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    case 5: /'
+    run "$CS" hazard peer 2 --reference "$PEER/peer2010_Set1-Case2.csv" --tolerance 0.08
+    expect_rc 0 && expect_out "0 beyond 8%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    case 2: /'
+    run "$CS" hazard peer 5 --step 0.05 --reference "$PEER/peer2010_Set1-Case5.csv" --tolerance 0.08 --plot c5.png
+    expect_rc 0 && expect_out "0 beyond 8%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    case 5: /'
+    [ -s c5.png ] || return 1
+    # a wrong model must fail: case 2's values against case 5's expectations
+    run "$CS" hazard peer 2 --reference "$PEER/nshmp_Set1-Case5.csv" && expect_rc 1 || return 1
+}
+
+# The cases without expected values here are kept as regression results of this toolkit.
+t_peer_regression_cases() {
+    for c in 4 8a 8b 8c; do
+        run "$CS" hazard peer $c --reference "$PEER/regression_Set1-Case$c.csv" --tolerance 1e-6
+        expect_rc 0 && expect_out "0 beyond 0.0001%" || { cat "$T/out" >&2; return 1; }
+    done
+    run "$CS" hazard peer 3 && expect_rc 1 && expect_err "not built" || return 1
+}
+
+tcase help_and_usage t_help_and_usage
+tcase peer_cases_1_2_5 t_peer_cases_1_2_5
+tcase peer_regression_cases t_peer_regression_cases
+tcase curve_stored_exported_drawn_and_recomputed t_curve_stored_exported_drawn_and_recomputed
+tcase bad_requests_name_the_problem t_bad_requests_name_the_problem
+tsummary
