@@ -7,6 +7,9 @@
 
 #include "cs_cli.h"
 #include "cs_db.h"
+
+/* hazard/hazard_cli.c: the disaggregation query, offered here too */
+int cs_disagg_cli_main(int argc, char **argv);
 #include "cs_log.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
@@ -203,6 +206,7 @@ int cs_db_cli_main(int argc, char **argv) {
         {"info", cmd_info, "schema version and table sizes"},
         {"import-sites", cmd_import_sites, "import sites from CSV"},
         {"sites", cmd_sites, "list the sites of a study"},
+        {"disagg", cs_disagg_cli_main, "disaggregate a site's hazard (cybershake hazard disagg)"},
     };
     return cs_cli_dispatch(argv[0], "Study database: creation, upgrade, sites.", cmds,
                            (int)(sizeof cmds / sizeof cmds[0]), argc, argv);

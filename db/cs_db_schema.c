@@ -221,11 +221,43 @@ static const char v4_sql[] =
     "  Finished_At TEXT NOT NULL,"
     "  PRIMARY KEY (Run_ID, Source_ID, Rupture_ID));";
 
+/* Version 5: what the hazard stage derives from a run: each rupture's values of an IM type in
+ * one sorted array (so curves and disaggregations read thousands of rows, not millions), and
+ * disaggregation results with their magnitude-distance-epsilon bins and leading ruptures. */
+static const char v5_sql[] =
+    "CREATE TABLE Hazard_Rupture_Values ("
+    "  Run_ID INTEGER NOT NULL REFERENCES CyberShake_Runs ON DELETE CASCADE,"
+    "  IM_Type_ID INTEGER NOT NULL REFERENCES IM_Types,"
+    "  Source_ID INTEGER NOT NULL,"
+    "  Rupture_ID INTEGER NOT NULL,"
+    "  Magnitude REAL NOT NULL, Prob REAL NOT NULL, Rrup_Km REAL NOT NULL,"
+    "  Num_Values INTEGER NOT NULL CHECK (Num_Values > 0),"
+    "  IM_Values BLOB NOT NULL,"
+    "  PRIMARY KEY (Run_ID, IM_Type_ID, Source_ID, Rupture_ID)) WITHOUT ROWID;"
+    "CREATE TABLE Disaggregations ("
+    "  Disagg_ID INTEGER PRIMARY KEY,"
+    "  Run_ID INTEGER NOT NULL REFERENCES CyberShake_Runs ON DELETE CASCADE,"
+    "  IM_Type_ID INTEGER NOT NULL REFERENCES IM_Types,"
+    "  IM_Level REAL NOT NULL, Annual_Poe REAL NOT NULL, Target TEXT NOT NULL,"
+    "  Mean_M REAL, Mean_R REAL, Mean_Eps REAL, Mode_M REAL, Mode_R REAL, Mode_Eps REAL,"
+    "  Created_At TEXT NOT NULL);"
+    "CREATE TABLE Disagg_Bins ("
+    "  Disagg_ID INTEGER NOT NULL REFERENCES Disaggregations ON DELETE CASCADE,"
+    "  M_Low REAL NOT NULL, M_High REAL NOT NULL, R_Low REAL NOT NULL, R_High REAL NOT NULL,"
+    "  Eps_Low REAL NOT NULL, Eps_High REAL NOT NULL, Contribution REAL NOT NULL);"
+    "CREATE TABLE Disagg_Ruptures ("
+    "  Disagg_ID INTEGER NOT NULL REFERENCES Disaggregations ON DELETE CASCADE,"
+    "  Source_ID INTEGER NOT NULL, Rupture_ID INTEGER NOT NULL, Contribution REAL NOT NULL,"
+    "  PRIMARY KEY (Disagg_ID, Source_ID, Rupture_ID));"
+    "CREATE INDEX PeakAmplitudes_Run_IM ON PeakAmplitudes (Run_ID, IM_Type_ID);"
+    "CREATE INDEX Disagg_Bins_ID ON Disagg_Bins (Disagg_ID);";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
     {3, "forecast time span and provenance, rupture rates, variation generator, site plans",
      v3_sql},
     {4, "extraction progress: finished ruptures of each run", v4_sql},
+    {5, "hazard: per-rupture value arrays, disaggregations", v5_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_geo.h"
 #include "cs_strutil.h"
 
 static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
@@ -154,60 +155,184 @@ void hazard_set_free(hazard_set *set) {
     free(set->rups);
     free(set->source);
     free(set->rupture);
+    free(set->mag);
+    free(set->rrup);
     memset(set, 0, sizeof *set);
+}
+
+/* Rrup of a rupture from the site: the closest of its points, horizontal geodesic distance and
+ * depth combined. */
+static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long long s, long long q,
+                        double *out, cs_error *err) {
+    sqlite3_reset(pts);
+    sqlite3_bind_int64(pts, 1, r->erf_id);
+    sqlite3_bind_int64(pts, 2, s);
+    sqlite3_bind_int64(pts, 3, q);
+    double best = INFINITY;
+    int rc;
+    while ((rc = sqlite3_step(pts)) == SQLITE_ROW) {
+        double d = cs_geo_distance(r->lon, r->lat, sqlite3_column_double(pts, 1),
+                                   sqlite3_column_double(pts, 0)) *
+                   1e-3;
+        double z = sqlite3_column_double(pts, 2);
+        best = fmin(best, sqrt(d * d + z * z));
+    }
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "reading rupture points", err);
+    *out = isfinite(best) ? best : 0;
+    return 0;
+}
+
+/* Builds the run's per-rupture arrays of an IM type from PeakAmplitudes, when missing. */
+static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT count(*) FROM Hazard_Rupture_Values WHERE Run_ID = ? AND "
+                      "IM_Type_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int64(st, 2, type_id);
+    long long have = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (have > 0) return 0;
+    sqlite3_stmt *sel = NULL, *pts = NULL, *ins = NULL;
+    double *vals = NULL;
+    long cap = 0, nv = 0;
+    if (cs_db_begin(db, err)) return -1;
+    int rc = cs_db_prepare(db,
+                           "SELECT p.Source_ID, p.Rupture_ID, r.Prob, r.Magnitude, p.IM_Value FROM "
+                           "PeakAmplitudes p JOIN Ruptures r ON r.ERF_ID = ? AND r.Source_ID = "
+                           "p.Source_ID AND r.Rupture_ID = p.Rupture_ID WHERE p.Run_ID = ? AND "
+                           "p.IM_Type_ID = ? ORDER BY p.Source_ID, p.Rupture_ID",
+                           &sel, err);
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "SELECT Lat, Lon, Depth FROM Points WHERE ERF_ID = ? AND Source_ID = ? "
+                           "AND Rupture_ID = ?",
+                           &pts, err);
+    if (!rc)
+        rc = cs_db_prepare(db,
+                           "INSERT INTO Hazard_Rupture_Values (Run_ID, IM_Type_ID, Source_ID, "
+                           "Rupture_ID, Magnitude, Prob, Rrup_Km, Num_Values, IM_Values) VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           &ins, err);
+    if (!rc) {
+        sqlite3_bind_int64(sel, 1, r->erf_id);
+        sqlite3_bind_int64(sel, 2, r->run_id);
+        sqlite3_bind_int64(sel, 3, type_id);
+    }
+    long long cur_s = -1, cur_r = -1;
+    double prob = 0, mag = 0;
+    int step = SQLITE_DONE;
+    for (int done = rc != 0; !done;) {
+        step = sqlite3_step(sel);
+        int row = step == SQLITE_ROW;
+        long long s = row ? sqlite3_column_int64(sel, 0) : -2,
+                  q = row ? sqlite3_column_int64(sel, 1) : -2;
+        if ((!row || s != cur_s || q != cur_r) && nv > 0) {
+            /* flush the previous rupture */
+            hazard_rupture h = {.nvalues = (int)nv, .values = vals};
+            hazard_sort_values(&h);
+            double rr = 0;
+            if ((rc = rupture_rrup(db, pts, r, cur_s, cur_r, &rr, err))) break;
+            sqlite3_reset(ins);
+            sqlite3_bind_int64(ins, 1, r->run_id);
+            sqlite3_bind_int64(ins, 2, type_id);
+            sqlite3_bind_int64(ins, 3, cur_s);
+            sqlite3_bind_int64(ins, 4, cur_r);
+            sqlite3_bind_double(ins, 5, mag);
+            sqlite3_bind_double(ins, 6, prob);
+            sqlite3_bind_double(ins, 7, rr);
+            sqlite3_bind_int64(ins, 8, nv);
+            sqlite3_bind_blob(ins, 9, vals, (int)(sizeof(double) * (size_t)nv), SQLITE_STATIC);
+            if (sqlite3_step(ins) != SQLITE_DONE) {
+                rc = cs_db_fail(db, "storing a rupture's values", err);
+                break;
+            }
+            nv = 0;
+        }
+        if (!row) break;
+        cur_s = s;
+        cur_r = q;
+        prob = sqlite3_column_double(sel, 2);
+        mag = sqlite3_column_double(sel, 3);
+        if (nv == cap) {
+            cap = cap ? 2 * cap : 256;
+            double *g = realloc(vals, sizeof(double) * (size_t)cap);
+            if (!g) {
+                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                break;
+            }
+            vals = g;
+        }
+        vals[nv++] = sqlite3_column_double(sel, 4);
+    }
+    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+        rc = cs_db_fail(db, "reading the amplitudes", err);
+    free(vals);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(pts);
+    sqlite3_finalize(ins);
+    if (rc) {
+        cs_db_rollback(db);
+        return -1;
+    }
+    return cs_db_commit(db, err);
 }
 
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err) {
     memset(set, 0, sizeof *set);
+    if (materialise(db, r, type_id, err)) return -1;
     sqlite3_stmt *st;
     if (cs_db_prepare(db,
-                      "SELECT p.Source_ID, p.Rupture_ID, r.Prob, p.IM_Value FROM PeakAmplitudes p "
-                      "JOIN Ruptures r ON r.ERF_ID = ? AND r.Source_ID = p.Source_ID AND "
-                      "r.Rupture_ID = p.Rupture_ID WHERE p.Run_ID = ? AND p.IM_Type_ID = ? "
-                      "ORDER BY p.Source_ID, p.Rupture_ID",
+                      "SELECT Source_ID, Rupture_ID, Prob, Magnitude, Rrup_Km, Num_Values, "
+                      "IM_Values FROM Hazard_Rupture_Values WHERE Run_ID = ? AND IM_Type_ID = ? "
+                      "ORDER BY Source_ID, Rupture_ID",
                       &st, err))
         return -1;
-    sqlite3_bind_int64(st, 1, r->erf_id);
-    sqlite3_bind_int64(st, 2, r->run_id);
-    sqlite3_bind_int64(st, 3, type_id);
-    long cap = 0, vcap = 0;
+    sqlite3_bind_int64(st, 1, r->run_id);
+    sqlite3_bind_int64(st, 2, type_id);
+    long cap = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        long long s = sqlite3_column_int64(st, 0), q = sqlite3_column_int64(st, 1);
-        if (set->n == 0 || set->source[set->n - 1] != s || set->rupture[set->n - 1] != q) {
-            if (set->n == cap) {
-                cap = cap ? 2 * cap : 256;
-                hazard_rupture *g = realloc(set->rups, sizeof *g * (size_t)cap);
-                if (g) set->rups = g;
-                long long *a = realloc(set->source, sizeof *a * (size_t)cap);
-                if (a) set->source = a;
-                long long *b = realloc(set->rupture, sizeof *b * (size_t)cap);
-                if (b) set->rupture = b;
-                if (!g || !a || !b) goto oom;
-            }
-            set->source[set->n] = s;
-            set->rupture[set->n] = q;
-            set->rups[set->n] = (hazard_rupture){.prob = sqlite3_column_double(st, 2)};
-            set->n++;
-            vcap = 0;
+        if (set->n == cap) {
+            cap = cap ? 2 * cap : 256;
+            hazard_rupture *g = realloc(set->rups, sizeof *g * (size_t)cap);
+            if (g) set->rups = g;
+            long long *a = realloc(set->source, sizeof *a * (size_t)cap);
+            if (a) set->source = a;
+            long long *b = realloc(set->rupture, sizeof *b * (size_t)cap);
+            if (b) set->rupture = b;
+            double *m = realloc(set->mag, sizeof *m * (size_t)cap);
+            if (m) set->mag = m;
+            double *d = realloc(set->rrup, sizeof *d * (size_t)cap);
+            if (d) set->rrup = d;
+            if (!g || !a || !b || !m || !d) goto oom;
         }
-        hazard_rupture *h = &set->rups[set->n - 1];
-        if (h->nvalues == vcap) {
-            vcap = vcap ? 2 * vcap : 16;
-            double *g = realloc(h->values, sizeof(double) * (size_t)vcap);
-            if (!g) goto oom;
-            h->values = g;
+        int nv = sqlite3_column_int(st, 5);
+        if (sqlite3_column_bytes(st, 6) != (int)(sizeof(double) * (size_t)nv)) {
+            sqlite3_finalize(st);
+            hazard_set_free(set);
+            return cs_error_input(err, cs_db_path(db), "Hazard_Rupture_Values", NULL,
+                                  "a value array has the wrong size (run %lld)", r->run_id);
         }
-        h->values[h->nvalues++] = sqlite3_column_double(st, 3);
-        set->nvalues++;
+        double *v = malloc(sizeof(double) * (size_t)nv);
+        if (!v) goto oom;
+        memcpy(v, sqlite3_column_blob(st, 6), sizeof(double) * (size_t)nv);
+        long i = set->n++;
+        set->source[i] = sqlite3_column_int64(st, 0);
+        set->rupture[i] = sqlite3_column_int64(st, 1);
+        set->rups[i] =
+            (hazard_rupture){.prob = sqlite3_column_double(st, 2), .nvalues = nv, .values = v};
+        set->mag[i] = sqlite3_column_double(st, 3);
+        set->rrup[i] = sqlite3_column_double(st, 4);
+        set->nvalues += nv;
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         hazard_set_free(set);
-        return cs_db_fail(db, "reading the amplitudes", err);
+        return cs_db_fail(db, "reading the rupture values", err);
     }
-    for (long i = 0; i < set->n; i++)
-        hazard_sort_values(&set->rups[i]);
     return 0;
 oom:
     sqlite3_finalize(st);

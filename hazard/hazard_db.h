@@ -37,11 +37,15 @@ int hazard_run_find(cs_db *db, const char *run_or_site, hazard_run *r, cs_error 
 int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long long *type_id,
                    char *units, size_t units_size, cs_error *err);
 
-/* Every rupture of the run with values of the IM type: its probability and sorted values. */
+/* Every rupture of the run with values of the IM type: its probability, sorted values,
+ * magnitude and Rrup (km, the closest of its surface points in 3D). Read from
+ * Hazard_Rupture_Values, which is built from PeakAmplitudes on first use (one transaction;
+ * the extractor clears it whenever it adds a rupture to the run). */
 typedef struct {
     long n;
     hazard_rupture *rups;
     long long *source, *rupture; /* n each */
+    double *mag, *rrup;          /* n each */
     long nvalues;
 } hazard_set;
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err);

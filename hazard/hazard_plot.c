@@ -127,9 +127,14 @@ static void draw(cairo_t *cr, const plot_spec *p) {
     text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), 30, p->title, 0.5, 0.0);
 }
 
-int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
-    if (!(p->xmin > 0 && p->xmax > p->xmin && p->ymin > 0 && p->ymax > p->ymin))
-        return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: bad axis ranges", path);
+typedef void (*drawer)(cairo_t *cr, const void *spec);
+
+static void draw_loglog(cairo_t *cr, const void *spec) {
+    draw(cr, spec);
+}
+
+/* Draws through `fn` onto a PNG or SVG surface under a temporary name, renamed into place. */
+static int write_surface(const char *path, drawer fn, const void *spec, cs_error *err) {
     size_t n = strlen(path);
     int svg = n > 4 && !strcmp(path + n - 4, ".svg");
     int png = n > 4 && !strcmp(path + n - 4, ".png");
@@ -140,7 +145,7 @@ int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
     cairo_surface_t *sf = svg ? cairo_svg_surface_create(tmp, WIDTH, HEIGHT)
                               : cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
     cairo_t *cr = cairo_create(sf);
-    draw(cr, p);
+    fn(cr, spec);
     cairo_destroy(cr);
     cairo_status_t st = png ? cairo_surface_write_to_png(sf, tmp) : CAIRO_STATUS_SUCCESS;
     cairo_surface_finish(sf);
@@ -152,4 +157,66 @@ int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
                             cairo_status_to_string(st));
     }
     return cs_atomic_publish(tmp, path, NULL, err);
+}
+
+int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
+    if (!(p->xmin > 0 && p->xmax > p->xmin && p->ymin > 0 && p->ymax > p->ymin))
+        return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: bad axis ranges", path);
+    return write_surface(path, draw_loglog, p, err);
+}
+
+static void draw_grid(cairo_t *cr, const void *spec) {
+    const plot_grid_spec *g = spec;
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    double w = (double)(WIDTH - LEFT - RIGHT) / g->nx, h = (double)(HEIGHT - TOP - BOTTOM) / g->ny;
+    double vmax = 0;
+    for (int i = 0; i < g->nx * g->ny; i++)
+        vmax = fmax(vmax, g->v[i]);
+    char s[32];
+    for (int i = 0; i < g->nx; i++)
+        for (int j = 0; j < g->ny; j++) {
+            double v = g->v[i * g->ny + j], t = vmax > 0 ? v / vmax : 0;
+            double x = LEFT + i * w, y = HEIGHT - BOTTOM - (j + 1) * h;
+            cairo_set_source_rgb(cr, 1 - 0.85 * t, 1 - 0.6 * t, 1 - 0.2 * t);
+            cairo_rectangle(cr, x, y, w, h);
+            cairo_fill(cr);
+            cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+            cairo_set_line_width(cr, 0.5);
+            cairo_rectangle(cr, x, y, w, h);
+            cairo_stroke(cr);
+            if (v >= 0.005) {
+                cairo_set_source_rgb(cr, t > 0.6 ? 1 : 0, t > 0.6 ? 1 : 0, t > 0.6 ? 1 : 0);
+                cairo_set_font_size(cr, 9);
+                snprintf(s, sizeof s, "%.0f", 100 * v);
+                text_at(cr, x + w / 2, y + h / 2, s, 0.5, 0.5);
+            }
+        }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 10);
+    for (int i = 0; i < g->nx; i++) {
+        cairo_save(cr);
+        cairo_translate(cr, LEFT + (i + 0.5) * w, HEIGHT - BOTTOM + 6);
+        cairo_rotate(cr, M_PI / 4);
+        text_at(cr, 0, 0, g->xnames[i], 0.0, 0.5);
+        cairo_restore(cr);
+    }
+    for (int j = 0; j < g->ny; j++)
+        text_at(cr, LEFT - 6, HEIGHT - BOTTOM - (j + 0.5) * h, g->ynames[j], 1.0, 0.5);
+    cairo_set_font_size(cr, 14);
+    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), HEIGHT - 12, g->xlabel, 0.5, 0.0);
+    cairo_save(cr);
+    cairo_translate(cr, 18, TOP + 0.5 * (HEIGHT - TOP - BOTTOM));
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, g->ylabel, 0.5, 0.5);
+    cairo_restore(cr);
+    cairo_set_font_size(cr, 14);
+    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), 30, g->title, 0.5, 0.0);
+}
+
+int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
+    if (g->nx < 1 || g->ny < 1)
+        return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: empty grid", path);
+    return write_surface(path, draw_grid, g, err);
 }

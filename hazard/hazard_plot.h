@@ -29,4 +29,15 @@ typedef struct {
 
 int plot_loglog(const char *path, const plot_spec *p, cs_error *err);
 
+/* A grid of cells (nx x ny, value v[i * ny + j] for x bin i and y bin j) shaded by value with
+ * the percentage written in each cell above 0.5%; axes labelled by the bins' names (an
+ * M x Rrup disaggregation). */
+typedef struct {
+    const char *title, *xlabel, *ylabel;
+    int nx, ny;
+    const char *const *xnames, *const *ynames;
+    const double *v;
+} plot_grid_spec;
+int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err);
+
 #endif

@@ -108,7 +108,46 @@ t_peer_regression_cases() {
     run "$CS" hazard peer 3 && expect_rc 1 && expect_err "not built" || return 1
 }
 
+# Disaggregation of the synthetic run: the stored shares add up to one, the leading ruptures'
+# shares recomputed here from PeakAmplitudes, mean magnitude likewise; db disagg answers too.
+t_disaggregation_stored_and_recomputed() {
+    make_study || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --top 100 --plot d.png
+    expect_rc 0 && expect_out "mean M" && expect_out "share %" || { cat "$T/out" "$T/err" >&2; return 1; }
+    [ -s d.png ] || return 1
+    "$PY" - <<'PYEOF' || return 1
+import math, sqlite3
+db = sqlite3.connect("s.sqlite")
+(did, level, mm) = db.execute("SELECT Disagg_ID, IM_Level, Mean_M FROM Disaggregations").fetchone()
+rows = db.execute("SELECT p.Source_ID, p.Rupture_ID, r.Prob, r.Magnitude, p.IM_Value FROM PeakAmplitudes p "
+                  "JOIN Ruptures r USING (Source_ID, Rupture_ID) WHERE p.IM_Type_ID = 1").fetchall()
+by = {}
+for s, q, p, m, v in rows:
+    by.setdefault((s, q), [p, m, []])[2].append(v)
+share = {k: -math.log1p(-p) * sum(v > level for v in vals) / len(vals) for k, (p, m, vals) in by.items()}
+tot = sum(share.values())
+stored = {(s, q): c for s, q, c in db.execute("SELECT Source_ID, Rupture_ID, Contribution FROM Disagg_Ruptures WHERE Disagg_ID = ?", (did,))}
+assert abs(sum(c for (c,) in db.execute("SELECT Contribution FROM Disagg_Bins WHERE Disagg_ID = ?", (did,))) - 1) < 1e-9
+for k, c in stored.items():
+    assert abs(c - share[k] / tot) < 1e-9, (k, c, share[k] / tot)
+assert len(stored) == sum(1 for v in share.values() if v > 0)
+mean_m = sum(share[k] * by[k][1] for k in by) / tot
+assert abs(mean_m - mm) < 1e-9, (mean_m, mm)
+# the level is where the (step) curve crosses 10% in 50 years: at or above the target there,
+# below it just above the level (time span 1 year, so the annual probability is 1 - exp(-rate))
+target = 1 - 0.9 ** (1 / 50)
+above = sum(-math.log1p(-p) * sum(v > level * (1 + 1e-6) for v in vals) / len(vals) for p, m, vals in by.values())
+assert -math.expm1(-tot) >= target * (1 - 1e-9) and -math.expm1(-above) < target, (tot, above, target)
+print(f"    disaggregation check: {len(stored)} ruptures' shares and the mean magnitude agree")
+PYEOF
+    run "$CS" db disagg s.sqlite DEMO --im 'RotD50 3.0' --level 0.05
+    expect_rc 0 && expect_out "at 0.05 g" || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --level 1e6 && expect_rc 1 && expect_err "above the curve" || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' && expect_rc 2 || return 1
+}
+
 tcase help_and_usage t_help_and_usage
+tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5
 tcase peer_regression_cases t_peer_regression_cases
 tcase curve_stored_exported_drawn_and_recomputed t_curve_stored_exported_drawn_and_recomputed

@@ -108,3 +108,50 @@ TEST(hazard_lognormal_exceedance) {
     CHECK_NEAR(hazard_exceedance(&r, 0.2 * exp(-1.5)), 1, 0);
     CHECK_NEAR(hazard_exceedance(&r, 0.2), 0.5, 1e-15);
 }
+
+#include "disagg.h"
+
+/* Two ruptures by hand: A (P 0.1, M 6.0, 10 km, values 1..4), B (P 0.02, M 7.0, 30 km, values
+ * 2.5, 5). At x = 2.2: lambda_A f_A = -ln(0.9) 0.5, lambda_B f_B = -ln(0.98) 1 (A 72%); the shares
+ * are those over their sum; the mean magnitude their weighted mean; the level found for the curve's
+ * own probability at x is x (bisection on the step curve lands in [2, 2.5)). */
+TEST(disagg_two_ruptures_by_hand) {
+    double a[4] = {1, 2, 3, 4}, b[2] = {2.5, 5}, mag[2] = {6.0, 7.0}, rr[2] = {10, 30};
+    hazard_rupture r[2] = {{.prob = 0.1, .nvalues = 4, .values = a},
+                           {.prob = 0.02, .nvalues = 2, .values = b}};
+    disagg_bins bins;
+    disagg_default_bins(&bins);
+    disagg_result d;
+    cs_error err;
+    CHECK_OK(disagg_compute(r, mag, rr, 2, 2.2, &bins, &d, &err), &err);
+    double ca = -log(0.9) * 0.5, cb = -log(0.98);
+    CHECK_NEAR(d.contribution[0], ca / (ca + cb), 1e-14);
+    CHECK_NEAR(d.contribution[1], cb / (ca + cb), 1e-14);
+    CHECK_NEAR(d.mean_m, (6 * ca + 7 * cb) / (ca + cb), 1e-12);
+    CHECK_NEAR(d.mean_r, (10 * ca + 30 * cb) / (ca + cb), 1e-12);
+    double sum = 0;
+    for (int i = 0; i < bins.nm * bins.nr * bins.ne; i++)
+        sum += d.bins[i];
+    CHECK_NEAR(sum, 1, 1e-14);
+    /* epsilon of A at 2.2: (ln 2.2 - mean ln a) / sd ln a (population) */
+    double m = (log(1) + log(2) + log(3) + log(4)) / 4, v = 0;
+    for (int i = 0; i < 4; i++)
+        v += (log(a[i]) - m) * (log(a[i]) - m) / 4;
+    CHECK_NEAR(d.eps[0], (log(2.2) - m) / sqrt(v), 1e-12);
+    /* the modal bin: A's (M 6.0-6.1, Rrup 0-20), its share 0.72 */
+    CHECK_NEAR(d.mode_m, 6.05, 1e-12);
+    CHECK_NEAR(d.mode_r, 10, 1e-12);
+    disagg_free(&d);
+    double poe, level;
+    CHECK_OK(hazard_curve(r, 2, (double[]){2.2}, 1, &poe, &err), &err);
+    CHECK_OK(disagg_level_for(r, 2, 1.0, hazard_annual(poe, 1.0), &level, &err), &err);
+    CHECK(level >= 2.0 && level < 2.5);
+    CHECK(disagg_compute(r, mag, rr, 2, 6.0, &bins, &d, &err) != 0 &&
+          strstr(err.message, "above the curve"));
+    double pa;
+    CHECK_OK(disagg_parse_poe("2% in 50 yr", &pa, &err), &err);
+    CHECK_NEAR(pa, hazard_annual(0.02, 50), 1e-15);
+    CHECK_OK(disagg_parse_poe("0.001", &pa, &err), &err);
+    CHECK_NEAR(pa, 0.001, 0);
+    CHECK(disagg_parse_poe("lots", &pa, &err) != 0);
+}
