@@ -10,7 +10,7 @@ cs="$here/build/bin/cybershake"
 wd=${1:-$(mktemp -d)}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-cd "$wd"
+mkdir -p "$wd" && cd "$wd"
 rm -f b.sqlite b.sqlite-wal b.sqlite-shm
 "$cs" db init b.sqlite >/dev/null
 "$cs" db import-sites b.sqlite "$here/sites/demo/sites.csv" >/dev/null

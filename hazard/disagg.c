@@ -96,7 +96,7 @@ int disagg_compute(const hazard_rupture *rups, const double *mag, const double *
         double f = hazard_exceedance(&rups[r], level);
         double lambda = rups[r].prob >= 1 ? 1e300 : -log1p(-rups[r].prob);
         out->contribution[r] = lambda * f;
-        out->eps[r] = epsilon_of(&rups[r], lx);
+        out->eps[r] = f > 0 ? epsilon_of(&rups[r], lx) : 0; /* only sharing ruptures need it */
         total += out->contribution[r];
     }
     out->total = total;
@@ -135,7 +135,8 @@ int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa
                               "the curve never reaches annual probability %.4g (its largest is "
                               "%.4g)",
                               pa, hazard_annual(poe, years));
-    for (int it = 0; it < 80; it++) {
+    /* 40 halvings of the 25.3-wide ln range: the level to 2e-11 relative */
+    for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
         if (hazard_curve(rups, n, (double[]){exp(mid)}, 1, &poe, err)) return -1;
         if (hazard_annual(poe, years) >= pa)

@@ -134,8 +134,9 @@ int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long lon
     if (rc != SQLITE_ROW)
         return cs_error_input(err, "--im", NULL, name, "no such intensity measure in the study");
     /* the run must have values of it */
-    if (cs_db_prepare(db, "SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = ? AND IM_Type_ID = ?",
-                      &st, err))
+    if (cs_db_prepare(
+            db, "SELECT EXISTS (SELECT 1 FROM PeakAmplitudes WHERE Run_ID = ? AND IM_Type_ID = ?)",
+            &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_int64(st, 2, *type_id);
