@@ -19,4 +19,14 @@ typedef struct {
 int gmpe_sadigh97_rock(double period, double mag, double rrup_km, double rake, gmpe_value *out,
                        cs_error *err);
 
+/* Boore, Stewart, Seyhan and Atkinson (2014), NGA-West2, global (Dc3 = 0), without the basin
+ * term (z1 unknown): ln y (g) = F_E(M, mechanism) + F_P(Rjb, M) + F_S(Vs30, Rjb, M), with the
+ * nonlinear site term driven by the rock (760 m/s) PGA; sigma = sqrt(phi^2 + tau^2) with phi
+ * depending on M, Rjb and Vs30. Mechanism from rake: normal for -150 < rake < -30, reverse for
+ * 30 < rake < 150, strike-slip otherwise. Coefficients of PGA and of the CyberShake periods 1,
+ * 1.5, 2, 3, 4, 5, 7.5 and 10 s from the published table; between them ln y and sigma are
+ * interpolated linearly in ln T (PGA taken at 0.01 s for that). */
+int gmpe_bssa14(double period, double mag, double rjb_km, double rake, double vs30, gmpe_value *out,
+                cs_error *err);
+
 #endif

@@ -11,6 +11,7 @@
 #include "cs_strutil.h"
 #include "cs_version.h"
 #include "disagg.h"
+#include "gmpe.h"
 #include "hazard_db.h"
 #include "hazard_plot.h"
 #include "peer.h"
@@ -58,10 +59,80 @@ static int write_csv(const char *path, const hazard_run *r, const char *imname, 
     return cs_atomic_commit(&a, NULL, err);
 }
 
+/* Classical PSHA over the run's ruptures with a ground-motion model: each rupture one lognormal
+ * variation (median and sigma of the model at its Rjb/Rrup, magnitude and rake), the curve by
+ * the same integrator, stored as a curve of the run under a dataset naming the model. */
+static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, const hazard_im *im,
+                       long long type_id, const char *list, double vs30, double trunc,
+                       const double *levels, int nlev, char names[4][32],
+                       double annual[4][MAX_LEVELS], int *ng, cs_error *err) {
+    if (strcmp(im->measure, "SA") && strcmp(im->measure, "PGA"))
+        return cs_error_input(err, "--gmpe", NULL, list, "GMPE curves are for SA and PGA");
+    char buf[128];
+    cs_copy(buf, sizeof buf, list);
+    double *rjb = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
+    double *rrup = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
+    double *rake = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
+    double *lnm = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
+    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(set->n ? set->n : 1));
+    int rc = rjb && rrup && rake && lnm && rups
+                 ? 0
+                 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (long q = 0; q < set->n && !rc; q++)
+        rc = hazard_rupture_geometry(db, run, set->source[q], set->rupture[q], &rjb[q], &rrup[q],
+                                     &rake[q], err);
+    double period = strcmp(im->measure, "PGA") ? im->period : 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
+         t = strtok_r(NULL, ",", &save)) {
+        if (*ng == 4) {
+            rc = cs_error_input(err, "--gmpe", NULL, list, "at most 4 models");
+            break;
+        }
+        int bssa = !strcmp(t, "bssa14"), sadigh = !strcmp(t, "sadigh97");
+        if (!bssa && !sadigh) {
+            rc = cs_error_input(err, "--gmpe", NULL, t, "models: bssa14, sadigh97 (rock)");
+            break;
+        }
+        for (long q = 0; q < set->n && !rc; q++) {
+            gmpe_value g;
+            rc = bssa ? gmpe_bssa14(period, set->mag[q], rjb[q], rake[q], vs30, &g, err)
+                      : gmpe_sadigh97_rock(period, set->mag[q], rrup[q], rake[q], &g, err);
+            lnm[q] = g.ln_median;
+            rups[q] = (hazard_rupture){.prob = set->rups[q].prob,
+                                       .nvalues = 1,
+                                       .values = &lnm[q],
+                                       .lognormal = 1,
+                                       .sigma = g.sigma,
+                                       .trunc = trunc,
+                                       .upper_only = 1};
+        }
+        double poe[MAX_LEVELS];
+        if (!rc) rc = hazard_curve(rups, set->n, levels, nlev, poe, err);
+        char inputs[256];
+        long long id;
+        snprintf(inputs, sizeof inputs,
+                 "GMPE %s, Vs30 %g m/s, sigma %s%g, the run's ruptures and probabilities; "
+                 "cybershake %s",
+                 bssa ? "BSSA14" : "Sadigh et al. 1997 rock", vs30,
+                 trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc, CS_VERSION);
+        if (!rc) rc = hazard_store(db, run, type_id, levels, poe, nlev, inputs, &id, err);
+        for (int i = 0; i < nlev && !rc; i++)
+            annual[*ng][i] = hazard_annual(poe[i], run->time_span);
+        if (!rc) cs_copy(names[(*ng)++], 32, bssa ? "BSSA14" : "Sadigh et al. 1997");
+    }
+    free(rjb);
+    free(rrup);
+    free(rake);
+    free(lnm);
+    free(rups);
+    return rc;
+}
+
 static int cmd_curve(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard curve STUDY RUN_ID|SITE --im 'RotD50 3.0' [--levels L1,L2,...]\n"
-        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg]\n\n"
+        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg] [--gmpe bssa14,sadigh97]\n"
+        "          [--vs30 M/S] [--truncation N]\n\n"
         "The hazard curve of a run (or of a site's newest finished run): P(IM > x) =\n"
         "1 - prod_r (1 - P_r)^f_r(x), f_r the fraction of rupture r's variations above x, at\n"
         "--levels (default 51 levels log-spaced from 1e-4 to 10, in the IM's units: g for SA\n"
@@ -69,18 +140,31 @@ static int cmd_curve(int argc, char **argv) {
         "forecast's time span) under a Hazard_Dataset recording the inputs; --csv writes it in\n"
         "OpenQuake's hazard-curve layout, --plot draws it (annual probability of exceedance,\n"
         "lines at 2% and 10% in 50 years). --im takes 'COMPONENT PERIOD' for SA ('RotD50 3.0',\n"
-        "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). docs/hazard.md.\n";
+        "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). --gmpe bssa14,\n"
+        "sadigh97 adds classical curves of those models over the same ruptures (the same\n"
+        "integrator; --vs30, default the site's or 760 m/s; --truncation N sigmas, default none),\n"
+        "stored and drawn on the same plot. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *imtext = NULL, *levels_text = NULL, *csv = NULL, *plot = NULL;
-    static const struct option opts[] = {{"im", required_argument, 0, 'i'},
-                                         {"levels", required_argument, 0, 'l'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"plot", required_argument, 0, 'p'},
-                                         {0}};
+    const char *imtext = NULL, *levels_text = NULL, *csv = NULL, *plot = NULL, *compare = NULL;
+    double vs30_opt = NAN, trunc = 0;
+    static const struct option opts[] = {
+        {"im", required_argument, 0, 'i'},         {"levels", required_argument, 0, 'l'},
+        {"csv", required_argument, 0, 'c'},        {"plot", required_argument, 0, 'p'},
+        {"gmpe", required_argument, 0, 'g'},       {"vs30", required_argument, 0, 'v'},
+        {"truncation", required_argument, 0, 't'}, {0}};
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'i')
+        if (c == 'g')
+            compare = optarg;
+        else if (c == 'v') {
+            if (cs_parse_double(optarg, &vs30_opt) || !(vs30_opt >= 100 && vs30_opt <= 3000))
+                return cs_cli_usage(argv[0], "--vs30 needs m/s in [100, 3000], got '%s'", optarg);
+        } else if (c == 't') {
+            if (cs_parse_double(optarg, &trunc) || !(trunc > 0 && trunc <= 10))
+                return cs_cli_usage(argv[0], "--truncation needs sigmas in (0, 10], got '%s'",
+                                    optarg);
+        } else if (c == 'i')
             imtext = optarg;
         else if (c == 'l')
             levels_text = optarg;
@@ -125,6 +209,15 @@ static int cmd_curve(int argc, char **argv) {
              "(equal weights); Poisson; cybershake %s",
              CS_VERSION);
     if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &curve_id, &err);
+    /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
+    int ng = 0;
+    char gnames[4][32];
+    static double gannual[4][MAX_LEVELS];
+    double vs30 = isnan(vs30_opt) ? hazard_site_vs30(db, &run) : vs30_opt;
+    if (isnan(vs30)) vs30 = 760;
+    if (!rc && compare)
+        rc = gmpe_curves(db, &run, &set, &im, type_id, compare, vs30, trunc, levels, nlev, gnames,
+                         gannual, &ng, &err);
     cs_db_close(db);
     if (!rc && csv) rc = write_csv(csv, &run, imname, units, levels, poe, nlev, &err);
     for (int i = 0; i < nlev; i++)
@@ -136,7 +229,13 @@ static int cmd_curve(int argc, char **argv) {
         snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, units);
         snprintf(label, sizeof label, "CyberShake (%ld ruptures, %ld variations)", set.n,
                  set.nvalues);
-        plot_curve pc = {label, levels, annual, nlev};
+        plot_curve pc[5] = {{label, levels, annual, nlev}};
+        char glabels[4][96];
+        for (int g = 0; g < ng; g++) {
+            snprintf(glabels[g], sizeof glabels[g], "%s (Vs30 %g m/s, same ruptures)", gnames[g],
+                     vs30);
+            pc[1 + g] = (plot_curve){glabels[g], levels, gannual[g], nlev};
+        }
         plot_hline lines[2] = {{"2% in 50 yr", pa2}, {"10% in 50 yr", pa10}};
         double ymin = 1e-6;
         for (int i = 0; i < nlev; i++)
@@ -148,8 +247,8 @@ static int cmd_curve(int argc, char **argv) {
                         levels[nlev - 1],
                         fmax(ymin, 1e-8),
                         1,
-                        &pc,
-                        1,
+                        pc,
+                        1 + ng,
                         lines,
                         2};
         rc = plot_loglog(plot, &ps, &err);
@@ -166,6 +265,12 @@ static int cmd_curve(int argc, char **argv) {
            isnan(x2) ? "below the lowest level, " : "", isnan(x2) ? levels[0] : x2, units);
     printf("  10%% in 50 years (annual %.3g): %s%.4g %s\n", pa10,
            isnan(x10) ? "below the lowest level, " : "", isnan(x10) ? levels[0] : x10, units);
+    for (int g = 0; g < ng; g++) {
+        double y2 = hazard_level_at(levels, gannual[g], nlev, pa2),
+               y10 = hazard_level_at(levels, gannual[g], nlev, pa10);
+        printf("  %s (Vs30 %g m/s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n", gnames[g],
+               vs30, y2, units, y10, units);
+    }
     if (csv) printf("  csv: %s\n", csv);
     if (plot) printf("  plot: %s\n", plot);
     hazard_set_free(&set);

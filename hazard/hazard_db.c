@@ -439,3 +439,47 @@ int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double
     }
     return cs_db_commit(db, err);
 }
+
+int hazard_rupture_geometry(cs_db *db, const hazard_run *r, long long source, long long rupture,
+                            double *rjb, double *rrup, double *rake, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT Lat, Lon, Depth, Rake FROM Points WHERE ERF_ID = ? AND Source_ID = ? "
+                      "AND Rupture_ID = ? ORDER BY Point_ID",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->erf_id);
+    sqlite3_bind_int64(st, 2, source);
+    sqlite3_bind_int64(st, 3, rupture);
+    *rjb = *rrup = INFINITY;
+    *rake = NAN;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        double d = cs_geo_distance(r->lon, r->lat, sqlite3_column_double(st, 1),
+                                   sqlite3_column_double(st, 0)) *
+                   1e-3;
+        double z = sqlite3_column_double(st, 2);
+        *rjb = fmin(*rjb, d);
+        *rrup = fmin(*rrup, sqrt(d * d + z * z));
+        if (isnan(*rake)) *rake = sqlite3_column_double(st, 3);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "reading rupture points", err);
+    if (!isfinite(*rjb))
+        return cs_error_input(err, cs_db_path(db), "Points", NULL,
+                              "source %lld rupture %lld has no surface points", source, rupture);
+    return 0;
+}
+
+double hazard_site_vs30(cs_db *db, const hazard_run *r) {
+    sqlite3_stmt *st;
+    cs_error ignored;
+    double v = NAN;
+    if (cs_db_prepare(db, "SELECT Vs30 FROM CyberShake_Sites WHERE CS_Site_ID = ?", &st, &ignored))
+        return NAN;
+    sqlite3_bind_int64(st, 1, r->site_id);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}

@@ -51,6 +51,15 @@ typedef struct {
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err);
 void hazard_set_free(hazard_set *set);
 
+/* A rupture's distances from the run's site over its surface points: Rjb (horizontal, km; the
+ * closest point, so a site above a rupture gets the distance to the nearest grid point, not
+ * 0), Rrup (km, depth included), and the rake of its first point. */
+int hazard_rupture_geometry(cs_db *db, const hazard_run *r, long long source, long long rupture,
+                            double *rjb, double *rrup, double *rake, cs_error *err);
+
+/* The site's Vs30 (m/s), NAN when the study has none for it. */
+double hazard_site_vs30(cs_db *db, const hazard_run *r);
+
 /* Stores a curve (replacing the run's curve of that IM type in the same dataset) in one
  * transaction; the dataset (forecast, scenario, time span) is found or created with `inputs`. */
 int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double *levels,

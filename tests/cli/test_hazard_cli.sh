@@ -59,9 +59,19 @@ t_curve_stored_exported_drawn_and_recomputed() {
     expect_rc 0 && expect_out "PGV E" || return 1
     grep -q "<svg" v.svg || return 1
     run "$PY" "$REPO/tests/cli/hazard_check.py" s.sqlite 1 2 v.csv && expect_rc 0 || return 1
+    # GMPE curves over the same ruptures: stored beside it, drawn on its plot; with every
+    # variation above the lowest level, their plateau is the simulated curve's (same ruptures
+    # and probabilities)
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe bssa14,sadigh97 --vs30 400 --plot g.svg
+    expect_rc 0 && expect_out "BSSA14 (Vs30 400 m/s)" && expect_out "Sadigh et al. 1997" || return 1
+    grep -c "<path" g.svg >/dev/null || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(DISTINCT Hazard_Dataset_ID) FROM Hazard_Curves WHERE IM_Type_ID = 1")" = 3 ] || return 1
+    sqlite3 s.sqlite "SELECT max(Y_Value) - min(Y_Value) < 1e-9 * max(Y_Value) FROM Hazard_Curve_Points p
+        JOIN Hazard_Curves c USING (Hazard_Curve_ID) WHERE c.IM_Type_ID = 1 AND p.X_Value < 1.1e-4" | grep -qx 1 || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe nga99 && expect_rc 1 && expect_err "bssa14" || return 1
     # recomputing a curve replaces it
     "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' >/dev/null || return 1
-    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 2 ] || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 4 ] || return 1
 }
 
 t_bad_requests_name_the_problem() {

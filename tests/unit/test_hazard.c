@@ -155,3 +155,48 @@ TEST(disagg_two_ruptures_by_hand) {
     CHECK_NEAR(pa, 0.001, 0);
     CHECK(disagg_parse_poe("lots", &pa, &err) != 0);
 }
+
+/* BSSA14 against OpenQuake's verification table (tests/data/gmpe/bssa14_mean_subset.csv: rows of
+ * its BSSA_2014_MEAN.csv, medians in g by M, rake, Rjb, Vs30): PGA and the CyberShake periods
+ * within 0.5% (the table's six digits, and its own tolerance of 1e-2 in OpenQuake's tests). */
+TEST(gmpe_bssa14_matches_the_verification_table) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tests/data/gmpe/bssa14_mean_subset.csv", tf_repo());
+    FILE *f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "%s missing", path);
+    char line[8192];
+    char *head[64];
+    int nh = 0;
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    static char header[8192];
+    strcpy(header, line);
+    for (char *save = NULL, *t = strtok_r(header, ",\n", &save); t && nh < 64;
+         t = strtok_r(NULL, ",\n", &save))
+        head[nh++] = t;
+    const char *want[9] = {"pga",   "1.000", "1.500", "2.000", "3.000",
+                           "4.000", "5.000", "7.500", "10.000"};
+    double per[9] = {0, 1, 1.5, 2, 3, 4, 5, 7.5, 10}, worst = 0;
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        double v[64];
+        int n = 0;
+        for (char *save = NULL, *t = strtok_r(line, ",\n", &save); t && n < 64;
+             t = strtok_r(NULL, ",\n", &save))
+            v[n++] = atof(t);
+        for (int k = 0; k < 9; k++)
+            for (int h = 0; h < nh; h++)
+                if (!strcmp(head[h], want[k])) {
+                    gmpe_value g;
+                    cs_error err;
+                    CHECK_OK(gmpe_bssa14(per[k], v[0], v[2], v[1], v[3], &g, &err), &err);
+                    double rel = fabs(exp(g.ln_median) - v[h]) / v[h];
+                    CHECK_MSG(rel < 5e-3, "M %g rake %g Rjb %g Vs30 %g T %g: %g, table %g", v[0],
+                              v[1], v[2], v[3], per[k], exp(g.ln_median), v[h]);
+                    worst = fmax(worst, rel);
+                }
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows == 8);
+    printf("     BSSA14: 8 rows x 9 periods, worst relative difference %.2e\n", worst);
+}
