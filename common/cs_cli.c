@@ -57,3 +57,10 @@ int cs_cli_dispatch(const char *prog, const char *intro, const cs_cli_command *c
     }
     return cs_cli_usage(prog, "unknown command '%s'", name);
 }
+
+int cs_cli_number(const char *prog, const char *opt, const char *arg, double lo, double hi,
+                  double *out) {
+    if (cs_parse_double(arg, out) || !(*out >= lo && *out <= hi))
+        return cs_cli_usage(prog, "%s needs a number in [%g, %g], got '%s'", opt, lo, hi, arg);
+    return 0;
+}

@@ -22,4 +22,9 @@ int cs_cli_fail(const char *prog, const cs_error *err);
 /* 1 if any argument is -h or --help. */
 int cs_cli_wants_help(int argc, char **argv);
 
+/* An option's number within [lo, hi] ("--vs30 needs a number in [100, 3000], got 'x'"):
+ * 0, or the usage exit status 2 after saying so. */
+int cs_cli_number(const char *prog, const char *opt, const char *arg, double lo, double hi,
+                  double *out);
+
 #endif

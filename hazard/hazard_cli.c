@@ -158,12 +158,9 @@ static int cmd_curve(int argc, char **argv) {
         if (c == 'g')
             compare = optarg;
         else if (c == 'v') {
-            if (cs_parse_double(optarg, &vs30_opt) || !(vs30_opt >= 100 && vs30_opt <= 3000))
-                return cs_cli_usage(argv[0], "--vs30 needs m/s in [100, 3000], got '%s'", optarg);
+            if (cs_cli_number(argv[0], "--vs30 (m/s)", optarg, 100, 3000, &vs30_opt)) return 2;
         } else if (c == 't') {
-            if (cs_parse_double(optarg, &trunc) || !(trunc > 0 && trunc <= 10))
-                return cs_cli_usage(argv[0], "--truncation needs sigmas in (0, 10], got '%s'",
-                                    optarg);
+            if (cs_cli_number(argv[0], "--truncation (sigmas)", optarg, 0.1, 10, &trunc)) return 2;
         } else if (c == 'i')
             imtext = optarg;
         else if (c == 'l')
@@ -354,14 +351,11 @@ static int cmd_peer(int argc, char **argv) {
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (c == 't') {
-            if (cs_parse_double(optarg, &tolerance) || !(tolerance > 0 && tolerance < 1))
-                return cs_cli_usage(argv[0], "--tolerance is a fraction in (0, 1), got '%s'",
-                                    optarg);
+            if (cs_cli_number(argv[0], "--tolerance", optarg, 1e-12, 0.99, &tolerance)) return 2;
         } else if (c == 's')
             sites_text = optarg;
         else if (c == 'k') {
-            if (cs_parse_double(optarg, &po.step_km) || !(po.step_km > 0.001 && po.step_km <= 5))
-                return cs_cli_usage(argv[0], "--step needs km in (0.001, 5], got '%s'", optarg);
+            if (cs_cli_number(argv[0], "--step (km)", optarg, 0.001, 5, &po.step_km)) return 2;
         } else if (c == 'r')
             refpath = optarg;
         else if (c == 'c')
