@@ -27,18 +27,6 @@ static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want
     return 0;
 }
 
-/* The medium of the generator: Vs and density of the SGT's material at the point's node. */
-static int sgt_medium(double lon, double lat, double depth_km, double *vs, double *rho, void *ctx,
-                      cs_error *err) {
-    const sgt_set *s = ctx;
-    long p;
-    if (sgt_set_locate(s, lon, lat, depth_km, &p, err)) return -1;
-    double mu = s->material[3 * p + 1];
-    *rho = s->material[3 * p + 2];
-    *vs = *rho > 0 && mu > 0 ? sqrt(mu / *rho) : 0;
-    return 0;
-}
-
 static int one_record(extract_worker *w, const synth_cache *cache, const synth_subfault *sf,
                       long nsf, double *vel, rupture_result *out, int v, cs_error *err) {
     int nt = w->synth->nt;
@@ -58,10 +46,13 @@ static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_
     long *points = malloc(sizeof(long) * (size_t)n);
     synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
     double *m6 = malloc(sizeof(double) * 6 * (size_t)n);
+    /* the generator's medium: Vs and density of the SGT's material at each point's node, the
+     * rigidity the synthesis uses, so each variation's moment is its magnitude's */
+    double *vs = malloc(sizeof(double) * 2 * (size_t)n), *rho = vs ? vs + n : NULL;
     double *sr = NULL;
     synth_cache cache = {0};
     int rc = -1;
-    if (!points || !sf || !m6) {
+    if (!points || !sf || !m6 || !vs) {
         cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
         goto out;
     }
@@ -73,12 +64,15 @@ static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_
                             i);
             goto out;
         }
+        double mu = w->sgt->material[3 * points[i] + 1];
+        rho[i] = w->sgt->material[3 * points[i] + 2];
+        vs[i] = rho[i] > 0 && mu > 0 ? sqrt(mu / rho[i]) : 0;
     }
     if (synth_cache_load(w->synth, points, n, w->method, m6, &cache, err)) goto out;
     for (int v = 0; v < nvar; v++) {
         srf_file srf;
         rupgen_info info;
-        if (rupgen_variation(r, w->gen, sgt_medium, (void *)w->sgt, v, &srf, &info, err)) goto out;
+        if (rupgen_variation_in(r, w->gen, vs, rho, v, &srf, &info, err)) goto out;
         double *grown = realloc(sr, sizeof(double) * (size_t)(srf.nsamples ? srf.nsamples : 1));
         if (!grown) {
             srf_free(&srf);
@@ -118,6 +112,7 @@ out:
     free(points);
     free(sf);
     free(m6);
+    free(vs);
     free(sr);
     return rc;
 }

@@ -289,21 +289,39 @@ int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variatio
     return 0;
 }
 
+int rupgen_medium_sample(const erf_rupture *r, rupgen_medium medium, void *ctx, double *vs,
+                         double *rho, cs_error *err) {
+    for (int i = 0; i < erf_rupture_npoints(r); i++)
+        if (medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], ctx, err)) return -1;
+    return 0;
+}
+
 int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
                      void *medium_ctx, int variation, srf_file *out, rupgen_info *info,
                      cs_error *err) {
+    int n = erf_rupture_npoints(r);
+    double *m = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!m)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
+    int rc = rupgen_medium_sample(r, medium, medium_ctx, m, m + n, err);
+    if (!rc) rc = rupgen_variation_in(r, p, m, m + n, variation, out, info, err);
+    free(m);
+    return rc;
+}
+
+int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                        const double *rho, int variation, srf_file *out, rupgen_info *info,
+                        cs_error *err) {
     if (rupgen_hypocentre(r, p, variation, info, err)) return -1;
     int n = erf_rupture_npoints(r), nx = r->ncols;
     int hcol = info->hypo_point % nx, hrow = info->hypo_point / nx;
 
-    double *work = malloc(sizeof(double) * (size_t)n * 9);
+    double *work = calloc((size_t)n * 7, sizeof(double));
     if (!work)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
-    double *vs = work, *rho = work + n, *mu = work + 2 * n, *slip = work + 3 * n, *v = work + 4 * n,
-           *t = work + 5 * n, *xyz = work + 6 * n;
+    double *mu = work, *slip = work + n, *v = work + 2 * n, *t = work + 3 * n, *xyz = work + 4 * n;
     int rc = -1;
     for (int i = 0; i < n; i++) {
-        if (medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], medium_ctx, err)) goto out;
         if (!(vs[i] > 0 && rho[i] > 0)) {
             cs_error_set(err, CS_ERR_INPUT,
                          "source %lld rupture %lld point %d: the velocity model gives vs = %g, "

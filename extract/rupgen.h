@@ -76,6 +76,15 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
                      void *medium_ctx, int variation, srf_file *out, rupgen_info *info,
                      cs_error *err);
 
+/* The same with the medium already sampled at the rupture's points (vs in m/s, rho in kg/m^3, one
+ * per point): callers that make many variations of one rupture sample it once. */
+int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                        const double *rho, int variation, srf_file *out, rupgen_info *info,
+                        cs_error *err);
+/* Samples a medium at every point of the rupture. */
+int rupgen_medium_sample(const erf_rupture *r, rupgen_medium medium, void *ctx, double *vs,
+                         double *rho, cs_error *err);
+
 /* The slip realisation alone (cm, before timing), for tests of its spectrum: nrows * ncols. */
 int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, int slip_index,
                 double *slip, cs_error *err);
