@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_atomic.h"
 #include "cs_cli.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
@@ -139,7 +140,6 @@ static int extract_command(int argc, char **argv, int rank) {
     } else {
         im_config_default(&o.ims, 0);
     }
-    o.have_periods = periods != NULL;
     extract_result r;
     if (extract_run(MPI_COMM_WORLD, &o, &r, &err)) {
         if (err.status != CS_ERR_PEER || rank == 0) cs_cli_fail(argv[0], &err);
@@ -177,13 +177,12 @@ static void print_ims(const im_config *ims, const double *values) {
 }
 
 static int write_csv(const char *path, const float *vel, int nt, double dt, cs_error *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) return cs_error_errno(err, path, "create");
-    fprintf(f, "time_s,E_m_per_s,N_m_per_s,Z_m_per_s\n");
+    cs_atomic_file a;
+    if (cs_atomic_open(&a, path, err)) return -1;
+    fprintf(a.f, "time_s,E_m_per_s,N_m_per_s,Z_m_per_s\n");
     for (int t = 0; t < nt; t++)
-        fprintf(f, "%.6f,%.9g,%.9g,%.9g\n", t * dt, vel[t], vel[nt + t], vel[2 * nt + t]);
-    if (fclose(f)) return cs_error_errno(err, path, "write");
-    return 0;
+        fprintf(a.f, "%.6f,%.9g,%.9g,%.9g\n", t * dt, vel[t], vel[nt + t], vel[2 * nt + t]);
+    return cs_atomic_commit(&a, NULL, err);
 }
 
 static int write_sac3(const char *prefix, const float *vel, int nt, double dt, double lon,

@@ -83,7 +83,8 @@ static int find_scenario(master *m, const char *name, rupgen_params *gen, cs_err
         m->scen_id = sqlite3_column_int64(st, 0);
         out = rupgen_params_parse((const char *)sqlite3_column_text(st, 1), gen, err) ? -1 : 0;
     } else if (rc != SQLITE_DONE) {
-        out = cs_db_fail(m->db, "looking up the variation scenario", err) ? -1 : -1;
+        cs_db_fail(m->db, "looking up the variation scenario", err);
+        out = -1;
     }
     sqlite3_finalize(st);
     return out;

@@ -30,7 +30,6 @@ typedef struct {
     char scenario[128]; /* "" : the generator's scenario for gen (created if new) */
     char sgt[3][4096];
     char seismograms[4096]; /* HDF5 file of every record, "" for none */
-    int have_periods;
     im_config ims;
     int method; /* SYNTH_FREQUENCY or SYNTH_TIME */
     rupgen_params gen;

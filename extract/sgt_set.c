@@ -31,12 +31,9 @@ static int same_double(hid_t f, const char *path, const char *name, const double
     return 0;
 }
 
-static int read_header(sgt_set *s, int slot, hid_t f, const char *path, cs_error *err) {
-    char fc[16];
+static int read_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
     double dt, ts, fmax, h, box[5];
     int nt, grid[3];
-    if (cs_h5_read_attr_string(f, path, "force_component", fc, sizeof fc, err)) return -1;
-    (void)slot;
     if (cs_h5_read_attr_double(f, path, "dt", &dt, 1, err) ||
         cs_h5_read_attr_int(f, path, "nt", &nt, 1, err) ||
         cs_h5_read_attr_double(f, path, "time_shift", &ts, 1, err) ||
@@ -109,7 +106,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
         hid_t f = s->file[q];
         const char *path = s->path[q];
         if (q == 0) {
-            if (read_header(s, q, f, path, err)) goto fail;
+            if (read_header(s, f, path, err)) goto fail;
         } else {
             double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
             double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;

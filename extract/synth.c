@@ -196,38 +196,6 @@ int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *str
     return 0;
 }
 
-int synth_cache_combine(synth_ctx *c, synth_cache *cache, const double *m6, cs_error *err) {
-    if (!cache->spectra) return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
-    int nf = c->nf;
-    if (!cache->combined) {
-        cache->combined =
-            malloc(sizeof(float complex) * 3 * (size_t)nf * (size_t)(cache->n ? cache->n : 1));
-        cache->combined_m = malloc(sizeof(double) * 6 * (size_t)(cache->n ? cache->n : 1));
-        if (!cache->combined || !cache->combined_m)
-            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory combining %ld points' spectra",
-                                cache->n);
-    }
-    for (long q = 0; q < cache->n; q++) {
-        const double *m = m6 + 6 * q;
-        memcpy(cache->combined_m + 6 * q, m, sizeof(double) * 6);
-        for (int f = 0; f < 3; f++) {
-            const float *S =
-                (const float *)(cache->spectra + ((size_t)q * 18 + (size_t)f * 6) * nf);
-            float *G = (float *)(cache->combined + ((size_t)q * 3 + (size_t)f) * nf);
-            for (int k = 0; k < nf; k++) {
-                double gr = 0, gi = 0;
-                for (int comp = 0; comp < 6; comp++) {
-                    gr += m[comp] * S[2 * ((size_t)comp * nf + k)];
-                    gi += m[comp] * S[2 * ((size_t)comp * nf + k) + 1];
-                }
-                G[2 * k] = (float)gr;
-                G[2 * k + 1] = (float)gi;
-            }
-        }
-    }
-    return 0;
-}
-
 /* sinc^2(f dt_s) dt_s: the Fourier transform of the unit triangle of half-width dt_s, which
  * turns the samples' sum of phasors into the spectrum of the piecewise-linear slip rate. */
 static void triangle_factor(synth_ctx *c, double dts) {

@@ -93,11 +93,6 @@ void synth_cache_free(synth_cache *cache);
 int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
                             const double *m6, synth_cache *cache, cs_error *err);
 
-/* Combines each point's spectra once for a moment tensor per point (m6: n x 6), so that
- * variations whose subfaults have those tensors (every variation the generator makes of a
- * rupture) skip the 18-fold combination; others still get it. */
-int synth_cache_combine(synth_ctx *c, synth_cache *cache, const double *m6, cs_error *err);
-
 /* vel: 3 x nt (E, N, Z; m/s), overwritten. */
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
                     double *vel, cs_error *err);

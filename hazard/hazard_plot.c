@@ -32,6 +32,22 @@ static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, d
     cairo_show_text(cr, s);
 }
 
+/* The x label (x_from_bottom above the image's bottom), the y label turned upright
+ * (y_from_left from the left edge) and the title. */
+static void labels(cairo_t *cr, const char *title, const char *xlabel, const char *ylabel,
+                   double x_from_bottom, double y_from_left, double title_size) {
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 14);
+    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), HEIGHT - x_from_bottom, xlabel, 0.5, 0.0);
+    cairo_save(cr);
+    cairo_translate(cr, y_from_left, TOP + 0.5 * (HEIGHT - TOP - BOTTOM));
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, ylabel, 0.5, 0.5);
+    cairo_restore(cr);
+    cairo_set_font_size(cr, title_size);
+    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), 30, title, 0.5, 0.0);
+}
+
 static void draw(cairo_t *cr, const plot_spec *p) {
     frame f = {log10(p->xmin), log10(p->xmax), log10(p->ymin), log10(p->ymax)};
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -116,15 +132,7 @@ static void draw(cairo_t *cr, const plot_spec *p) {
         cairo_set_source_rgb(cr, 0, 0, 0);
         text_at(cr, x + 30, y, p->curves[c].label, 0.0, 0.4);
     }
-    cairo_set_font_size(cr, 14);
-    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), HEIGHT - 22, p->xlabel, 0.5, 0.0);
-    cairo_save(cr);
-    cairo_translate(cr, 22, TOP + 0.5 * (HEIGHT - TOP - BOTTOM));
-    cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, 0, 0, p->ylabel, 0.5, 0.5);
-    cairo_restore(cr);
-    cairo_set_font_size(cr, 15);
-    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), 30, p->title, 0.5, 0.0);
+    labels(cr, p->title, p->xlabel, p->ylabel, 22, 22, 15);
 }
 
 typedef void (*drawer)(cairo_t *cr, const void *spec);
@@ -204,15 +212,7 @@ static void draw_grid(cairo_t *cr, const void *spec) {
     }
     for (int j = 0; j < g->ny; j++)
         text_at(cr, LEFT - 6, HEIGHT - BOTTOM - (j + 0.5) * h, g->ynames[j], 1.0, 0.5);
-    cairo_set_font_size(cr, 14);
-    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), HEIGHT - 12, g->xlabel, 0.5, 0.0);
-    cairo_save(cr);
-    cairo_translate(cr, 18, TOP + 0.5 * (HEIGHT - TOP - BOTTOM));
-    cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, 0, 0, g->ylabel, 0.5, 0.5);
-    cairo_restore(cr);
-    cairo_set_font_size(cr, 14);
-    text_at(cr, LEFT + 0.5 * (WIDTH - LEFT - RIGHT), 30, g->title, 0.5, 0.0);
+    labels(cr, g->title, g->xlabel, g->ylabel, 12, 18, 14);
 }
 
 int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
