@@ -47,7 +47,8 @@ EXTRACT_SRC := extract/srf.c extract/rupgen.c extract/sgt_set.c extract/synth.c 
 ERF_SRC     := erf/erf_rupture.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.c erf/erf_medium.c \
                erf/erf_cli.c erf/site_plan.c erf/plan_cli.c
 HAZARD_SRC  := hazard/hazard_curve.c hazard/hazard_db.c hazard/hazard_plot.c hazard/gmpe.c \
-               hazard/peer.c hazard/disagg.c hazard/hazard_cli.c
+               hazard/peer.c hazard/disagg.c hazard/hazard_cli.c \
+               hazard/peer_cli.c hazard/disagg_cli.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
                sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
                sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \

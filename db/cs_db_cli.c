@@ -7,9 +7,8 @@
 
 #include "cs_cli.h"
 #include "cs_db.h"
+#include "hazard_cli.h" /* the disaggregation query, offered here too */
 
-/* hazard/hazard_cli.c: the disaggregation query, offered here too */
-int cs_disagg_cli_main(int argc, char **argv);
 #include "cs_log.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"

@@ -1,0 +1,9 @@
+/* The entry points of `cybershake hazard ...` (one file each) and what they share. */
+#ifndef HAZARD_CLI_H
+#define HAZARD_CLI_H
+
+int cs_hazard_cli_main(int argc, char **argv);
+int cs_hazard_peer_main(int argc, char **argv);
+int cs_disagg_cli_main(int argc, char **argv);
+
+#endif
