@@ -42,7 +42,8 @@ COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_u
 COMMON_FULL := common/cs_geo.c
 DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
 EXTRACT_SRC := extract/srf.c extract/rupgen.c extract/sgt_set.c extract/synth.c extract/im.c \
-               extract/extract_rupture.c extract/seis_file.c extract/sac.c extract/extract_run.c \
+               extract/extract_rupture.c extract/seis_file.c extract/sac.c extract/extract_study.c \
+               extract/extract_run.c \
                extract/extract_cli.c
 ERF_SRC     := erf/erf_rupture.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.c erf/erf_medium.c \
                erf/erf_cli.c erf/site_plan.c erf/plan_cli.c

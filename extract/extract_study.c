@@ -1,0 +1,582 @@
+#include "extract_study.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cs_geo.h"
+#include "cs_log.h"
+#include "cs_sha256.h"
+#include "cs_sites.h"
+#include "cs_strutil.h"
+#include "erf_db.h"
+#include "sgt_set.h"
+
+static int find_scenario(master *m, const char *name, rupgen_params *gen, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(
+            m->db,
+            "SELECT Rup_Var_Scenario_ID, coalesce(Parameters, '') FROM "
+            "Rupture_Variation_Scenario_IDs WHERE ERF_ID = ? AND Rup_Var_Scenario_Name = ?",
+            &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->erf_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st), out = 1;
+    if (rc == SQLITE_ROW) {
+        m->scen_id = sqlite3_column_int64(st, 0);
+        out = rupgen_params_parse((const char *)sqlite3_column_text(st, 1), gen, err) ? -1 : 0;
+    } else if (rc != SQLITE_DONE) {
+        cs_db_fail(m->db, "looking up the variation scenario", err);
+        out = -1;
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+static int create_scenario(master *m, const char *name, const rupgen_params *gen, cs_error *err) {
+    char params[1024];
+    rupgen_params_format(gen, params, sizeof params);
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, Rup_Var_Scenario_Name, "
+                      "Rup_Var_Scenario_Description, Generator, Parameters, Seed) VALUES "
+                      "(?, ?, 'Graves-Pitarka-like kinematic generator (in memory, SGT material)', "
+                      "'cybershake rupgen 1', ?, ?)",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->erf_id);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)gen->seed);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(m->db, "adding the variation scenario", err);
+    m->scen_id = sqlite3_last_insert_rowid(cs_db_handle(m->db));
+    return 0;
+}
+
+static long long file_bytes(const char *path) {
+    struct stat st;
+    return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* A new run: site, forecast, scenario, SGT files recorded with their checksums. */
+static int new_run(master *m, const extract_options *o, run_config *cfg, const sgt_set *sgt,
+                   cs_error *err) {
+    cs_site site;
+    double span;
+    if (cs_sites_find(m->db, o->site, &site, err) ||
+        erf_db_find(m->db, o->erf, &m->erf_id, &span, err))
+        return -1;
+    m->site_id = site.id;
+    double d = cs_geo_distance(site.lon, site.lat, sgt->site_lon, sgt->site_lat);
+    if (d > sgt->h)
+        return cs_error_input(err, sgt->path[0], "source_node", NULL,
+                              "the SGT's force lies %.0f m from site %s (%.6f, %.6f): these SGTs "
+                              "are not this site's",
+                              d, o->site, site.lon, site.lat);
+    if (cs_db_begin(m->db, err)) return -1;
+    int rc = 0;
+    char scen[160];
+    if (o->scenario[0]) {
+        cs_copy(scen, sizeof scen, o->scenario);
+        int found = find_scenario(m, scen, &cfg->gen, err);
+        if (found == 1)
+            rc = cs_error_input(err, m->db ? cs_db_path(m->db) : "", "scenario", scen,
+                                "no such variation scenario for forecast %s", o->erf);
+        else if (found < 0)
+            rc = -1;
+    } else {
+        cfg->gen = o->gen;
+        snprintf(scen, sizeof scen, "gp-%llu", o->gen.seed);
+        rupgen_params have;
+        int found = find_scenario(m, scen, &have, err);
+        if (found < 0) rc = -1;
+        if (found == 1) rc = create_scenario(m, scen, &o->gen, err);
+        if (found == 0) {
+            char a[1024], b[1024];
+            rupgen_params_format(&have, a, sizeof a);
+            rupgen_params_format(&o->gen, b, sizeof b);
+            if (strcmp(a, b))
+                rc = cs_error_input(err, cs_db_path(m->db), "scenario", scen,
+                                    "exists with other generator parameters (%s); name another "
+                                    "with --scenario or give the same",
+                                    a);
+            cfg->gen = have;
+        }
+    }
+    sqlite3_stmt *st = NULL;
+    if (!rc)
+        rc = cs_db_prepare(m->db,
+                           "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, "
+                           "Status, Status_Time, Max_Frequency, SGT_Source_Filter_Frequency, "
+                           "Comment) VALUES (?, ?, ?, 'PP Started', strftime('%Y-%m-%dT%H:%M:%SZ', "
+                           "'now'), ?, ?, 'cybershake extract')",
+                           &st, err);
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, m->site_id);
+        sqlite3_bind_int64(st, 2, m->erf_id);
+        sqlite3_bind_int64(st, 3, m->scen_id);
+        sqlite3_bind_double(st, 4, sgt->fmax);
+        sqlite3_bind_double(st, 5, sgt->fmax);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(m->db, "adding the run", err);
+        m->run_id = sqlite3_last_insert_rowid(cs_db_handle(m->db));
+    }
+    sqlite3_finalize(st);
+    static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
+    for (int q = 0; q < 3 && !rc; q++) {
+        char sha[CS_SHA256_HEX], *abs = realpath(sgt->path[q], NULL);
+        rc = cs_sha256_file(sgt->path[q], sha, err);
+        if (!rc)
+            rc = cs_db_record_file(m->db, abs ? abs : sgt->path[q], sha, file_bytes(sgt->path[q]),
+                                   kinds[q], m->run_id, err);
+        cs_copy(cfg->sgt[q], sizeof cfg->sgt[q], abs ? abs : sgt->path[q]);
+        free(abs);
+    }
+    if (!rc)
+        rc = cs_db_commit(m->db, err);
+    else
+        cs_db_rollback(m->db);
+    return rc;
+}
+
+/* An existing run: its site, forecast and scenario, and its SGT files verified. */
+static int old_run(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "SELECT Site_ID, ERF_ID, Rup_Var_Scenario_ID FROM CyberShake_Runs WHERE "
+                      "Run_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, o->run_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        m->site_id = sqlite3_column_int64(st, 0);
+        m->erf_id = sqlite3_column_int64(st, 1);
+        m->scen_id = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
+                              "no run %lld in the study ('cybershake extract --help' says how to "
+                              "start one)",
+                              o->run_id);
+    m->run_id = o->run_id;
+    if (cs_db_prepare(m->db,
+                      "SELECT coalesce(Parameters, '') FROM Rupture_Variation_Scenario_IDs WHERE "
+                      "Rup_Var_Scenario_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->scen_id);
+    rc = sqlite3_step(st) == SQLITE_ROW
+             ? rupgen_params_parse((const char *)sqlite3_column_text(st, 0), &cfg->gen, err)
+             : cs_error_input(err, cs_db_path(m->db), "Rup_Var_Scenario_ID", NULL,
+                              "run %lld names scenario %lld, which is not in the study", o->run_id,
+                              m->scen_id);
+    sqlite3_finalize(st);
+    if (rc) return -1;
+    static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
+    for (int q = 0; q < 3; q++) {
+        if (cs_db_prepare(m->db, "SELECT Path, SHA256 FROM Files WHERE Run_ID = ? AND Kind = ?",
+                          &st, err))
+            return -1;
+        sqlite3_bind_int64(st, 1, m->run_id);
+        sqlite3_bind_text(st, 2, kinds[q], -1, SQLITE_STATIC);
+        char want[CS_SHA256_HEX] = "";
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            cs_copy(cfg->sgt[q], sizeof cfg->sgt[q], (const char *)sqlite3_column_text(st, 0));
+            cs_copy(want, sizeof want, (const char *)sqlite3_column_text(st, 1));
+        }
+        sqlite3_finalize(st);
+        if (!want[0])
+            return cs_error_input(err, cs_db_path(m->db), "Files", kinds[q],
+                                  "run %lld has no %s file recorded", m->run_id, kinds[q]);
+        char sha[CS_SHA256_HEX];
+        if (cs_sha256_file(cfg->sgt[q], sha, err)) return -1;
+        if (strcmp(sha, want))
+            return cs_error_input(err, cfg->sgt[q], "SHA-256", sha,
+                                  "differs from the %s recorded with run %lld (%s): the file "
+                                  "changed since; it is not used",
+                                  want, m->run_id, kinds[q]);
+    }
+    return 0;
+}
+
+static int register_ims(master *m, const im_config *ims, cs_error *err) {
+    if (im_types(ims, &m->types, &m->nim, err)) return -1;
+    m->type_ids = malloc(sizeof(long long) * (size_t)m->nim);
+    if (!m->type_ids) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    sqlite3_stmt *ins, *sel;
+    if (cs_db_begin(m->db, err)) return -1;
+    int rc = cs_db_prepare(m->db,
+                           "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
+                           "IM_Type_Units, IM_Type_Component) VALUES (?, ?, ?, ?)",
+                           &ins, err);
+    if (rc) {
+        cs_db_rollback(m->db);
+        return -1;
+    }
+    rc = cs_db_prepare(m->db,
+                       "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "
+                       "AND IM_Type_Value IS ? AND IM_Type_Component = ?",
+                       &sel, err);
+    for (int i = 0; i < m->nim && !rc; i++) {
+        const im_type *t = &m->types[i];
+        sqlite3_reset(ins);
+        sqlite3_reset(sel);
+        sqlite3_bind_text(ins, 1, t->measure, -1, SQLITE_STATIC);
+        sqlite3_bind_text(sel, 1, t->measure, -1, SQLITE_STATIC);
+        if (t->period > 0) {
+            sqlite3_bind_double(ins, 2, t->period);
+            sqlite3_bind_double(sel, 2, t->period);
+        } else {
+            sqlite3_bind_null(ins, 2);
+            sqlite3_bind_null(sel, 2);
+        }
+        sqlite3_bind_text(ins, 3, t->units, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 4, t->component, -1, SQLITE_STATIC);
+        sqlite3_bind_text(sel, 3, t->component, -1, SQLITE_STATIC);
+        if (sqlite3_step(ins) != SQLITE_DONE) rc = cs_db_fail(m->db, "adding IM types", err);
+        if (!rc && sqlite3_step(sel) == SQLITE_ROW) {
+            m->type_ids[i] = sqlite3_column_int64(sel, 0);
+            if (strcmp((const char *)sqlite3_column_text(sel, 1), t->units))
+                rc = cs_error_input(err, cs_db_path(m->db), "IM_Types", t->measure,
+                                    "is recorded in %s, the extractor writes %s",
+                                    (const char *)sqlite3_column_text(sel, 1), t->units);
+        } else if (!rc) {
+            rc = cs_db_fail(m->db, "reading IM types", err);
+        }
+    }
+    sqlite3_finalize(ins);
+    sqlite3_finalize(sel);
+    if (rc) {
+        cs_db_rollback(m->db);
+        return -1;
+    }
+    return cs_db_commit(m->db, err);
+}
+
+static int cmp_todo(const void *a, const void *b) {
+    const todo_item *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost < y->cost ? 1 : -1;
+    if (x->source != y->source) return x->source < y->source ? -1 : 1;
+    return (x->rupture > y->rupture) - (x->rupture < y->rupture);
+}
+
+/* The site's ruptures not yet finished in this run, largest first. */
+static int list_todo(master *m, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "SELECT sr.Source_ID, sr.Rupture_ID, r.Num_Points, "
+                      "(SELECT count(*) FROM Extraction_Ruptures e WHERE e.Run_ID = ? AND "
+                      " e.Source_ID = sr.Source_ID AND e.Rupture_ID = sr.Rupture_ID) "
+                      "FROM CyberShake_Site_Ruptures sr JOIN Ruptures r ON r.ERF_ID = sr.ERF_ID "
+                      "AND r.Source_ID = sr.Source_ID AND r.Rupture_ID = sr.Rupture_ID "
+                      "WHERE sr.CS_Site_ID = ? AND sr.ERF_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->run_id);
+    sqlite3_bind_int64(st, 2, m->site_id);
+    sqlite3_bind_int64(st, 3, m->erf_id);
+    long cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        m->ntotal++;
+        if (sqlite3_column_int(st, 3)) {
+            m->ndone_before++;
+            continue;
+        }
+        if (m->ntodo == cap) {
+            cap = cap ? 2 * cap : 256;
+            todo_item *g = realloc(m->todo, sizeof *g * (size_t)cap);
+            if (!g) {
+                sqlite3_finalize(st);
+                return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            }
+            m->todo = g;
+        }
+        m->todo[m->ntodo++] = (todo_item){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                                          sqlite3_column_int64(st, 2)};
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(m->db, "listing the site's ruptures", err);
+    if (m->ntotal == 0)
+        return cs_error_input(err, cs_db_path(m->db), "CyberShake_Site_Ruptures", NULL,
+                              "the run's site has no ruptures on its forecast: plan it first "
+                              "(cybershake plan)");
+    if (m->ntodo > 0) qsort(m->todo, (size_t)m->ntodo, sizeof *m->todo, cmp_todo);
+    return 0;
+}
+
+int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
+    if (cs_db_open_current(o->study, &m->db, err)) return -1;
+    if (o->run_id > 0) {
+        if (old_run(m, o, cfg, err)) return -1;
+    } else {
+        sgt_set sgt;
+        const char *paths[3] = {o->sgt[0], o->sgt[1], o->sgt[2]};
+        if (sgt_set_open(&sgt, paths, err)) return -1;
+        int rc = new_run(m, o, cfg, &sgt, err);
+        sgt_set_close(&sgt);
+        if (rc) return -1;
+    }
+    cfg->run_id = m->run_id;
+    cfg->ims = o->ims;
+    cfg->method = o->method;
+    cfg->want_seis = o->seismograms[0] != 0;
+    cs_copy(m->seis_path, sizeof m->seis_path, o->seismograms);
+    if (register_ims(m, &cfg->ims, err) || list_todo(m, err)) return -1;
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "SELECT count(*) FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? AND "
+                      "Rup_Var_LFN IS NOT NULL",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->scen_id);
+    if (sqlite3_step(st) == SQLITE_ROW) m->scen_has_files = sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    if (cs_db_prepare(m->db,
+                      "INSERT INTO PeakAmplitudes (Run_ID, Source_ID, Rupture_ID, Rup_Var_ID, "
+                      "IM_Type_ID, IM_Value) VALUES (?, ?, ?, ?, ?, ?)",
+                      &m->ins_pa, err) ||
+        cs_db_prepare(m->db,
+                      "INSERT OR IGNORE INTO Rupture_Variations (Rup_Var_Scenario_ID, ERF_ID, "
+                      "Source_ID, Rupture_ID, Rup_Var_ID, Hypocenter_Lat, Hypocenter_Lon, "
+                      "Hypocenter_Depth, Slip_Realisation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      &m->ins_rv, err) ||
+        cs_db_prepare(m->db,
+                      "INSERT INTO Extraction_Ruptures (Run_ID, Source_ID, Rupture_ID, "
+                      "Num_Variations, Finished_At) VALUES (?, ?, ?, ?, "
+                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                      &m->ins_done, err) ||
+        cs_db_prepare(m->db,
+                      "SELECT Rup_Var_LFN FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? "
+                      "AND Source_ID = ? AND Rupture_ID = ? ORDER BY Rup_Var_ID",
+                      &m->lfns, err))
+        return -1;
+    return 0;
+}
+
+void master_close(master *m) {
+    sqlite3_finalize(m->ins_pa);
+    sqlite3_finalize(m->ins_rv);
+    sqlite3_finalize(m->ins_done);
+    sqlite3_finalize(m->lfns);
+    cs_db_close(m->db);
+    free(m->types);
+    free(m->type_ids);
+    free(m->todo);
+}
+
+/* The task message of one rupture: header, geometry, SRF paths when the scenario has files. */
+int build_task(master *m, const run_config *cfg, const todo_item *t, char **buf, long *size,
+               cs_error *err) {
+    erf_rupture r;
+    if (erf_db_load_rupture(m->db, m->erf_id, t->source, t->rupture, &r, err)) return -1;
+    task_header h = {t->source, t->rupture,  r.nrows,      r.ncols, 0,
+                     0,         r.magnitude, r.spacing_km, r.prob,  0};
+    char *lfn = NULL;
+    long lfn_len = 0, cap = 0;
+    if (m->scen_has_files) {
+        sqlite3_reset(m->lfns);
+        sqlite3_bind_int64(m->lfns, 1, m->scen_id);
+        sqlite3_bind_int64(m->lfns, 2, t->source);
+        sqlite3_bind_int64(m->lfns, 3, t->rupture);
+        while (sqlite3_step(m->lfns) == SQLITE_ROW) {
+            const char *p = (const char *)sqlite3_column_text(m->lfns, 0);
+            if (!p) {
+                free(lfn);
+                erf_rupture_free(&r);
+                return cs_error_input(err, cs_db_path(m->db), "Rup_Var_LFN", NULL,
+                                      "source %lld rupture %lld: variation %d has no SRF file "
+                                      "while others of the scenario do",
+                                      t->source, t->rupture, h.nvar);
+            }
+            long n = (long)strlen(p) + 1;
+            if (lfn_len + n > cap) {
+                cap = 2 * (lfn_len + n) + 4096;
+                char *g = realloc(lfn, (size_t)cap);
+                if (!g) {
+                    free(lfn);
+                    erf_rupture_free(&r);
+                    return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                }
+                lfn = g;
+            }
+            memcpy(lfn + lfn_len, p, (size_t)n);
+            lfn_len += n;
+            h.nvar++;
+        }
+        h.from_files = 1;
+        if (h.nvar == 0) {
+            free(lfn);
+            erf_rupture_free(&r);
+            return cs_error_input(err, cs_db_path(m->db), "Rupture_Variations", NULL,
+                                  "source %lld rupture %lld has no variations in the run's "
+                                  "scenario",
+                                  t->source, t->rupture);
+        }
+    } else {
+        rupgen_layout lay;
+        if (rupgen_plan(&r, &cfg->gen, &lay, err)) {
+            erf_rupture_free(&r);
+            return -1;
+        }
+        h.nvar = lay.nvariations;
+    }
+    h.lfn_bytes = lfn_len;
+    long n = erf_rupture_npoints(&r);
+    *size = (long)sizeof h + 6 * n * (long)sizeof(double) + lfn_len;
+    *buf = malloc((size_t)*size);
+    if (!*buf) {
+        free(lfn);
+        erf_rupture_free(&r);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    char *p = *buf;
+    memcpy(p, &h, sizeof h);
+    p += sizeof h;
+    const double *cols[6] = {r.lat, r.lon, r.dep, r.rake, r.dip, r.stk};
+    for (int c = 0; c < 6; c++) {
+        memcpy(p, cols[c], sizeof(double) * (size_t)n);
+        p += sizeof(double) * (size_t)n;
+    }
+    if (lfn_len) memcpy(p, lfn, (size_t)lfn_len);
+    free(lfn);
+    erf_rupture_free(&r);
+    return 0;
+}
+
+/* Records a finished rupture: its seismogram part, then its rows in one transaction. */
+static int commit_result(master *m, const result_header *h, const double *hypo, const double *ims,
+                         const float *seis, int from_files, cs_error *err) {
+    if (seis && m->seis_path[0]) {
+        char dir[4200];
+        seis_parts_dir(m->seis_path, dir, sizeof dir);
+        if (seis_write_part(dir, h->source, h->rupture, h->nvar, &m->meta, seis, err)) return -1;
+    }
+    if (cs_db_begin(m->db, err)) return -1;
+    int rc = 0;
+    for (int v = 0; v < h->nvar && !rc; v++) {
+        if (!from_files) {
+            sqlite3_stmt *st = m->ins_rv;
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, m->scen_id);
+            sqlite3_bind_int64(st, 2, m->erf_id);
+            sqlite3_bind_int64(st, 3, h->source);
+            sqlite3_bind_int64(st, 4, h->rupture);
+            sqlite3_bind_int(st, 5, v);
+            for (int q = 0; q < 3; q++)
+                sqlite3_bind_double(st, 6 + q, hypo[4 * v + q]);
+            sqlite3_bind_int(st, 9, (int)hypo[4 * v + 3]);
+            if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(m->db, "adding a variation", err);
+        }
+        for (int i = 0; i < h->nim && !rc; i++) {
+            sqlite3_stmt *st = m->ins_pa;
+            double val = ims[(size_t)v * h->nim + i];
+            if (!isfinite(val)) {
+                rc = cs_error_set(err, CS_ERR_INTERNAL,
+                                  "source %lld rupture %lld variation %d: %s %s is %g", h->source,
+                                  h->rupture, v, m->types[i].measure, m->types[i].component, val);
+                break;
+            }
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, m->run_id);
+            sqlite3_bind_int64(st, 2, h->source);
+            sqlite3_bind_int64(st, 3, h->rupture);
+            sqlite3_bind_int(st, 4, v);
+            sqlite3_bind_int64(st, 5, m->type_ids[i]);
+            sqlite3_bind_double(st, 6, val);
+            if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(m->db, "adding an amplitude", err);
+        }
+    }
+    if (!rc) {
+        /* the hazard stage's per-rupture arrays of this run are stale now */
+        sqlite3_stmt *st;
+        rc = cs_db_prepare(m->db, "DELETE FROM Hazard_Rupture_Values WHERE Run_ID = ?", &st, err);
+        if (!rc) {
+            sqlite3_bind_int64(st, 1, m->run_id);
+            if (sqlite3_step(st) != SQLITE_DONE)
+                rc = cs_db_fail(m->db, "clearing hazard values", err);
+            sqlite3_finalize(st);
+        }
+    }
+    if (!rc) {
+        sqlite3_stmt *st = m->ins_done;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, m->run_id);
+        sqlite3_bind_int64(st, 2, h->source);
+        sqlite3_bind_int64(st, 3, h->rupture);
+        sqlite3_bind_int(st, 4, h->nvar);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(m->db, "recording the rupture", err);
+    }
+    if (rc) {
+        cs_db_rollback(m->db);
+        return -1;
+    }
+    if (cs_db_commit(m->db, err)) return -1;
+    /* fault injection for the restart tests: die like a killed node after N ruptures */
+    static long committed = 0;
+    const char *kill_after = getenv("CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES");
+    if (kill_after && ++committed >= atol(kill_after)) raise(SIGKILL);
+    return 0;
+}
+
+/* When every rupture is done: the run's seismogram file, its checksum, the run's status. */
+int finish_run(master *m, cs_error *err) {
+    if (m->seis_path[0]) {
+        sqlite3_stmt *st;
+        if (cs_db_prepare(m->db,
+                          "SELECT Source_ID, Rupture_ID FROM Extraction_Ruptures WHERE Run_ID = ? "
+                          "ORDER BY Source_ID, Rupture_ID",
+                          &st, err))
+            return -1;
+        sqlite3_bind_int64(st, 1, m->run_id);
+        seis_rupture *rups = malloc(sizeof *rups * (size_t)(m->ntotal + 1));
+        long n = 0;
+        while (rups && sqlite3_step(st) == SQLITE_ROW && n < m->ntotal)
+            rups[n++] = (seis_rupture){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)};
+        sqlite3_finalize(st);
+        if (!rups) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        char sha[CS_SHA256_HEX], *abs = NULL;
+        long nrec;
+        int rc = seis_merge(m->seis_path, rups, n, &m->meta, sha, &nrec, err);
+        free(rups);
+        if (rc) return -1;
+        abs = realpath(m->seis_path, NULL);
+        rc = cs_db_record_file(m->db, abs ? abs : m->seis_path, sha, file_bytes(m->seis_path),
+                               "seismograms", m->run_id, err);
+        free(abs);
+        if (rc) return -1;
+        cs_log(CS_LOG_INFO, "seismograms: %ld records in %s (sha256 %s)", nrec, m->seis_path, sha);
+    }
+    sqlite3_stmt *st;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    if (cs_db_prepare(m->db,
+                      "UPDATE CyberShake_Runs SET Status = 'PP Generated', Status_Time = "
+                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), PP_Host = ?, PP_Time = "
+                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE Run_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, m->run_id);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : cs_db_fail(m->db, "updating the run", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int take_result(master *m, const char *res, int from_files, long *nvar, cs_error *err) {
+    result_header h;
+    memcpy(&h, res, sizeof h);
+    if (h.status) return cs_error_set(err, (cs_status)h.status, "%s", h.message);
+    const double *hypo = (const double *)(res + sizeof h);
+    const double *ims = hypo + 4 * (size_t)h.nvar;
+    const float *seis = h.has_seis ? (const float *)(ims + (size_t)h.nvar * h.nim) : NULL;
+    *nvar = h.nvar;
+    return commit_result(m, &h, hypo, ims, seis, from_files, err);
+}

@@ -1,0 +1,66 @@
+/* Rank 0's side of an extraction: the study database. It starts or resumes the run (site,
+ * forecast, scenario, SGT files and their SHA-256), registers the IM types, lists the ruptures
+ * still to do (largest first), packs each into a task message, and records each result (its
+ * seismogram part, then its rows in one transaction); at the end it assembles the seismogram
+ * file and marks the run done. The messages are what rank 0 and the workers exchange. */
+#ifndef EXTRACT_STUDY_H
+#define EXTRACT_STUDY_H
+
+#include "cs_db.h"
+#include "extract_run.h"
+#include "seis_file.h"
+
+/* What every rank needs to know about the run (rank 0 fills it, then broadcasts it). */
+typedef struct {
+    long long run_id;
+    char sgt[3][4096];
+    im_config ims;
+    int method;
+    rupgen_params gen;
+    int want_seis;
+} run_config;
+
+/* One rupture to do, as rank 0 sends it. */
+typedef struct {
+    long long source, rupture;
+    int nrows, ncols, nvar, from_files;
+    double magnitude, spacing_km, prob;
+    long lfn_bytes; /* NUL-separated paths after the geometry */
+} task_header;
+
+typedef struct {
+    long long source, rupture;
+    int nvar, nim, nt, status, has_seis;
+    char message[CS_ERROR_MESSAGE_MAX];
+} result_header;
+
+typedef struct {
+    long long source, rupture;
+    long cost;
+} todo_item;
+
+typedef struct {
+    cs_db *db;
+    long long run_id, site_id, erf_id, scen_id;
+    int scen_has_files;
+    int nim;
+    im_type *types;
+    long long *type_ids;
+    todo_item *todo;
+    long ntodo, ndone_before, ntotal;
+    seis_meta meta;
+    char seis_path[4096];
+    sqlite3_stmt *ins_pa, *ins_rv, *ins_done, *lfns;
+} master;
+
+int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err);
+void master_close(master *m);
+/* The task message of one rupture: header, geometry, SRF paths when the scenario has files. */
+int build_task(master *m, const run_config *cfg, const todo_item *t, char **buf, long *size,
+               cs_error *err);
+/* Records one result message, or turns a worker's failure into the run's error. */
+int take_result(master *m, const char *res, int from_files, long *nvar, cs_error *err);
+/* When every rupture is done: the seismogram file, its checksum, the run's status. */
+int finish_run(master *m, cs_error *err);
+
+#endif
