@@ -123,10 +123,9 @@ static void free_result(char *res, long size) {
     if (size >= 0) free(res);
 }
 
-/* Rank 0's handling of one result: records it or turns it into the run's error. */
-static int send_bytes(const char *buf, long size, int dest, int tag, MPI_Comm comm) {
-    if (size > INT_MAX) return -1;
-    return MPI_Send(buf, (int)size, MPI_BYTE, dest, tag, comm) != MPI_SUCCESS;
+/* MPI counts bytes in an int: a message over 2 GiB cannot go as one. */
+static int fits_one_message(long size) {
+    return size <= INT_MAX;
 }
 
 static int recv_any(MPI_Comm comm, int tag, int src, char **buf, int *from) {
@@ -139,6 +138,45 @@ static int recv_any(MPI_Comm comm, int tag, int src, char **buf, int *from) {
     MPI_Recv(*buf, count, MPI_BYTE, st.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
     *from = st.MPI_SOURCE;
     return 0;
+}
+
+/* Gives worker w the next rupture, or tells it to stop; returns 1 when it got work. */
+static int hand_out(master *m, const run_config *cfg, long *next, int w, MPI_Comm comm, int *rc,
+                    cs_error *err) {
+    if (!*rc && *next < m->ntodo) {
+        const todo_item *t = &m->todo[(*next)++];
+        char *task = NULL;
+        long tsize = 0;
+        *rc = build_task(m, cfg, t, &task, &tsize, err);
+        if (!*rc && !fits_one_message(tsize))
+            *rc = cs_error_set(err, CS_ERR_RESOURCE,
+                               "the task of source %lld rupture %lld is %ld bytes, more than one "
+                               "MPI message carries (2 GiB)",
+                               t->source, t->rupture, tsize);
+        if (!*rc) MPI_Send(task, (int)tsize, MPI_BYTE, w, TAG_TASK, comm);
+        free(task);
+        if (!*rc) return 1;
+    }
+    MPI_Send(NULL, 0, MPI_BYTE, w, TAG_STOP, comm);
+    return 0;
+}
+
+/* A worker's result, or when it is too big for one message, the failure that says so. */
+static void send_result(const char *out, long size, MPI_Comm comm) {
+    if (fits_one_message(size)) {
+        MPI_Send(out, (int)size, MPI_BYTE, 0, TAG_RESULT, comm);
+        return;
+    }
+    result_header fail;
+    memcpy(&fail, out, sizeof fail);
+    snprintf(fail.message, sizeof fail.message,
+             "the result of source %lld rupture %lld is %ld bytes, more than one MPI message "
+             "carries (2 GiB); run it on one rank or without --seismograms",
+             fail.source, fail.rupture, size);
+    fail.status = CS_ERR_RESOURCE;
+    fail.nvar = 0;
+    fail.has_seis = 0;
+    MPI_Send(&fail, (int)sizeof fail, MPI_BYTE, 0, TAG_RESULT, comm);
 }
 
 int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs_error *err) {
@@ -184,20 +222,8 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             }
         } else {
             int busy = 0;
-            for (int w = 1; w < size; w++) {
-                char *task;
-                long tsize;
-                if (next < m.ntodo && !rc) {
-                    rc = build_task(&m, &cfg, &m.todo[next++], &task, &tsize, err);
-                    if (!rc) {
-                        send_bytes(task, tsize, w, TAG_TASK, comm);
-                        free(task);
-                        busy++;
-                        continue;
-                    }
-                }
-                MPI_Send(NULL, 0, MPI_BYTE, w, TAG_STOP, comm);
-            }
+            for (int w = 1; w < size; w++)
+                busy += hand_out(&m, &cfg, &next, w, comm, &rc, err);
             while (busy > 0) {
                 char *out = NULL;
                 int from = 0;
@@ -211,18 +237,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                 free(out);
                 res->variations_now += nvar;
                 if (!rc) cs_progress_update(&prog, ++done);
-                char *task;
-                long tsize;
-                if (!rc && next < m.ntodo) {
-                    rc = build_task(&m, &cfg, &m.todo[next++], &task, &tsize, err);
-                    if (!rc) {
-                        send_bytes(task, tsize, from, TAG_TASK, comm);
-                        free(task);
-                        busy++;
-                        continue;
-                    }
-                }
-                MPI_Send(NULL, 0, MPI_BYTE, from, TAG_STOP, comm);
+                busy += hand_out(&m, &cfg, &next, from, comm, &rc, err);
             }
         }
         cs_progress_end(&prog);
@@ -243,7 +258,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             if (recv_any(comm, TAG_TASK, 0, &task, &from)) MPI_Abort(comm, 1);
             run_task(&ws, task, &out, &osize);
             free(task);
-            send_bytes(out, osize < 0 ? -osize : osize, 0, TAG_RESULT, comm);
+            send_result(out, osize < 0 ? -osize : osize, comm);
             free_result(out, osize);
         }
     }
