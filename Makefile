@@ -49,7 +49,11 @@ ERF_SRC     := erf/erf_rupture.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.
                erf/erf_cli.c erf/site_plan.c erf/plan_cli.c
 HAZARD_SRC  := hazard/hazard_curve.c hazard/hazard_db.c hazard/hazard_plot.c hazard/gmpe.c \
                hazard/peer.c hazard/disagg.c hazard/hazard_cli.c \
-               hazard/peer_cli.c hazard/disagg_cli.c
+               hazard/peer_cli.c hazard/disagg_cli.c hazard/site_level.c hazard/map_cli.c \
+               hazard/uhs_cli.c
+WORKFLOW_SRC := workflow/wf_config.c workflow/wf_plan.c workflow/wf_db.c workflow/wf_exec.c \
+               workflow/wf_run.c workflow/wf_slurm.c workflow/wf_summary.c workflow/wf_stage.c \
+               workflow/wf_cli.c workflow/stage_cli.c workflow/check_cli.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
                sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
                sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \
@@ -70,7 +74,7 @@ endif
 NVCCFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_90,code=[sm_90,compute_90] --Werror all-warnings \
              -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(NOCUDA_SRC)
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)

@@ -12,6 +12,10 @@ int cs_extract_cli_main(int argc, char **argv);
 int cs_synth_cli_main(int argc, char **argv);
 int cs_seismogram_cli_main(int argc, char **argv);
 int cs_hazard_cli_main(int argc, char **argv);
+int cs_run_cli_main(int argc, char **argv);
+int cs_status_cli_main(int argc, char **argv);
+int cs_stage_cli_main(int argc, char **argv);
+int cs_check_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -26,8 +30,12 @@ int cs_hazard_cli_main(int argc, char **argv);
         {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \
         {"extract", cs_extract_cli_main, "seismograms and intensity measures from SGTs (MPI)"},    \
         {"synth", cs_synth_cli_main, "the seismogram of one SRF from a site's SGTs"},              \
-        {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},          \
-        {"hazard", cs_hazard_cli_main, "hazard curves: store, CSV, plot"},           \
+        {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},           \
+        {"hazard", cs_hazard_cli_main, "hazard curves: store, CSV, plot"},                         \
+        {"check", cs_check_cli_main, "check a site's three SGT files, record their checksums"},    \
+        {"run", cs_run_cli_main, "run a site (or a list) end to end, resumable, local or Slurm"},  \
+        {"status", cs_status_cli_main, "the workflow's runs and steps"},                           \
+        {"stage", cs_stage_cli_main, "fetch inputs from URLs, push products (libcurl)"},           \
         CYBERSHAKE_SGT_COMMANDS
 #endif
 

@@ -252,6 +252,24 @@ static const char v5_sql[] =
     "CREATE INDEX PeakAmplitudes_Run_IM ON PeakAmplitudes (Run_ID, IM_Type_ID);"
     "CREATE INDEX Disagg_Bins_ID ON Disagg_Bins (Disagg_ID);";
 
+/* Version 6: the workflow's runs (`cybershake run`): the configuration a run was started with
+ * (its checksum identifies the run when the same command is given again), its folder and
+ * executor, and each step's position and log. */
+static const char v6_sql[] =
+    "CREATE TABLE Workflow_Runs ("
+    "  Run_ID INTEGER PRIMARY KEY REFERENCES CyberShake_Runs ON DELETE CASCADE,"
+    "  Site_ID INTEGER NOT NULL REFERENCES CyberShake_Sites,"
+    "  Config_SHA256 TEXT NOT NULL CHECK (length(Config_SHA256) = 64),"
+    "  Config TEXT NOT NULL,"
+    "  Work_Dir TEXT NOT NULL,"
+    "  Executor TEXT NOT NULL,"
+    "  State TEXT NOT NULL DEFAULT 'pending'"
+    "    CHECK (State IN ('pending', 'running', 'done', 'failed')),"
+    "  Created_At TEXT NOT NULL, Finished_At TEXT, Error TEXT);"
+    "CREATE INDEX Workflow_Runs_Site ON Workflow_Runs (Site_ID, Config_SHA256);"
+    "ALTER TABLE Workflow_Steps ADD COLUMN Position INTEGER;"
+    "ALTER TABLE Workflow_Steps ADD COLUMN Log_File TEXT;";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
@@ -259,5 +277,6 @@ const cs_db_migration cs_db_migrations[] = {
      v3_sql},
     {4, "extraction progress: finished ruptures of each run", v4_sql},
     {5, "hazard: per-rupture value arrays, disaggregations", v5_sql},
+    {6, "workflow runs: configuration, folder, executor; step positions and logs", v6_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

@@ -57,7 +57,9 @@ static int extract_command(int argc, char **argv, int rank) {
         "D5-75, D5-95) into PeakAmplitudes. Variations come from the scenario's SRF files when\n"
         "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
         "'gp-SEED'). The first form starts a run and prints its Run_ID; --run resumes one: the\n"
-        "ruptures it finished are skipped, its SGT files' SHA-256 are checked. --seismograms\n"
+        "ruptures it finished are skipped, its SGT files' SHA-256 are checked (a run that\n"
+        "'cybershake run' opened takes --sgt and the scenario options on its first extraction).\n"
+        "--seismograms\n"
         "keeps every record in one HDF5 file (cybershake seismogram reads it). Rank 0 keeps the\n"
         "database; the other ranks take ruptures as they finish. docs/extract.md.\n";
     if (cs_cli_wants_help(argc, argv)) {
@@ -131,8 +133,8 @@ static int extract_command(int argc, char **argv, int rank) {
     cs_copy(o.study, sizeof o.study, argv[optind]);
     if (o.run_id == 0 && (!o.site[0] || !o.erf[0] || !have_sgt))
         return cs_cli_usage(argv[0], "a new run needs --site, --erf and --sgt (or --run RUN_ID)");
-    if (o.run_id > 0 && (o.site[0] || o.erf[0] || have_sgt || o.scenario[0]))
-        return cs_cli_usage(argv[0], "--run takes the run's own site, forecast, scenario and SGTs");
+    if (o.run_id > 0 && (o.site[0] || o.erf[0]))
+        return cs_cli_usage(argv[0], "--run takes the run's own site and forecast");
     cs_error err;
     cs_error_clear(&err);
     if (periods) {

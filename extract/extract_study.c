@@ -110,7 +110,15 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
         }
     }
     sqlite3_stmt *st = NULL;
-    if (!rc)
+    /* A run the workflow opened (o->run_id, no scenario yet) is taken over, not duplicated. */
+    if (!rc && o->run_id > 0)
+        rc = cs_db_prepare(m->db,
+                           "UPDATE CyberShake_Runs SET Site_ID = ?, ERF_ID = ?, "
+                           "Rup_Var_Scenario_ID = ?, Status = 'PP Started', Status_Time = "
+                           "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), Max_Frequency = ?, "
+                           "SGT_Source_Filter_Frequency = ? WHERE Run_ID = ?",
+                           &st, err);
+    else if (!rc)
         rc = cs_db_prepare(m->db,
                            "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, "
                            "Status, Status_Time, Max_Frequency, SGT_Source_Filter_Frequency, "
@@ -123,8 +131,9 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
         sqlite3_bind_int64(st, 3, m->scen_id);
         sqlite3_bind_double(st, 4, sgt->fmax);
         sqlite3_bind_double(st, 5, sgt->fmax);
+        if (o->run_id > 0) sqlite3_bind_int64(st, 6, o->run_id);
         if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(m->db, "adding the run", err);
-        m->run_id = sqlite3_last_insert_rowid(cs_db_handle(m->db));
+        m->run_id = o->run_id > 0 ? o->run_id : sqlite3_last_insert_rowid(cs_db_handle(m->db));
     }
     sqlite3_finalize(st);
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
@@ -312,15 +321,48 @@ static int list_todo(master *m, cs_error *err) {
     return 0;
 }
 
+/* A run `cybershake run` opened before its extraction (no variation scenario yet): its site
+ * and forecast go into the options, and *opened says so. */
+static int run_opened_by_workflow(master *m, extract_options *o, int *opened, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "SELECT s.CS_Short_Name, e.ERF_Name, r.Rup_Var_Scenario_ID IS NULL FROM "
+                      "CyberShake_Runs r JOIN CyberShake_Sites s ON s.CS_Site_ID = r.Site_ID "
+                      "JOIN ERF_IDs e ON e.ERF_ID = r.ERF_ID WHERE r.Run_ID = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, o->run_id);
+    *opened = 0;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 2)) {
+        cs_copy(o->site, sizeof o->site, (const char *)sqlite3_column_text(st, 0));
+        cs_copy(o->erf, sizeof o->erf, (const char *)sqlite3_column_text(st, 1));
+        *opened = 1;
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
     if (cs_db_open_current(o->study, &m->db, err)) return -1;
-    if (o->run_id > 0) {
+    extract_options taken = *o;
+    int opened = 0;
+    if (o->run_id > 0 && run_opened_by_workflow(m, &taken, &opened, err)) return -1;
+    if (o->run_id > 0 && !opened) {
+        if (o->sgt[0][0])
+            return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
+                                  "run %lld has started extracting: it resumes with its own "
+                                  "SGT files, without --sgt",
+                                  o->run_id);
         if (old_run(m, o, cfg, err)) return -1;
     } else {
+        if (!o->sgt[0][0])
+            return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
+                                  "run %lld has no extraction yet: give its SGT files (--sgt)",
+                                  o->run_id);
         sgt_set sgt;
         const char *paths[3] = {o->sgt[0], o->sgt[1], o->sgt[2]};
         if (sgt_set_open(&sgt, paths, err)) return -1;
-        int rc = new_run(m, o, cfg, &sgt, err);
+        int rc = new_run(m, &taken, cfg, &sgt, err);
         sgt_set_close(&sgt);
         if (rc) return -1;
     }

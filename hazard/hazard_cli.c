@@ -276,6 +276,8 @@ int cs_hazard_cli_main(int argc, char **argv) {
         {"curve", cmd_curve, "the hazard curve of a run: store, CSV, plot"},
         {"disagg", cs_disagg_cli_main,
          "disaggregate a run's curve by M, Rrup, epsilon and rupture"},
+        {"map", cs_hazard_map_main, "an IM at a probability over the study's sites (map, CSV)"},
+        {"uhs", cs_hazard_uhs_main, "the uniform hazard spectrum of a run (table, CSV, plot)"},
         {"peer", cs_hazard_peer_main,
          "a PEER PSHA verification case (Set 1) with Sadigh et al. 1997"},
     };

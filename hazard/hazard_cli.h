@@ -5,5 +5,7 @@
 int cs_hazard_cli_main(int argc, char **argv);
 int cs_hazard_peer_main(int argc, char **argv);
 int cs_disagg_cli_main(int argc, char **argv);
+int cs_hazard_map_main(int argc, char **argv);
+int cs_hazard_uhs_main(int argc, char **argv);
 
 #endif

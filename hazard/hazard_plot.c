@@ -220,3 +220,121 @@ int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
         return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: empty grid", path);
     return write_surface(path, draw_grid, g, err);
 }
+
+/* A perceptual colour ramp (viridis at five stops, linear between them), t in [0, 1]. */
+static void ramp(double t, double rgb[3]) {
+    static const double stop[5][3] = {{0.267, 0.005, 0.329},
+                                      {0.230, 0.322, 0.546},
+                                      {0.128, 0.567, 0.551},
+                                      {0.369, 0.789, 0.383},
+                                      {0.993, 0.906, 0.144}};
+    t = fmin(fmax(t, 0), 1) * 4;
+    int i = (int)fmin(floor(t), 3);
+    double f = t - i;
+    for (int k = 0; k < 3; k++)
+        rgb[k] = stop[i][k] + f * (stop[i + 1][k] - stop[i][k]);
+}
+
+/* A round grid step for a span: 1, 2 or 5 times a power of ten, about five lines. */
+static double nice_step(double span) {
+    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void draw_map(cairo_t *cr, const void *spec) {
+    const plot_map_spec *m = spec;
+    enum { MR = 150 }; /* right margin: the colour bar */
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    double lo0 = m->lon[0], lo1 = m->lon[0], la0 = m->lat[0], la1 = m->lat[0];
+    double v0 = INFINITY, v1 = 0;
+    for (int i = 0; i < m->n; i++) {
+        lo0 = fmin(lo0, m->lon[i]), lo1 = fmax(lo1, m->lon[i]);
+        la0 = fmin(la0, m->lat[i]), la1 = fmax(la1, m->lat[i]);
+        if (m->value[i] > 0) v0 = fmin(v0, m->value[i]), v1 = fmax(v1, m->value[i]);
+    }
+    if (!(v1 > 0)) v0 = v1 = 1;
+    if (v1 <= v0 * 1.01) v0 /= 1.5, v1 *= 1.5;
+    /* the frame: 15% margin, at least 0.1 degrees, east-west stretched by cos(latitude) */
+    double k = cos((la0 + la1) / 2 * M_PI / 180);
+    double w = WIDTH - LEFT - MR, h = HEIGHT - TOP - BOTTOM;
+    double dx = fmax((lo1 - lo0) * 1.3, 0.1), dy = fmax((la1 - la0) * 1.3, 0.1);
+    double scale = fmin(w / (dx * k), h / dy); /* pixels per degree of latitude */
+    double cx = (lo0 + lo1) / 2, cy = (la0 + la1) / 2;
+    double x0 = cx - w / (2 * scale * k), y0 = cy - h / (2 * scale);
+#define MX(lon) (LEFT + ((lon)-x0) * scale * k)
+#define MY(lat) (HEIGHT - BOTTOM - ((lat)-y0) * scale)
+    char s[64];
+    cairo_set_line_width(cr, 0.5);
+    cairo_set_font_size(cr, 11);
+    double step = nice_step(fmax(w / (scale * k), h / scale));
+    for (double g = ceil(x0 / step) * step; g <= x0 + w / (scale * k); g += step) {
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+        cairo_move_to(cr, MX(g), TOP);
+        cairo_line_to(cr, MX(g), HEIGHT - BOTTOM);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(s, sizeof s, "%.6g", g);
+        text_at(cr, MX(g), HEIGHT - BOTTOM + 16, s, 0.5, 0.0);
+    }
+    for (double g = ceil(y0 / step) * step; g <= y0 + h / scale; g += step) {
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+        cairo_move_to(cr, LEFT, MY(g));
+        cairo_line_to(cr, LEFT + w, MY(g));
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        snprintf(s, sizeof s, "%.6g", g);
+        text_at(cr, LEFT - 6, MY(g), s, 1.0, 0.5);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, LEFT, TOP, w, h);
+    cairo_stroke(cr);
+    double lv0 = log10(v0), lv1 = log10(v1), rgb[3];
+    for (int i = 0; i < m->n; i++) {
+        double x = MX(m->lon[i]), y = MY(m->lat[i]);
+        if (m->value[i] > 0) {
+            ramp((log10(m->value[i]) - lv0) / (lv1 - lv0), rgb);
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        } else {
+            cairo_set_source_rgb(cr, 1, 1, 1);
+        }
+        cairo_arc(cr, x, y, 9, 0, 2 * M_PI);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        cairo_stroke(cr);
+        snprintf(s, sizeof s, "%s %.3g", m->names[i], m->value[i]);
+        cairo_set_font_size(cr, 11);
+        text_at(cr, x + 12, y, s, 0.0, 0.5);
+    }
+    /* colour bar */
+    double bx = WIDTH - MR + 30, bw = 22;
+    for (int j = 0; j < 100; j++) {
+        ramp(j / 99.0, rgb);
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        cairo_rectangle(cr, bx, HEIGHT - BOTTOM - (j + 1) * h / 100, bw, h / 100 + 0.5);
+        cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_rectangle(cr, bx, TOP, bw, h);
+    cairo_stroke(cr);
+    for (int j = 0; j <= 4; j++) {
+        double lv = lv0 + (lv1 - lv0) * j / 4;
+        snprintf(s, sizeof s, "%.3g", pow(10, lv));
+        text_at(cr, bx + bw + 5, HEIGHT - BOTTOM - h * j / 4, s, 0.0, 0.5);
+    }
+    cairo_save(cr);
+    cairo_translate(cr, WIDTH - 12, TOP + h / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, 0, 0, m->unit, 0.5, 0.5);
+    cairo_restore(cr);
+#undef MX
+#undef MY
+    labels(cr, m->title, "longitude (degrees)", "latitude (degrees)", 18, 22, 15);
+}
+
+int plot_map(const char *path, const plot_map_spec *m, cs_error *err) {
+    if (m->n < 1) return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: no sites", path);
+    return write_surface(path, draw_map, m, err);
+}

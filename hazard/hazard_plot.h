@@ -40,4 +40,15 @@ typedef struct {
 } plot_grid_spec;
 int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err);
 
+/* Sites on a longitude-latitude frame (equal distances along both axes at the mean latitude),
+ * each a disc coloured by its value on a logarithmic colour scale, with its name and value; a
+ * colour bar on the right. */
+typedef struct {
+    const char *title, *unit;
+    int n;
+    const double *lon, *lat, *value;
+    const char *const *names;
+} plot_map_spec;
+int plot_map(const char *path, const plot_map_spec *m, cs_error *err);
+
 #endif

@@ -11,7 +11,16 @@ const double peer_levels[PEER_NLEVELS] = {0.001, 0.01, 0.05, 0.1,  0.15, 0.2, 0.
 const peer_site peer_fault_sites[7] = {{38.113, -122.000}, {38.113, -122.114}, {38.111, -122.570},
                                        {38.000, -122.000}, {37.910, -122.000}, {38.225, -122.000},
                                        {38.113, -121.886}};
-const char *const peer_cases[] = {"1", "2", "4", "5", "8a", "8b", "8c", NULL};
+const peer_site peer_area_sites[4] = {
+    {38.000, -122.000}, {37.550, -122.000}, {37.099, -122.000}, {36.874, -122.000}};
+const char *const peer_cases[] = {"1",  "2",  "3",  "4",  "5",  "6", "7",
+                                  "8a", "8b", "8c", "10", "11", NULL};
+
+int peer_case_sites(const char *id, const peer_site **sites) {
+    int area = !strcmp(id, "10") || !strcmp(id, "11");
+    *sites = area ? peer_area_sites : peer_fault_sites;
+    return area ? 4 : 7;
+}
 
 #define MU        3e10
 #define SLIP_RATE 0.002
@@ -32,6 +41,7 @@ typedef struct {
 typedef struct {
     double m, rate; /* per year */
     int whole;      /* one rupture of the whole fault */
+    double dloga;   /* offset of log10 area from the magnitude-area relation (case 3) */
 } mag_bin;
 
 /* The cases are defined on a sphere (R = 6371 km, as PEER's and the reference codes' distances
@@ -85,14 +95,57 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
     double mrate = MU * f->length * 1e3 * f->width * 1e3 * SLIP_RATE;
     if (!strcmp(id, "1")) {
         *bins = malloc(sizeof **bins);
-        (*bins)[0] = (mag_bin){6.5, mrate / moment(6.5), 1};
+        (*bins)[0] = (mag_bin){6.5, mrate / moment(6.5), 1, 0};
         *n = 1;
         return 0;
     }
     if (!strcmp(id, "2") || !strcmp(id, "4") || !strncmp(id, "8", 1)) {
         *bins = malloc(sizeof **bins);
-        (*bins)[0] = (mag_bin){6.0, mrate / moment(6.0), 0};
+        (*bins)[0] = (mag_bin){6.0, mrate / moment(6.0), 0, 0};
         *n = 1;
+        return 0;
+    }
+    if (!strcmp(id, "3")) {
+        /* M 6.0, log10 A normal about M - 4 with sigma 0.25 truncated at +-2 sigma: 41 equal
+         * steps in z, weights by the normal density renormalised over the steps; every event
+         * has the moment of M 6.0, so the total rate is case 2's */
+        enum { NZ = 41 };
+        double w[NZ], sum = 0;
+        for (int k = 0; k < NZ; k++)
+            sum += w[k] = exp(-0.5 * pow(-2 + 4 * (k + 0.5) / NZ, 2));
+        *bins = malloc(sizeof **bins * NZ);
+        for (int k = 0; k < NZ; k++)
+            (*bins)[k] = (mag_bin){6.0, mrate / moment(6.0) * w[k] / sum, 0,
+                                   0.25 * (-2 + 4 * (k + 0.5) / NZ)};
+        *n = NZ;
+        return 0;
+    }
+    if (!strcmp(id, "6") || !strcmp(id, "7")) {
+        /* 0.01-wide bins from 5.00; case 6: normal about 6.2, sigma 0.25, truncated to
+         * [5.0, 6.5]; case 7: Youngs and Coppersmith (1985), exponential (b 0.9) from 5.0 to
+         * 5.95 and a box of 0.5 magnitude units centred on Mchar 6.2 (to Mmax 6.45) whose
+         * density is the exponential's one unit below the box. Masses per bin exactly (the
+         * normal's CDF, the exponential's integral), normalised over the bins, moment-balanced
+         * with each bin's moment at its centre. */
+        int six = id[0] == '6', nb = six ? 150 : 145;
+        double beta = 0.9 * log(10.0), sum = 0, mom = 0;
+        *bins = malloc(sizeof **bins * (size_t)nb);
+        for (int i = 0; i < nb; i++) {
+            double lo = 5.0 + 0.01 * i, hi = lo + 0.01, p;
+            if (six)
+                p = 0.5 * (erf((hi - 6.2) / (0.25 * M_SQRT2)) - erf((lo - 6.2) / (0.25 * M_SQRT2)));
+            else if (hi <= 5.95 + 1e-9)
+                p = exp(-beta * (lo - 5.0)) - exp(-beta * (hi - 5.0));
+            else
+                p = 0.01 * beta * exp(-beta * (4.95 - 5.0));
+            (*bins)[i] = (mag_bin){lo + 0.005, p, 0, 0};
+            sum += p;
+        }
+        for (int i = 0; i < nb; i++)
+            mom += (*bins)[i].rate / sum * moment((*bins)[i].m);
+        for (int i = 0; i < nb; i++)
+            (*bins)[i].rate *= mrate / mom / sum;
+        *n = nb;
         return 0;
     }
     if (!strcmp(id, "5")) {
@@ -107,13 +160,13 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
         for (int i = 0; i < nb; i++) {
             double lo = 5.0 + 0.01 * i, hi = lo + 0.01;
             double p = (exp(-beta * lo) - exp(-beta * hi)) / norm;
-            (*bins)[i] = (mag_bin){lo + 0.005, total * p, 0};
+            (*bins)[i] = (mag_bin){lo + 0.005, total * p, 0, 0};
         }
         *n = nb;
         return 0;
     }
     return cs_error_input(err, "PEER case", NULL, id,
-                          "not built (cases 1, 2, 4, 5, 8a, 8b, 8c are; docs/hazard.md)");
+                          "not a Set 1 case (1, 2, 3, 4, 5, 6, 7, 8a, 8b, 8c, 10, 11)");
 }
 
 static int push(hazard_rupture **rups, long *n, long *cap, hazard_rupture r, cs_error *err) {
@@ -134,10 +187,102 @@ static int positions(double span, double step) {
     return span <= 1e-9 ? 1 : (int)ceil(span / step - 1e-9) + 1;
 }
 
+/* Area 1 (cases 10, 11): a circle of 100 km radius about (38.0 N, 122.0 W) as a 90-vertex
+ * polygon; point sources at the centres of a grid of area_km cells inside it (flat frame at the
+ * centre, x north, y east), at 5 km depth (case 10) or at 5, 6, ..., 10 km equally weighted
+ * (case 11); truncated exponential from 5.0 to 6.5 (b 0.9, 0.01 bins), N(M >= 5) = 0.0395 per
+ * year over the area, spread evenly over the points. Sadigh rock PGA for strike-slip at the
+ * hypocentral distance, sigma 0 (the 2010 definition). One integrator entry per magnitude bin,
+ * its points (and depths) as equally likely variations. */
+#define AREA_RATE 0.0395
+#define AREA_R_KM 100.0
+static int inside(const double (*poly)[2], int nv, double x, double y) {
+    int in = 0;
+    for (int i = 0, j = nv - 1; i < nv; j = i++)
+        if ((poly[i][1] > y) != (poly[j][1] > y) &&
+            x < (poly[j][0] - poly[i][0]) * (y - poly[i][1]) / (poly[j][1] - poly[i][1]) +
+                    poly[i][0])
+            in = !in;
+    return in;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int area_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                         hazard_rupture **rups, long *n, cs_error *err) {
+    const double lat0 = 38.0, lon0 = -122.0, d2r = M_PI / 180;
+    double poly[90][2]; /* x north, y east, km */
+    for (int k = 0; k < 90; k++) {
+        /* the vertex 100 km from the centre at azimuth 4k degrees, on the sphere */
+        double az = 4.0 * k * d2r, dd = AREA_R_KM / EARTH_KM, p1 = lat0 * d2r;
+        double p2 = asin(sin(p1) * cos(dd) + cos(p1) * sin(dd) * cos(az));
+        double l2 = lon0 * d2r + atan2(sin(az) * sin(dd) * cos(p1), cos(dd) - sin(p1) * sin(p2));
+        poly[k][0] = EARTH_KM * (p2 - p1);
+        poly[k][1] = EARTH_KM * cos(p1) * (l2 - lon0 * d2r);
+    }
+    double sx = EARTH_KM * (site->lat - lat0) * d2r;
+    double sy = EARTH_KM * cos(lat0 * d2r) * (site->lon - lon0) * d2r;
+    double h = o->area_km;
+    int ng = (int)ceil(AREA_R_KM * 1.01 / h);
+    int ndepth = !strcmp(id, "11") ? 6 : 1;
+    long np = 0, cap = 0;
+    double *r = NULL; /* hypocentral distances of every point and depth */
+    for (int i = -ng; i < ng; i++)
+        for (int j = -ng; j < ng; j++) {
+            double x = (i + 0.5) * h, y = (j + 0.5) * h;
+            if (!inside(poly, 90, x, y)) continue;
+            for (int d = 0; d < ndepth; d++) {
+                if (np == cap) {
+                    cap = cap ? 2 * cap : 65536;
+                    double *g = realloc(r, sizeof *r * (size_t)cap);
+                    if (!g) {
+                        free(r);
+                        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for points");
+                    }
+                    r = g;
+                }
+                r[np++] = sqrt((x - sx) * (x - sx) + (y - sy) * (y - sy) + pow(5.0 + d, 2));
+            }
+        }
+    /* Medians fall with distance: the distances sorted once give every bin's values sorted. */
+    qsort(r, (size_t)np, sizeof *r, cmp_double);
+    double beta = 0.9 * log(10.0), norm = exp(-beta * 5.0) - exp(-beta * 6.5);
+    long capr = 0;
+    int rc = 0;
+    for (int b = 0; b < 150 && !rc; b++) {
+        double lo = 5.0 + 0.01 * b, m = lo + 0.005;
+        double rate = AREA_RATE * (exp(-beta * lo) - exp(-beta * (lo + 0.01))) / norm;
+        hazard_rupture hr = {.prob = -expm1(-rate), .nvalues = (int)np};
+        hr.values = malloc(sizeof(double) * (size_t)np);
+        if (!hr.values) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", np);
+        for (long q = 0; q < np && !rc; q++) {
+            gmpe_value g;
+            rc = gmpe_sadigh97_rock(0, m, r[q], 0, &g, err);
+            hr.values[np - 1 - q] = exp(g.ln_median);
+        }
+        if (!rc) rc = push(rups, n, &capr, hr, err);
+        if (rc) free(hr.values);
+    }
+    free(r);
+    return rc;
+}
+
 int peer_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
                        hazard_rupture **rups, long *n, cs_error *err) {
     *rups = NULL;
     *n = 0;
+    if (!strcmp(id, "10") || !strcmp(id, "11")) {
+        int rc = area_ruptures(id, site, o, rups, n, err);
+        if (rc) {
+            peer_free(*rups, *n);
+            *rups = NULL;
+            *n = 0;
+        }
+        return rc;
+    }
     fault f;
     double sx, sy;
     int rc = make_fault(!strcmp(id, "4") ? 2 : 1, &f);
@@ -154,9 +299,10 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
             L = f.length;
             W = f.width;
         } else {
-            double area = pow(10.0, m - 4);
-            W = pow(10.0, 0.5 * m - 2.15);
-            L = pow(10.0, 0.5 * m - 1.85);
+            double ma = m + bins[b].dloga; /* the magnitude whose median area this is */
+            double area = pow(10.0, ma - 4);
+            W = pow(10.0, 0.5 * ma - 2.15);
+            L = pow(10.0, 0.5 * ma - 1.85);
             if (W > f.width) {
                 W = f.width;
                 L = area / W;

@@ -3,9 +3,10 @@
  * magnitude-frequency distributions, Sadigh et al. (1997) rock PGA, and curves by the hazard
  * stage's integrator (hazard_curve).
  *
- * Built: cases 1, 2, 4, 5 (sigma 0) and 8a, 8b, 8c (untruncated, truncated at 2 and 3 sigma,
- * renormalised over the upper tail). Not yet: case 3 (aleatory rupture area), 6 (truncated
- * normal), 7 (Youngs-Coppersmith characteristic) and the area-source cases 10 and 11.
+ * Built: every Set 1 case: 1, 2, 3 (aleatory rupture area), 4, 5, 6 (truncated normal
+ * magnitudes), 7 (Youngs-Coppersmith characteristic) with sigma 0; 8a, 8b, 8c (untruncated,
+ * truncated at 2 and 3 sigma, renormalised over the upper tail); 10 and 11 (the area source,
+ * point sources at one or six depths, sigma 0 as the 2010 definition has it).
  *
  * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
  * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
@@ -28,9 +29,13 @@ typedef struct {
     double lat, lon;
 } peer_site;
 extern const peer_site peer_fault_sites[7];
+extern const peer_site peer_area_sites[4];
+/* The sites of a case (the fault sites, or the area sites for cases 10 and 11): their count. */
+int peer_case_sites(const char *case_id, const peer_site **sites);
 
 typedef struct {
     double step_km; /* floating-rupture grid, 0.02 */
+    double area_km; /* point-source grid of the area source, 1 */
 } peer_options;
 
 /* Ruptures of a case as seen from a site (each with its probability, median and sigma). */

@@ -64,11 +64,14 @@ int cs_hazard_peer_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard peer CASE [--sites 1,2,...] [--step KM] [--reference FILE.csv]\n"
         "          [--tolerance F] [--csv OUT.csv] [--plot FILE.png|svg]\n\n"
-        "A PEER PSHA verification case of Set 1 (1, 2, 4, 5, 8a, 8b, 8c) built from its\n"
-        "definition: fault, floating ruptures every --step km (0.02), magnitude-frequency\n"
-        "distribution, Sadigh et al. (1997) rock PGA, the hazard stage's integrator. Prints the\n"
-        "annual probability of exceedance at the PEER levels (0.001 to 1 g) for the fault sites\n"
-        "(1-7, or --sites). --reference compares with published values (the PEER 2010 or "
+        "          [--area-step KM]\n"
+        "A PEER PSHA verification case of Set 1 (1, 2, 3, 4, 5, 6, 7, 8a, 8b, 8c, 10, 11) built\n"
+        "from its definition: fault and floating ruptures every --step km (0.02), or the area\n"
+        "source's point sources on a --area-step km grid (1), magnitude-frequency distribution,\n"
+        "Sadigh et al. (1997) rock PGA, the hazard stage's integrator. Prints the annual\n"
+        "probability of exceedance at the PEER levels (0.001 to 1 g) for the case's sites (fault\n"
+        "sites 1-7, area sites 1-4, or --sites). --reference compares with published values (the "
+        "PEER 2010 or "
         "nshmp-haz\n"
         "CSVs of ../shared/reference/peer): the largest relative difference where both are\n"
         "nonzero, except where the reference has fallen below 1% of its plateau (the last steps\n"
@@ -77,15 +80,13 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "or a zero lies elsewhere. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *sites_text = NULL, *refpath = NULL, *csv = NULL, *plot = NULL;
-    peer_options po = {0.02};
+    peer_options po = {0.02, 1.0};
     double tolerance = 0.01;
-    static const struct option opts[] = {{"sites", required_argument, 0, 's'},
-                                         {"step", required_argument, 0, 'k'},
-                                         {"reference", required_argument, 0, 'r'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"plot", required_argument, 0, 'p'},
-                                         {"tolerance", required_argument, 0, 't'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"sites", required_argument, 0, 's'},     {"step", required_argument, 0, 'k'},
+        {"area-step", required_argument, 0, 'a'}, {"reference", required_argument, 0, 'r'},
+        {"csv", required_argument, 0, 'c'},       {"plot", required_argument, 0, 'p'},
+        {"tolerance", required_argument, 0, 't'}, {0}};
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -93,7 +94,9 @@ int cs_hazard_peer_main(int argc, char **argv) {
             if (cs_cli_number(argv[0], "--tolerance", optarg, 1e-12, 0.99, &tolerance)) return 2;
         } else if (c == 's')
             sites_text = optarg;
-        else if (c == 'k') {
+        else if (c == 'a') {
+            if (cs_cli_number(argv[0], "--area-step (km)", optarg, 0.1, 10, &po.area_km)) return 2;
+        } else if (c == 'k') {
             if (cs_cli_number(argv[0], "--step (km)", optarg, 0.001, 5, &po.step_km)) return 2;
         } else if (c == 'r')
             refpath = optarg;
@@ -106,15 +109,20 @@ int cs_hazard_peer_main(int argc, char **argv) {
     }
     if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: CASE");
     const char *id = argv[optind];
-    int want[7] = {1, 1, 1, 1, 1, 1, 1};
+    const peer_site *sites;
+    int nsites = peer_case_sites(id, &sites);
+    int want[7] = {0};
+    for (int st = 0; st < nsites; st++)
+        want[st] = 1;
     if (sites_text) {
         memset(want, 0, sizeof want);
         char buf[256];
         cs_copy(buf, sizeof buf, sites_text);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             long v;
-            if (cs_parse_long(t, &v) || v < 1 || v > 7)
-                return cs_cli_usage(argv[0], "--sites takes numbers 1 to 7, got '%s'", t);
+            if (cs_parse_long(t, &v) || v < 1 || v > nsites)
+                return cs_cli_usage(argv[0], "--sites takes numbers 1 to %d for case %s, got '%s'",
+                                    nsites, id, t);
             want[v - 1] = 1;
         }
     }
@@ -130,11 +138,11 @@ int cs_hazard_peer_main(int argc, char **argv) {
     for (int i = 0; i < PEER_NLEVELS; i++)
         printf(" %9g", peer_levels[i]);
     printf("\n");
-    for (int st = 0; st < 7; st++) {
+    for (int st = 0; st < nsites; st++) {
         if (!want[st]) continue;
         hazard_rupture *rups;
         long n;
-        if (peer_case_ruptures(id, &peer_fault_sites[st], &po, &rups, &n, &err) ||
+        if (peer_case_ruptures(id, &sites[st], &po, &rups, &n, &err) ||
             hazard_curve(rups, n, peer_levels, PEER_NLEVELS, poe[st], &err)) {
             peer_free(rups, n);
             return cs_cli_fail(argv[0], &err);
@@ -193,10 +201,9 @@ int cs_hazard_peer_main(int argc, char **argv) {
         for (int i = 0; i < PEER_NLEVELS; i++)
             fprintf(a.f, ",%g", peer_levels[i]);
         fprintf(a.f, "\n");
-        for (int st = 0; st < 7; st++) {
+        for (int st = 0; st < nsites; st++) {
             if (!want[st]) continue;
-            fprintf(a.f, "%d,%.5f,%.5f", st + 1, peer_fault_sites[st].lon,
-                    peer_fault_sites[st].lat);
+            fprintf(a.f, "%d,%.5f,%.5f", st + 1, sites[st].lon, sites[st].lat);
             for (int i = 0; i < PEER_NLEVELS; i++)
                 fprintf(a.f, ",%.8e", poe[st][i]);
             fprintf(a.f, "\n");
@@ -207,7 +214,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
         plot_curve pc[7];
         char labels[7][32], title[64];
         int nc = 0;
-        for (int st = 0; st < 7; st++)
+        for (int st = 0; st < nsites; st++)
             if (want[st]) {
                 snprintf(labels[st], sizeof labels[st], "site %d", st + 1);
                 pc[nc++] = (plot_curve){labels[st], peer_levels, poe[st], PEER_NLEVELS};

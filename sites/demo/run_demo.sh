@@ -1,86 +1,58 @@
 #!/bin/sh
-# The demo: the demo site (downtown Los Angeles) run through every stage that exists, on this
-# machine's CPUs, in a few minutes:
+# The demo: the demo site (downtown Los Angeles) end to end on this machine's CPUs, through the
+# workflow (`cybershake run`), in under ten minutes on two cores:
 #   study database and sites -> forecast (2008 NSHM B faults within 15 km of the site) ->
-#   site plan (ruptures within 12 km, fmax 0.15 Hz) -> three SGT runs (forces E, N, Z) ->
-#   extraction (every variation's seismogram and intensity measures) -> the strongest records
-#   -> the site's hazard curve (SA 10 s RotD50) and its disaggregation at 2% in 50 years.
-# The band is kept low (0.15 Hz, Vs floor 1 km/s, a 1D model) so it fits two cores; a study
-# plans with the real fmax and model (docs/erf.md, docs/sgt.md, docs/extract.md).
+#   cybershake run DEMO: plan (ruptures within 12 km, fmax 0.34 Hz) -> mesh -> SGTs E, N, Z ->
+#   check -> extraction (every variation's seismogram and IMs) -> hazard curves (SA 3, 5, 10 s
+#   RotD50, with BSSA14) -> disaggregations at 2% and 10% in 50 years.
+# Interrupted (Ctrl-C, kill, power loss), the same `make demo` resumes where it stopped;
+# `rm -rf demo-out` starts over. The band is kept low (0.34 Hz, Vs floor 2 km/s, a 1D model) to
+# fit two cores; a study runs the real ones (sites/demo/demo.run, docs/workflow.md).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 cs="$here/build/bin/cybershake"
 out=${DEMO_OUT:-$here/demo-out}
-model="$here/tests/data/bbp_nr02-vs500.fk1d"
 mkdir -p "$out"
 study="$out/demo.sqlite"
-rm -rf "$study" "$study-wal" "$study-shm" "$out/plan" "$out"/sgt_*.h5 "$out/seismograms.h5" \
-    "$out/seismograms.h5.parts" "$out"/record.* "$out"/hazard_sa10.* "$out"/disagg_sa10.*
 export CYBERSHAKE_PROGRESS_INTERVAL=${CYBERSHAKE_PROGRESS_INTERVAL:-20}
 t0=$(date +%s)
 
-echo "== cybershake db init, import-sites (the CyberShake sites and the demo site)"
-"$cs" db init "$study"
-"$cs" db import-sites "$study" "$here/sites/cybershake_sites.csv"
-"$cs" db import-sites "$study" "$here/sites/demo/sites.csv"
-
-echo "== cybershake erf build: the 2008 NSHM B-fault sources within 15 km of the demo site"
-"$cs" erf build "$study" --name demo --faults "$here/erf/demo/faults.csv" \
-    --traces "$here/erf/demo/traces.csv" --files bFault.ch,bFault.gr \
-    --near 34.0522,-118.2437 --within 15 --spacing 2 --float-step 10
-
-echo "== cybershake plan DEMO: ruptures within 12 km, fmax 0.15 Hz"
-"$cs" plan "$study" DEMO --erf demo --fmax 0.15 --vs-min 1000 --model-format fk1d \
-    --model-file "$model" --out "$out/plan" --cutoff 12 --padding 4 --round 2 \
-    --absorbing-width 10 --mesh-near 2 --mesh-max-stride 4
-
-for c in E N Z; do
-    echo "== cybershake sgt: force $c at the site"
-    "$cs" sgt "$out/plan/DEMO.sgt.params" --set force_component=$c --set "output=$out/sgt_$c.h5"
-done
-
-echo "== cybershake extract: every variation of every rupture within the cutoff"
-"$cs" extract "$study" --site DEMO --erf demo \
-    --sgt "$out/sgt_E.h5,$out/sgt_N.h5,$out/sgt_Z.h5" --periods 7.5,10 \
-    --seismograms "$out/seismograms.h5"
+if [ ! -f "$study" ] || ! sqlite3 "$study" "SELECT 1 FROM ERF_IDs WHERE ERF_Name = 'demo'" 2>/dev/null | grep -q 1; then
+    rm -rf "$study" "$study-wal" "$study-shm" "$out/runs"
+    echo "== cybershake db init, import-sites (the CyberShake sites and the demo site)"
+    "$cs" db init "$study"
+    "$cs" db import-sites "$study" "$here/sites/cybershake_sites.csv"
+    "$cs" db import-sites "$study" "$here/sites/demo/sites.csv"
+    echo "== cybershake erf build: the 2008 NSHM B-fault sources within 15 km of the demo site"
+    "$cs" erf build "$study" --name demo --faults "$here/erf/demo/faults.csv" \
+        --traces "$here/erf/demo/traces.csv" --files bFault.ch,bFault.gr \
+        --near 34.0522,-118.2437 --within 15 --spacing 2 --float-step 10
+else
+    echo "== $study exists: resuming its run (rm -rf $out to start over)"
+fi
 
 echo
-echo "== the five variations with the strongest 10 s SA (RotD50)"
-sqlite3 -header -column "$study" "
-    SELECT p.Source_ID AS source, p.Rupture_ID AS rupture, p.Rup_Var_ID AS variation,
-           r.Source_Name AS fault, printf('%.2f', r.Magnitude) AS mag,
-           printf('%.3g', p.IM_Value) AS 'SA 10 s (g)'
-    FROM PeakAmplitudes p JOIN IM_Types t USING (IM_Type_ID)
-    JOIN CyberShake_Runs u USING (Run_ID)
-    JOIN Ruptures r ON r.ERF_ID = u.ERF_ID AND r.Source_ID = p.Source_ID AND r.Rupture_ID = p.Rupture_ID
-    WHERE t.IM_Type_Measure = 'SA' AND t.IM_Type_Value = 10 AND t.IM_Type_Component = 'RotD50'
-    ORDER BY p.IM_Value DESC LIMIT 5"
+echo "== cybershake run DEMO: plan, mesh, SGTs, check, extract, hazard, disaggregation"
+"$cs" run DEMO --study "$study" --config "$here/sites/demo/demo.run" | tee "$out/run.txt"
+
+run=$(sqlite3 "$study" "SELECT max(Run_ID) FROM Workflow_Runs WHERE State = 'done'")
+dir=$(sqlite3 "$study" "SELECT Work_Dir FROM Workflow_Runs WHERE Run_ID = $run")
 top=$(sqlite3 -separator ' ' "$study" "
     SELECT p.Source_ID, p.Rupture_ID, p.Rup_Var_ID FROM PeakAmplitudes p JOIN IM_Types t USING (IM_Type_ID)
-    WHERE t.IM_Type_Measure = 'SA' AND t.IM_Type_Value = 10 AND t.IM_Type_Component = 'RotD50'
+    WHERE p.Run_ID = $run AND t.IM_Type_Measure = 'SA' AND t.IM_Type_Value = 3 AND t.IM_Type_Component = 'RotD50'
     ORDER BY p.IM_Value DESC LIMIT 1")
 set -- $top
 echo
-echo "== cybershake seismogram: the strongest record, exported as SAC and CSV"
-"$cs" seismogram "$out/seismograms.h5" --source "$1" --rupture "$2" --variation "$3" \
-    --periods 7.5,10 --sac "$out/record" --csv "$out/record.csv"
+echo "== cybershake seismogram: the record with the strongest SA 3 s (source $1, rupture $2, variation $3)"
+"$cs" seismogram "$dir/seismograms.h5" --source "$1" --rupture "$2" --variation "$3" \
+    --periods 3,5,10 --sac "$out/record" --csv "$out/record.csv" | tail -4
 
 echo
-echo "== cybershake hazard curve: SA 10 s RotD50 at the demo site, with BSSA14 over the same ruptures"
-"$cs" hazard curve "$study" DEMO --im 'RotD50 10' --csv "$out/hazard_sa10.csv" \
-    --plot "$out/hazard_sa10.png" --gmpe bssa14 --vs30 760
-
-echo
-echo "== cybershake hazard disagg: the five ruptures that dominate SA 10 s at 2% in 50 years"
-"$cs" hazard disagg "$study" DEMO --im 'RotD50 10' --poe '2% in 50 yr' --top 5 \
-    --plot "$out/disagg_sa10.png"
-
-echo
-echo "demo finished in $(($(date +%s) - t0)) s; outputs in $out:"
-echo "  study database      $study"
-echo "  site plan           $out/plan/DEMO.sgt.params, $out/plan/DEMO.points"
-echo "  SGTs                $out/sgt_E.h5 $out/sgt_N.h5 $out/sgt_Z.h5"
-echo "  seismograms         $out/seismograms.h5"
+echo "demo finished in $(($(date +%s) - t0)) s; outputs:"
+echo "  study database      $study  (cybershake status $study)"
+echo "  run folder          $dir"
+echo "  SGTs                $dir/sgt_E.h5 sgt_N.h5 sgt_Z.h5"
+echo "  seismograms         $dir/seismograms.h5"
 echo "  strongest record    $out/record.E.sac .N.sac .Z.sac, $out/record.csv"
-echo "  hazard curve        $out/hazard_sa10.csv, $out/hazard_sa10.png"
-echo "  disaggregation      $out/disagg_sa10.png"
+echo "  hazard plots        $dir/hazard/curve_RotD50_3.png, curve_RotD50_5.png, curve_RotD50_10.png"
+echo "  disaggregations     $dir/hazard/disagg_RotD50_3_2pct_in_50_yr.png and the others there"

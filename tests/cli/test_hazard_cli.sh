@@ -110,12 +110,41 @@ t_peer_cases_1_2_5() {
 }
 
 # The cases without expected values here are kept as regression results of this toolkit.
+# Cases 3, 6 and 7 at a 0.1 km floating step (their regression files were made so), 10 and 11
+# at the default 1 km point grid; the area cases are also checked against an independent exact
+# computation (tests/cli/peer_area_check.py), and every fault case's plateau (the annual
+# probability of any rupture) against its moment-balanced total rate computed here.
 t_peer_regression_cases() {
-    for c in 4 8a 8b 8c; do
-        run "$CS" hazard peer $c --reference "$PEER/regression_Set1-Case$c.csv" --tolerance 1e-6
+    for c in 3 4 6 7 8a 8b 8c 10 11; do
+        step=""
+        case $c in 3 | 6 | 7) step="--step 0.1" ;; esac
+        run "$CS" hazard peer $c $step --reference "$PEER/regression_Set1-Case$c.csv" --tolerance 1e-6 --csv c$c.csv
         expect_rc 0 && expect_out "0 beyond 0.0001%" || { cat "$T/out" >&2; return 1; }
     done
-    run "$CS" hazard peer 3 && expect_rc 1 && expect_err "not built" || return 1
+    for c in 10 11; do
+        /usr/bin/python3 "$REPO/tests/cli/peer_area_check.py" $c c$c.csv || return 1
+    done
+    "$PY" - <<'PYEOF' || return 1
+import csv, math
+L = math.radians(0.2248) * 6371.0  # fault 1's length, km (the cases' sphere)
+mrate = 3e10 * L * 1e3 * 12e3 * 0.002  # N m per year
+m0 = lambda m: 10 ** (1.5 * m + 9.05)
+beta = 0.9 * math.log(10)
+phi = lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2)))
+normal = [(5.005 + 0.01 * i, phi((5.01 + 0.01 * i - 6.2) / 0.25) - phi((5.0 + 0.01 * i - 6.2) / 0.25)) for i in range(150)]
+yc = [(5.005 + 0.01 * i, math.exp(-beta * 0.01 * i) - math.exp(-beta * 0.01 * (i + 1))) for i in range(95)]
+yc += [(5.955 + 0.01 * i, 0.01 * beta * math.exp(beta * 0.05)) for i in range(50)]
+def total(bins):
+    s = sum(p for m, p in bins)
+    return mrate / sum(p / s * m0(m) for m, p in bins)
+expect = {"3": mrate / m0(6.0), "6": total(normal), "7": total(yc)}
+for c, rate in expect.items():
+    got = max(float(x) for x in list(csv.reader(open(f"c{c}.csv")))[1][3:])
+    want = -math.expm1(-rate)
+    assert abs(got / want - 1) < 1e-6, (c, got, want)
+    print(f"    case {c}: plateau {got:.6e} = 1 - exp(-{rate:.6e}), the moment-balanced total rate")
+PYEOF
+    run "$CS" hazard peer 9 && expect_rc 1 && expect_err "not a Set 1 case" || return 1
 }
 
 # Disaggregation of the synthetic run: the stored shares add up to one, the leading ruptures'
@@ -156,7 +185,41 @@ PYEOF
     run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' && expect_rc 2 || return 1
 }
 
+t_map_and_uhs_agree_with_the_disaggregation() {
+    make_study || return 1
+    # a second site whose run has every value doubled: its levels are exactly twice DEMO's
+    printf 'short_name,long_name,latitude,longitude\nNEAR,Near the demo site,34.2,-118.1\nIDLE,No run,34.0,-118.5\n' >more.csv
+    "$CS" db import-sites s.sqlite more.csv >/dev/null || return 1
+    sqlite3 s.sqlite "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, Status)
+        SELECT CS_Site_ID, 1, 1, 'PP Generated' FROM CyberShake_Sites WHERE CS_Short_Name = 'NEAR';
+        INSERT INTO PeakAmplitudes SELECT 2, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, 2 * IM_Value FROM PeakAmplitudes WHERE Run_ID = 1;" || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '2% in 50 yr'
+    expect_rc 0 || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot map.png --csv map.csv
+    expect_rc 0 && expect_out "IDLE" && expect_out "(no finished run)" || return 1
+    [ -s map.png ] || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot map.svg
+    expect_rc 0 && grep -q "<svg" map.svg || return 1
+    run "$CS" hazard uhs s.sqlite DEMO --poe '2% in 50 yr' --poe '10% in 50 yr' --plot uhs.png --csv uhs.csv
+    expect_rc 0 && [ -s uhs.png ] || return 1
+    "$PY" - <<'PYEOF' || return 1
+import csv, sqlite3
+db = sqlite3.connect("s.sqlite")
+level = db.execute("SELECT IM_Level FROM Disaggregations WHERE Run_ID = 1").fetchone()[0]
+rows = {r["site"]: r for r in csv.DictReader(l for l in open("map.csv") if not l.startswith("#"))}
+assert set(rows) == {"DEMO", "NEAR"}, rows.keys()
+demo, near = float(rows["DEMO"]["value"]), float(rows["NEAR"]["value"])
+assert abs(demo / level - 1) < 1e-5, (demo, level)   # the CSV's 6 digits
+assert abs(near / (2 * demo) - 1) < 1e-5, (near, demo)
+uhs = [l.strip().split(",") for l in open("uhs.csv") if not l.startswith("#")]
+assert uhs[0][0] == "period_s" and len(uhs[0]) == 3 and uhs[1][0] == "3", uhs
+assert abs(float(uhs[1][1]) / level - 1) < 1e-5 and float(uhs[1][2]) < float(uhs[1][1]), uhs
+print(f"    map and UHS at 2% in 50 yr: {demo:.6g} g (disaggregation level {level:.6g} g), NEAR {near:.6g} g")
+PYEOF
+}
+
 tcase help_and_usage t_help_and_usage
+tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5
 tcase peer_regression_cases t_peer_regression_cases

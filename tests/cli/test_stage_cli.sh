@@ -1,0 +1,131 @@
+#!/bin/sh
+# Staging through libcurl against a real HTTP server on 127.0.0.1 (tests/workflow/http_server.py,
+# which fails on purpose where asked): checksums, resumed transfers (HTTP ranges), retries with
+# backoff on 5xx and stalls, redirects to another scheme refused, pushes with their checksum; and
+# a workflow run whose model comes from a URL and whose products are pushed to one.
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/workflow/small_site.sh"
+SRV="$T_ROOT/server"
+mkdir -p "$SRV/files"
+"$PY" "$REPO/tests/workflow/http_server.py" "$SRV/files" "$SRV/port" &
+SRV_PID=$!
+trap 'kill $SRV_PID 2>/dev/null' EXIT
+i=0
+until [ -f "$SRV/port" ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+BASE="http://127.0.0.1:$(cat "$SRV/port")"
+# a 3 MB payload, so a transfer cut in half leaves something to resume
+head -c 3000000 /dev/urandom >"$SRV/files/payload.bin"
+SUM=$(sha256sum "$SRV/files/payload.bin" | cut -d' ' -f1)
+FAST="--retry-delay 0.05"
+
+server_log() { "$PY" -c "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())" "$BASE/_log"; }
+
+requests() { # requests the server saw for a path: "METHOD STATUS RANGE" per line
+    server_log | "$PY" -c "import json,sys; [print(r['method'], r['status'], r['range'] or '-') for r in json.load(sys.stdin) if r['path'] == sys.argv[1]]" "$1"
+}
+
+same_as_payload() { cmp -s "$1" "$SRV/files/payload.bin" || { echo "    $1 differs from the payload" >&2; return 1; }; }
+
+t_fetch_checks_the_checksum() {
+    run "$CS" stage fetch "$BASE/payload.bin" got.bin --sha256 "$SUM"
+    expect_rc 0 && expect_out "SHA-256 $SUM" && same_as_payload got.bin || return 1
+    [ ! -e got.bin.part ] || return 1
+    bad=$(echo "$SUM" | tr '0-9a-f' 'a-f0-9')
+    run "$CS" stage fetch "$BASE/payload.bin" bad.bin --sha256 "$bad"
+    expect_rc 1 && expect_err "differs from the $bad it must have" || return 1
+    [ ! -e bad.bin ] && [ ! -e bad.bin.part ]
+}
+
+t_cut_transfer_resumes_with_a_range() {
+    run "$CS" stage fetch "$BASE/cut/payload.bin" got.bin --sha256 "$SUM" $FAST
+    expect_rc 0 && same_as_payload got.bin || return 1
+    requests /cut/payload.bin >req
+    [ "$(sed -n 1p req)" = "GET 200 -" ] && [ "$(sed -n 2p req)" = "GET 206 bytes=1500000-" ] ||
+        { sed 's/^/    request: /' req >&2; return 1; }
+}
+
+t_server_without_ranges_starts_over() {
+    run "$CS" stage fetch "$BASE/cutnorange/payload.bin" got.bin --sha256 "$SUM" $FAST
+    expect_rc 0 && same_as_payload got.bin || return 1
+    [ "$(requests /cutnorange/payload.bin | wc -l)" -ge 3 ]
+}
+
+t_5xx_is_retried_with_backoff() {
+    run "$CS" stage fetch "$BASE/flaky/2/payload.bin" got.bin --sha256 "$SUM" $FAST
+    expect_rc 0 && same_as_payload got.bin && expect_err "HTTP 503; 0 bytes kept, again in 0.1 s" || return 1
+    [ "$(requests /flaky/2/payload.bin | cut -d' ' -f2 | tr '\n' ' ')" = "503 503 200 " ] || return 1
+    run "$CS" stage fetch "$BASE/flaky/9/payload.bin" never.bin --retries 2 $FAST
+    expect_rc 1 && expect_err "cannot be fetched after 3 attempts" && expect_err "HTTP 503" || return 1
+    [ ! -e never.bin ]
+}
+
+t_stalled_transfer_times_out_and_resumes() {
+    run "$CS" stage fetch "$BASE/stall/payload.bin" got.bin --sha256 "$SUM" --timeout 1 $FAST
+    expect_rc 0 && same_as_payload got.bin && expect_err "Operation too slow" || return 1
+    [ "$(requests /stall/payload.bin | sed -n 2p)" = "GET 206 bytes=1500000-" ]
+}
+
+t_not_found_is_not_retried() {
+    run "$CS" stage fetch "$BASE/missing.bin" m.bin $FAST
+    expect_rc 1 && expect_err "HTTP 404" || return 1
+    [ "$(requests /missing.bin | wc -l)" = 1 ]
+}
+
+t_redirects_keep_their_scheme() {
+    run "$CS" stage fetch "$BASE/redirect-file/payload.bin" r.bin $FAST
+    expect_rc 1 && expect_err "refused" || return 1
+    [ ! -e r.bin ] || return 1
+    run "$CS" stage fetch "$BASE/redirect-same/payload.bin" same.bin --sha256 "$SUM"
+    expect_rc 0 && same_as_payload same.bin
+}
+
+t_file_urls_are_fetched() {
+    run "$CS" stage fetch "file://$SRV/files/payload.bin" f.bin --sha256 "$SUM"
+    expect_rc 0 && same_as_payload f.bin
+}
+
+t_push_sends_the_checksum() {
+    head -c 100000 /dev/urandom >product.h5
+    sum=$(sha256sum product.h5 | cut -d' ' -f1)
+    run "$CS" stage push product.h5 "$BASE/put-fail/1/out/product.h5" $FAST
+    expect_rc 0 && expect_err "HTTP 500" || return 1
+    cmp -s product.h5 "$SRV/files/out/product.h5" || return 1
+    [ "$(cat "$SRV/files/out/product.h5.sha256")" = "$sum  product.h5" ] || return 1
+    server_log | grep -q "\"sha256\": \"$sum\""
+}
+
+t_workflow_stages_its_model_and_pushes_products() {
+    make_study || return 1
+    cp "$MODEL" "$SRV/files/model.fk1d"
+    msum=$(sha256sum "$MODEL" | cut -d' ' -f1)
+    make_config "model_file = $BASE/cut/model.fk1d" "model_sha256 = $msum" "push_url = $BASE/products" \
+        "hazard_ims = RotD50 5" "poes = 2% in 50 yr"
+    run "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 0 && expect_out "[1/11] stage: running" && expect_out "[11/11] push: running" || return 1
+    cmp -s "$MODEL" runs/DEMO/run-1/inputs/model.fk1d || return 1
+    for f in seismograms.h5 curve_RotD50_5.csv curve_RotD50_5.png disagg_RotD50_5_2pct_in_50_yr.png; do
+        got="$SRV/files/products/DEMO/run-1/$f"
+        [ -f "$got" ] || { echo "    $f was not pushed" >&2; return 1; }
+        [ "$(cut -d' ' -f1 "$got.sha256")" = "$(sha256sum "$got" | cut -d' ' -f1)" ] || return 1
+    done
+    [ "$(sqlite3 s.sqlite "SELECT SHA256 FROM Files WHERE Kind = 'input'")" = "$msum" ]
+}
+
+t_url_without_checksum_is_refused() {
+    make_config "model_file = $BASE/model.fk1d"
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
+    expect_rc 1 && expect_err "a URL needs the SHA-256 it must have (model_sha256)"
+}
+
+tcase fetch_checks_the_checksum t_fetch_checks_the_checksum
+tcase cut_transfer_resumes_with_a_range t_cut_transfer_resumes_with_a_range
+tcase server_without_ranges_starts_over t_server_without_ranges_starts_over
+tcase 5xx_is_retried_with_backoff t_5xx_is_retried_with_backoff
+tcase stalled_transfer_times_out_and_resumes t_stalled_transfer_times_out_and_resumes
+tcase not_found_is_not_retried t_not_found_is_not_retried
+tcase redirects_keep_their_scheme t_redirects_keep_their_scheme
+tcase file_urls_are_fetched t_file_urls_are_fetched
+tcase push_sends_the_checksum t_push_sends_the_checksum
+tcase url_without_checksum_is_refused t_url_without_checksum_is_refused
+tcase workflow_stages_its_model_and_pushes_products t_workflow_stages_its_model_and_pushes_products
+tsummary

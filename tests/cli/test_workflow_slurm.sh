@@ -1,0 +1,74 @@
+#!/bin/sh
+# The Slurm executor against a real single-node Slurm (slurmctld, slurmd and munge from Debian,
+# started by tests/slurm/slurm_local.sh in a private folder and stopped at the end): one job per
+# step chained with afterok, job ids in the study, results equal to a local run; submitting
+# without waiting and resuming the wait with the same command; a failing step cancels the rest.
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/workflow/small_site.sh"
+SL="$T_ROOT/slurm"
+skip_all=""
+if [ "$(id -u)" != 0 ]; then
+    skip_all="the single-node Slurm needs root (slurmd runs jobs as their users)"
+elif ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
+    skip_all="slurmctld, slurmd or munged missing (tools/install-deps.sh installs them)"
+else
+    SLURM_CONF=$(sh "$REPO/tests/slurm/slurm_local.sh" start "$SL") || skip_all="the Slurm daemons did not start: $(tail -3 "$SL"/*.log 2>/dev/null | tr '\n' ' ')"
+    export SLURM_CONF
+    trap 'sh "$REPO/tests/slurm/slurm_local.sh" stop "$SL"' EXIT
+fi
+need_slurm() { [ -z "$skip_all" ] && return 0; echo "$skip_all" >"$T/skip"; return 77; }
+
+LOCAL="$T_ROOT/local"
+local_reference() {
+    [ -f "$LOCAL/done" ] && return 0
+    mkdir -p "$LOCAL" && cd "$LOCAL" && make_study && make_config &&
+        "$CS" run DEMO --study s.sqlite --config run.cfg >run.out 2>&1 && : >done
+    cd - >/dev/null
+}
+
+t_slurm_run_matches_a_local_run() {
+    need_slurm || return $?
+    local_reference || return 1
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 0 && expect_out "[1/9] plan: Slurm job" && expect_out "[6/9] check: Slurm job" &&
+        expect_out "run 1 of site DEMO: done" || return 1
+    # check waited on the three SGT jobs
+    sgts=$(sqlite3 s.sqlite "SELECT group_concat(substr(Job_ID, 7), ':') FROM (SELECT Job_ID FROM Workflow_Steps WHERE Step_Name LIKE 'sgt_%' ORDER BY Position)")
+    grep -q "check: Slurm job [0-9]*, --dependency=afterok:$sgts\$" "$T/out" || { grep check "$T/out" >&2; echo "    sgt jobs $sgts" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Workflow_Steps WHERE Job_ID LIKE 'slurm:%' AND State = 'done'")" = 9 ] || return 1
+    [ "$(amplitudes_differ s.sqlite "$LOCAL/s.sqlite")" = 0 ] || return 1
+    grep -q "^#SBATCH --dependency" runs/DEMO/run-1/slurm/check.sh && return 1
+    grep -q "^exec .* run DEMO --study .* --run 1 --step check --config " runs/DEMO/run-1/slurm/check.sh
+}
+
+t_submitted_run_is_followed_by_the_same_command() {
+    need_slurm || return $?
+    local_reference || return 1
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --no-wait
+    expect_rc 0 && expect_out "submitted; 'cybershake status" || return 1
+    job=$(sqlite3 s.sqlite "SELECT substr(Job_ID, 7) FROM Workflow_Steps WHERE Step_Name = 'extract'")
+    scontrol show job "$job" | grep -q "Dependency=afterok:" || { scontrol show job "$job" >&2; return 1; }
+    run "$CS" status s.sqlite DEMO
+    expect_out "extract  pending" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 0 && expect_out "still queued or running" && expect_out "run 1 of site DEMO: done" || return 1
+    [ "$(amplitudes_differ s.sqlite "$LOCAL/s.sqlite")" = 0 ]
+}
+
+t_failing_step_cancels_the_rest() {
+    need_slurm || return $?
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" "retries = 0" \
+        "model_file = $PWD/no-such-model.fk1d" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 1 && expect_err "step plan failed" && expect_err "no-such-model.fk1d" || return 1
+    sleep 1
+    [ -z "$(squeue -h -o %i)" ] || { squeue >&2; return 1; }
+    [ "$(sqlite3 s.sqlite "SELECT State FROM Workflow_Runs")" = failed ]
+}
+
+tcase slurm_run_matches_a_local_run t_slurm_run_matches_a_local_run
+tcase submitted_run_is_followed_by_the_same_command t_submitted_run_is_followed_by_the_same_command
+tcase failing_step_cancels_the_rest t_failing_step_cancels_the_rest
+tsummary

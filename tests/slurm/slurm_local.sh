@@ -1,0 +1,72 @@
+#!/bin/sh
+# A real single-node Slurm (munged, slurmctld, slurmd from Debian) in a private folder, for the
+# workflow's Slurm tests:   slurm_local.sh start DIR   |   slurm_local.sh stop DIR
+# `start` prints the SLURM_CONF to export. Needs root (slurmd runs jobs as their users).
+set -eu
+cmd=$1
+dir=$2
+host=$(hostname -s)
+case "$cmd" in
+start)
+    mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+    conf="$dir/slurm.conf"
+    cat >"$conf" <<CONF
+ClusterName=cybershake-test
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+CredType=cred/munge
+SlurmctldPort=16817
+SlurmdPort=16818
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+SlurmdTimeout=30
+MinJobAge=300
+NodeName=$host CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+    # munge with its own key and socket, so nothing of the machine's is touched
+    dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null
+    chmod 600 "$dir/munge/munge.key"
+    munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
+        --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
+        --seed-file="$dir/munge/munged.seed"
+    export SLURM_CONF="$conf"
+    slurmctld -f "$conf"
+    slurmd -f "$conf"
+    i=0
+    until sinfo -h -o '%T' 2>/dev/null | grep -q -E '^(idle|mixed|allocated)'; do
+        i=$((i + 1))
+        if [ $i -gt 60 ]; then
+            echo "slurm_local: the node did not come up; logs in $dir" >&2
+            tail -5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || true
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "$conf"
+    ;;
+stop)
+    for p in slurmd slurmctld; do
+        [ -f "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null || true
+    done
+    [ -f "$dir/munge/munged.pid" ] && kill "$(cat "$dir/munge/munged.pid")" 2>/dev/null || true
+    sleep 0.5
+    ;;
+esac

@@ -1,0 +1,80 @@
+/* The workflow's pure parts: the quoting of commands (what a batch script runs must be what
+ * the step runs: checked by running the quoted line through /bin/sh), file names made safe,
+ * and which configuration keys make a run a different run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tf.h"
+#include "wf_config.h"
+#include "wf_exec.h"
+#include "wf_plan.h"
+
+TEST(quoted_commands_reach_the_program_unchanged) {
+    char *argv[] = {"printf",     "[%s]\\n", "RotD50 3", "2% in 50 yr", "it's", "a\"b$HOME",
+                    "x;rm -rf y", "`id`",    "",         NULL};
+    char line[2048], script[2100];
+    wf_quote_argv(argv, line, sizeof line);
+    snprintf(script, sizeof script, "%s", line);
+    char *sh[] = {"sh", "-c", script, NULL};
+    char out[1024];
+    int status;
+    cs_error err;
+    cs_error_clear(&err);
+    CHECK(wf_capture(sh, out, sizeof out, &status, &err) == 0 && status == 0);
+    CHECK_MSG(
+        !strcmp(out, "[RotD50 3]\n[2% in 50 yr]\n[it's]\n[a\"b$HOME]\n[x;rm -rf y]\n[`id`]\n[]\n"),
+        "the shell saw: %s (from: %s)", out, line);
+}
+
+TEST(safe_names_keep_only_portable_characters) {
+    char s[64];
+    wf_safe_name("RotD50 3", s, sizeof s);
+    CHECK(!strcmp(s, "RotD50_3"));
+    wf_safe_name("2% in 50 yr", s, sizeof s);
+    CHECK(!strcmp(s, "2pct_in_50_yr"));
+    wf_safe_name("../../etc/passwd", s, sizeof s);
+    CHECK_MSG(!strchr(s, '/') && s[0] != '.', "%s", s);
+    wf_safe_name("///", s, sizeof s);
+    CHECK(!strcmp(s, "file"));
+}
+
+static int config_sha(const char *extra, char sha[CS_SHA256_HEX]) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s", tf_path("run.cfg"));
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "erf = demo\nfmax = 0.5 Hz\nmodel_file = /m.fk1d\n%s\n", extra);
+    fclose(f);
+    wf_config c;
+    cs_error err;
+    cs_error_clear(&err);
+    int rc = wf_config_read(path, NULL, 0, &c, &err);
+    if (!rc) memcpy(sha, c.sha256, CS_SHA256_HEX);
+    wf_config_free(&c);
+    return rc;
+}
+
+TEST(what_steps_compute_identifies_a_run_how_they_run_does_not) {
+    char a[CS_SHA256_HEX], b[CS_SHA256_HEX], c[CS_SHA256_HEX], d[CS_SHA256_HEX];
+    CHECK(config_sha("", a) == 0);
+    CHECK(config_sha("executor = slurm\nretries = 7\nmpirun = srun", b) == 0);
+    CHECK(config_sha("vs_min = 600 m/s", c) == 0);
+    CHECK(config_sha("vs_min = 500 m/s", d) == 0); /* the default, given */
+    CHECK(!strcmp(a, b));
+    CHECK(strcmp(a, c));
+    CHECK(!strcmp(a, d));
+}
+
+TEST(a_url_input_needs_its_checksum) {
+    FILE *f = fopen(tf_path("u.cfg"), "w");
+    CHECK(f);
+    fprintf(f, "erf = demo\nfmax = 0.5 Hz\nmodel_file = https://example.org/m.fk1d\n");
+    fclose(f);
+    wf_config c;
+    cs_error err;
+    cs_error_clear(&err);
+    CHECK(wf_config_read(tf_path("u.cfg"), NULL, 0, &c, &err) != 0);
+    wf_config_free(&c);
+    CHECK_MSG(strstr(err.message, "model_sha256"), "%s", err.message);
+}

@@ -1,0 +1,241 @@
+/* `cybershake run` (one site or a list, end to end, resumable) and `cybershake status`. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cs_cli.h"
+#include "cs_sites.h"
+#include "cs_strutil.h"
+#include "wf_run.h"
+#include "wf_stage.h"
+
+int cs_run_cli_main(int argc, char **argv);
+int cs_status_cli_main(int argc, char **argv);
+
+/* The short names of a site CSV, in file order (header and comments skipped). */
+static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], int *n,
+                      cs_error *err) {
+    FILE *f = fopen(path, "r");
+    if (!f) return cs_error_errno(err, path, "cannot open the site list");
+    char *buf = NULL, *line;
+    size_t cap = 0;
+    int cap_n = 0;
+    *n = 0;
+    *names = NULL;
+    while ((line = cs_read_line(f, &buf, &cap))) {
+        char *t = cs_trim(line);
+        if (!*t || *t == '#' || cs_starts_with(t, "short_name")) continue;
+        char *comma = strchr(t, ',');
+        if (comma) *comma = 0;
+        t = cs_trim(t);
+        if (*n == cap_n) {
+            cap_n = cap_n ? 2 * cap_n : 16;
+            void *g = realloc(*names, sizeof **names * (size_t)cap_n);
+            if (!g) break;
+            *names = g;
+        }
+        cs_copy((*names)[(*n)++], CS_SHORT_NAME_MAX + 1, t);
+    }
+    free(buf);
+    fclose(f);
+    return 0;
+}
+
+int cs_run_cli_main(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake run SITE --study STUDY.sqlite [--config FILE] [--set KEY=VALUE]...\n"
+        "          [--dry-run] [--new] [--no-wait]\n"
+        "       cybershake run --sites FILE|URL --study STUDY.sqlite [--config FILE] ...\n"
+        "       cybershake run --keys\n\n"
+        "Runs a site end to end: stage (inputs given as URLs) -> plan -> mesh -> sgt E, N, Z\n"
+        "-> check -> extract -> hazard curves -> disaggregations (-> push to push_url), each\n"
+        "step recorded in the study (Workflow_Steps: state, attempts, host, command, job, log;\n"
+        "its outputs in Files with SHA-256). The same command resumes the run: steps whose\n"
+        "outputs still match their checksums are skipped, the rest run again (an SGT from its\n"
+        "checkpoint, an extraction from its last finished rupture). A failing step is retried\n"
+        "'retries' times, then the run stops and says which step failed and why. executor =\n"
+        "local runs steps here (mpirun for the MPI stages); executor = slurm submits one job per\n"
+        "step chained with afterok and follows them (--no-wait: submit and return).\n"
+        "--dry-run prints the steps and commands without running anything; --new starts a new\n"
+        "run even when one with this configuration exists. --sites imports a site CSV into\n"
+        "the study and runs every site of it. 'cybershake status' shows runs and steps.\n"
+        "--keys lists the configuration keys. docs/workflow.md.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    if (argc == 2 && !strcmp(argv[1], "--keys")) {
+        cs_params_describe(wf_config_specs, wf_config_nspecs, stdout);
+        return 0;
+    }
+    wf_run_options o;
+    memset(&o, 0, sizeof o);
+    const char *sites = NULL, *sites_sha = NULL;
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets) return 1;
+    static const struct option opts[] = {{"study", required_argument, 0, 's'},
+                                         {"config", required_argument, 0, 'c'},
+                                         {"set", required_argument, 0, 'S'},
+                                         {"dry-run", no_argument, 0, 'd'},
+                                         {"new", no_argument, 0, 'n'},
+                                         {"no-wait", no_argument, 0, 'w'},
+                                         {"sites", required_argument, 0, 'l'},
+                                         {"sites-sha256", required_argument, 0, 'H'},
+                                         {"run", required_argument, 0, 'r'},
+                                         {"step", required_argument, 0, 't'},
+                                         {0}};
+    optind = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        long v;
+        switch (ch) {
+        case 's':
+            o.study = optarg;
+            break;
+        case 'c':
+            o.config = optarg;
+            break;
+        case 'S':
+            sets[o.nsets++] = optarg;
+            break;
+        case 'd':
+            o.dry_run = 1;
+            break;
+        case 'n':
+            o.new_run = 1;
+            break;
+        case 'w':
+            o.no_wait = 1;
+            break;
+        case 'l':
+            sites = optarg;
+            break;
+        case 'H':
+            sites_sha = optarg;
+            break;
+        case 'r':
+            if (cs_parse_long(optarg, &v) || v <= 0)
+                return cs_cli_usage(argv[0], "--run needs a Run_ID, got '%s'", optarg);
+            o.run_id = v;
+            break;
+        case 't':
+            o.only_step = optarg;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    o.sets = sets;
+    if (!o.study) return cs_cli_usage(argv[0], "needs --study STUDY.sqlite");
+    if (sites ? optind != argc : optind != argc - 1)
+        return cs_cli_usage(argv[0], "expects one SITE, or --sites FILE and no SITE");
+    if ((o.only_step != NULL) != (o.run_id > 0))
+        return cs_cli_usage(argv[0], "--step and --run go together (a step inside a batch job)");
+    char self[PATH_MAX], study[PATH_MAX], config[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k <= 0) return cs_cli_usage(argv[0], "cannot find this program's path");
+    self[k] = 0;
+    o.self = self;
+    if (realpath(o.study, study)) o.study = study;
+    if (o.config && realpath(o.config, config)) o.config = config;
+    cs_error err;
+    cs_error_clear(&err);
+    int rc = 0;
+    if (!sites) {
+        o.site = argv[optind];
+        rc = wf_run(&o, &err);
+    } else {
+        char local[PATH_MAX + 32];
+        if (wf_is_url(sites)) {
+            snprintf(local, sizeof local, "%s.sites.csv", study);
+            wf_fetch_options fo;
+            wf_fetch_defaults(&fo);
+            if (wf_fetch(sites, local, sites_sha, &fo, &err)) return cs_cli_fail(argv[0], &err);
+            sites = local;
+        }
+        cs_db *db;
+        cs_sites_import_result res;
+        if (cs_db_open_current(o.study, &db, &err)) return cs_cli_fail(argv[0], &err);
+        rc = cs_sites_import(db, sites, &res, &err);
+        cs_db_close(db);
+        char(*names)[CS_SHORT_NAME_MAX + 1] = NULL;
+        int n = 0;
+        if (!rc) rc = site_names(sites, &names, &n, &err);
+        int failed = 0;
+        for (int i = 0; i < n && !rc; i++) {
+            printf("== site %d of %d: %s\n", i + 1, n, names[i]);
+            fflush(stdout);
+            o.site = names[i];
+            cs_error e;
+            cs_error_clear(&e);
+            if (wf_run(&o, &e)) {
+                fprintf(stderr, "%s: site %s: %s\n", argv[0], names[i], e.message);
+                failed++;
+            }
+        }
+        free(names);
+        if (!rc && failed)
+            rc = cs_error_set(&err, CS_ERR_INPUT, "%d of %d sites failed (above)", failed, n);
+    }
+    free(sets);
+    return rc ? cs_cli_fail(argv[0], &err) : 0;
+}
+
+int cs_status_cli_main(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake status STUDY [SITE|RUN_ID]\n\n"
+        "The workflow's runs (newest first) and the state of each step: attempts, host, job\n"
+        "(local process group or Slurm job id), start, duration and error; the log of each.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    if (argc < 2 || argc > 3) return cs_cli_usage(argv[0], "expects STUDY [SITE|RUN_ID]");
+    cs_error err;
+    cs_error_clear(&err);
+    cs_db *db;
+    if (cs_db_open_current(argv[1], &db, &err)) return cs_cli_fail(argv[0], &err);
+    sqlite3_stmt *runs, *steps;
+    const char *filter = argc == 3 ? argv[2] : NULL;
+    int rc = cs_db_prepare(db,
+                           "SELECT w.Run_ID, s.CS_Short_Name, w.State, w.Executor, w.Work_Dir, "
+                           "w.Created_At, coalesce(w.Finished_At, ''), coalesce(w.Error, '') "
+                           "FROM Workflow_Runs w JOIN CyberShake_Sites s ON s.CS_Site_ID = "
+                           "w.Site_ID WHERE ?1 IS NULL OR s.CS_Short_Name = ?1 OR w.Run_ID = "
+                           "CAST(?1 AS INTEGER) ORDER BY w.Run_ID DESC",
+                           &runs, &err) ||
+             cs_db_prepare(db,
+                           "SELECT Step_Name, State, Attempts, coalesce(Host, ''), "
+                           "coalesce(Job_ID, ''), coalesce(Started_At, ''), coalesce(CAST(round("
+                           "(julianday(Finished_At) - julianday(Started_At)) * 86400) AS "
+                           "INTEGER), ''), coalesce(Error, ''), coalesce(Log_File, '') FROM "
+                           "Workflow_Steps WHERE Run_ID = ? ORDER BY Position",
+                           &steps, &err);
+    if (rc) return cs_cli_fail(argv[0], &err);
+    if (filter)
+        sqlite3_bind_text(runs, 1, filter, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(runs, 1);
+    int nruns = 0;
+    while (sqlite3_step(runs) == SQLITE_ROW) {
+        nruns++;
+        long long id = sqlite3_column_int64(runs, 0);
+        printf("run %lld  site %s  %s  (%s executor, started %s%s%s)\n  folder %s\n", id,
+               sqlite3_column_text(runs, 1), sqlite3_column_text(runs, 2),
+               sqlite3_column_text(runs, 3), sqlite3_column_text(runs, 5),
+               *sqlite3_column_text(runs, 6) ? ", ended " : "", sqlite3_column_text(runs, 6),
+               sqlite3_column_text(runs, 4));
+        if (*sqlite3_column_text(runs, 7)) printf("  error: %s\n", sqlite3_column_text(runs, 7));
+        printf("  %-8s %-8s %3s  %-22s %-20s %7s  %s\n", "step", "state", "try", "job", "started",
+               "took s", "error");
+        sqlite3_reset(steps);
+        sqlite3_bind_int64(steps, 1, id);
+        while (sqlite3_step(steps) == SQLITE_ROW)
+            printf("  %-8s %-8s %3d  %-22.22s %-20s %7s  %s\n", sqlite3_column_text(steps, 0),
+                   sqlite3_column_text(steps, 1), sqlite3_column_int(steps, 2),
+                   sqlite3_column_text(steps, 4), sqlite3_column_text(steps, 5),
+                   sqlite3_column_text(steps, 6), sqlite3_column_text(steps, 7));
+    }
+    sqlite3_finalize(runs);
+    sqlite3_finalize(steps);
+    cs_db_close(db);
+    if (!nruns) printf("no workflow runs%s%s\n", filter ? " for " : "", filter ? filter : "");
+    return 0;
+}

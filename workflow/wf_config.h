@@ -1,0 +1,41 @@
+/* The configuration of a workflow run (`cybershake run --config FILE`): what every step needs
+ * beyond the study database and the site, as a parameter file (cs_params, `key = value` with
+ * units). `cybershake run --keys` lists the keys; docs/workflow.md explains them. */
+#ifndef WF_CONFIG_H
+#define WF_CONFIG_H
+
+#include <stddef.h>
+
+#include "cs_error.h"
+#include "cs_params.h"
+#include "cs_sha256.h"
+
+#define WF_MAX_LIST 16
+
+typedef struct {
+    cs_params *p;
+    char path[4096];
+    char sha256[CS_SHA256_HEX]; /* of the keys and values as read: a changed config is a new run */
+    /* Lists split from their ';'-separated keys. */
+    int nims, npoes;
+    char ims[WF_MAX_LIST][64];  /* hazard IMs: 'RotD50 3' */
+    char poes[WF_MAX_LIST][64]; /* '2% in 50 yr' or an annual probability */
+} wf_config;
+
+extern const cs_param_spec wf_config_specs[];
+extern const size_t wf_config_nspecs;
+
+/* Reads and checks the file (NULL: every key at its default, which fails on the required ones);
+ * sets[] are KEY=VALUE overrides from the command line. */
+int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c, cs_error *err);
+void wf_config_free(wf_config *c);
+
+const char *wf_cfg_str(const wf_config *c, const char *key); /* "" when not given */
+double wf_cfg_real(const wf_config *c, const char *key);
+long wf_cfg_int(const wf_config *c, const char *key);
+int wf_cfg_given(const wf_config *c, const char *key);
+
+/* 1 if the text is a URL the stage step fetches (file://, http://, https://). */
+int wf_is_url(const char *s);
+
+#endif
