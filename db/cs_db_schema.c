@@ -270,6 +270,12 @@ static const char v6_sql[] =
     "ALTER TABLE Workflow_Steps ADD COLUMN Position INTEGER;"
     "ALTER TABLE Workflow_Steps ADD COLUMN Log_File TEXT;";
 
+/* Version 7: hazard curves of a site that belong to no run (classical PSHA over the whole
+ * forecast with a ground-motion model, `cybershake hazard gmpe-curve`) name their site. */
+static const char v7_sql[] =
+    "ALTER TABLE Hazard_Curves ADD COLUMN Site_ID INTEGER REFERENCES CyberShake_Sites;"
+    "CREATE INDEX Hazard_Curves_Site ON Hazard_Curves (Site_ID);";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
@@ -278,5 +284,6 @@ const cs_db_migration cs_db_migrations[] = {
     {4, "extraction progress: finished ruptures of each run", v4_sql},
     {5, "hazard: per-rupture value arrays, disaggregations", v5_sql},
     {6, "workflow runs: configuration, folder, executor; step positions and logs", v6_sql},
+    {7, "hazard curves of a site without a run (GMPE curves over a forecast)", v7_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

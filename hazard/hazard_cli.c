@@ -17,7 +17,7 @@
 
 #define MAX_LEVELS 1000
 
-static int parse_levels(const char *text, double *levels, int *n, cs_error *err) {
+int hazard_parse_levels(const char *text, double *levels, int *n, cs_error *err) {
     char buf[16384];
     cs_copy(buf, sizeof buf, text);
     *n = 0;
@@ -38,7 +38,7 @@ static int parse_levels(const char *text, double *levels, int *n, cs_error *err)
 
 /* OpenQuake's hazard-curve CSV: a metadata comment line, then lon, lat, poe-<level>... with
  * probabilities of exceedance in the investigation time. */
-static int write_csv(const char *path, const hazard_run *r, const char *imname, const char *units,
+int hazard_write_csv(const char *path, const hazard_run *r, const char *imname, const char *units,
                      const double *levels, const double *poe, int n, cs_error *err) {
     cs_atomic_file a;
     if (cs_atomic_open(&a, path, err)) return -1;
@@ -183,7 +183,8 @@ static int cmd_curve(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     }
     if (levels_text) {
-        if (parse_levels(levels_text, levels, &nlev, &err)) return cs_cli_fail(argv[0], &err);
+        if (hazard_parse_levels(levels_text, levels, &nlev, &err))
+            return cs_cli_fail(argv[0], &err);
     } else {
         hazard_default_levels(levels, &nlev);
     }
@@ -213,7 +214,7 @@ static int cmd_curve(int argc, char **argv) {
         rc = gmpe_curves(db, &run, &set, &im, type_id, compare, vs30, trunc, levels, nlev, gnames,
                          gannual, &ng, &err);
     cs_db_close(db);
-    if (!rc && csv) rc = write_csv(csv, &run, imname, units, levels, poe, nlev, &err);
+    if (!rc && csv) rc = hazard_write_csv(csv, &run, imname, units, levels, poe, nlev, &err);
     for (int i = 0; i < nlev; i++)
         annual[i] = hazard_annual(poe[i], run.time_span);
     double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
@@ -276,6 +277,8 @@ int cs_hazard_cli_main(int argc, char **argv) {
         {"curve", cmd_curve, "the hazard curve of a run: store, CSV, plot"},
         {"disagg", cs_disagg_cli_main,
          "disaggregate a run's curve by M, Rrup, epsilon and rupture"},
+        {"gmpe-curve", cs_hazard_gmpe_curve_main,
+         "classical PSHA over a whole forecast with a ground-motion model"},
         {"map", cs_hazard_map_main, "an IM at a probability over the study's sites (map, CSV)"},
         {"uhs", cs_hazard_uhs_main, "the uniform hazard spectrum of a run (table, CSV, plot)"},
         {"peer", cs_hazard_peer_main,

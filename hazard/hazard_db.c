@@ -341,6 +341,14 @@ oom:
     return cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading the amplitudes");
 }
 
+/* A row id, or NULL for 0 (a curve without a run or scenario). */
+static void bind_id(sqlite3_stmt *st, int i, long long id) {
+    if (id > 0)
+        sqlite3_bind_int64(st, i, id);
+    else
+        sqlite3_bind_null(st, i);
+}
+
 static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long long *id,
                         cs_error *err) {
     sqlite3_stmt *st;
@@ -350,7 +358,7 @@ static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long
                       &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, r->erf_id);
-    sqlite3_bind_int64(st, 2, r->scen_id);
+    bind_id(st, 2, r->scen_id);
     sqlite3_bind_double(st, 3, r->time_span);
     sqlite3_bind_text(st, 4, inputs, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
@@ -364,7 +372,7 @@ static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long
                       &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, r->erf_id);
-    sqlite3_bind_int64(st, 2, r->scen_id);
+    bind_id(st, 2, r->scen_id);
     sqlite3_bind_double(st, 3, r->time_span);
     sqlite3_bind_double(st, 4, r->max_frequency);
     sqlite3_bind_text(st, 5, inputs, -1, SQLITE_TRANSIENT);
@@ -383,13 +391,15 @@ int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double
     int rc = find_dataset(db, r, inputs, &ds, err);
     if (!rc)
         rc = cs_db_prepare(db,
-                           "DELETE FROM Hazard_Curves WHERE Run_ID = ? AND Hazard_Dataset_ID = ? "
-                           "AND IM_Type_ID = ?",
+                           "DELETE FROM Hazard_Curves WHERE Hazard_Dataset_ID = ?2 AND "
+                           "IM_Type_ID = ?3 AND CASE WHEN ?1 IS NULL THEN Run_ID IS NULL AND "
+                           "Site_ID = ?4 ELSE Run_ID = ?1 END",
                            &st, err);
     if (!rc) {
-        sqlite3_bind_int64(st, 1, r->run_id);
+        bind_id(st, 1, r->run_id);
         sqlite3_bind_int64(st, 2, ds);
         sqlite3_bind_int64(st, 3, type_id);
+        sqlite3_bind_int64(st, 4, r->site_id);
         if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "replacing the curve", err);
     }
     sqlite3_finalize(st);
@@ -397,12 +407,14 @@ int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double
     if (!rc)
         rc = cs_db_prepare(db,
                            "INSERT INTO Hazard_Curves (Run_ID, Hazard_Dataset_ID, IM_Type_ID, "
-                           "Curve_Date) VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                           "Curve_Date, Site_ID) VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', "
+                           "'now'), ?)",
                            &st, err);
     if (!rc) {
-        sqlite3_bind_int64(st, 1, r->run_id);
+        bind_id(st, 1, r->run_id);
         sqlite3_bind_int64(st, 2, ds);
         sqlite3_bind_int64(st, 3, type_id);
+        bind_id(st, 4, r->site_id);
         if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding the curve", err);
         *curve_id = sqlite3_last_insert_rowid(cs_db_handle(db));
     }

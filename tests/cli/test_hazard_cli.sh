@@ -218,7 +218,67 @@ print(f"    map and UHS at 2% in 50 yr: {demo:.6g} g (disaggregation level {leve
 PYEOF
 }
 
+# Classical PSHA over the whole forecast (gmpe-curve) against a computation written here:
+# Sadigh et al. (1997) rock PGA from the paper's coefficients, distances by pyproj's geodesic,
+# the exceedance of each sigma rule by its own formula, the product over ruptures.
+t_gmpe_curve_recomputed() {
+    make_study || return 1
+    for s in untruncated upper two-sided zero; do
+        run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe sadigh97 \
+            --sigma $s --truncation 2 --csv "g_$s" --levels 0.01,0.05,0.1,0.2,0.3,0.5,0.8
+        expect_rc 0 && expect_out "30 of its 30 ruptures within 200 km" || return 1
+    done
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97 --plot g.png
+    expect_rc 0 && [ -s g.png ] || return 1
+    # four sigma rules of Sadigh and one BSSA14; the second untruncated Sadigh replaced the first
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Curves WHERE Run_ID IS NULL AND Site_ID = 1")" = 5 ] || return 1
+    "$PY" - <<'PYEOF' || return 1
+import csv, math, sqlite3
+from pyproj import Geod
+geod = Geod(ellps="WGS84")
+db = sqlite3.connect("s.sqlite")
+lat0, lon0 = db.execute("SELECT CS_Site_Lat, CS_Site_Lon FROM CyberShake_Sites WHERE CS_Short_Name = 'DEMO'").fetchone()
+rups = {}
+for s, r, m, p, lat, lon, z, rake in db.execute(
+        "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, p.Lat, p.Lon, p.Depth, p.Rake FROM Ruptures r "
+        "JOIN Points p USING (ERF_ID, Source_ID, Rupture_ID)"):
+    d = geod.inv(lon0, lat0, lon, lat)[2] / 1000
+    q = rups.setdefault((s, r), [m, p, rake, 1e9])
+    q[3] = min(q[3], math.hypot(d, z))
+def sadigh_pga(m, r, rake):
+    c = (-0.624, 1.0, 1.29649, 0.250) if m <= 6.5 else (-1.274, 1.1, -0.48451, 0.524)
+    ln = c[0] + c[1] * m - 2.100 * math.log(r + math.exp(c[2] + c[3] * m))
+    if 45 <= rake <= 135:
+        ln += math.log(1.2)
+    return ln, (1.39 - 0.14 * m if m < 7.21 else 0.38)
+Phi = lambda z: 0.5 * math.erfc(-z / math.sqrt(2))
+def exceed(rule, z):
+    if rule == "zero":
+        return 1.0 if z < 0 else 0.0
+    if rule == "untruncated":
+        return 1 - Phi(z)
+    if rule == "upper":
+        return 0.0 if z >= 2 else (Phi(2) - Phi(z)) / Phi(2)
+    return 0.0 if z >= 2 else 1.0 if z <= -2 else (Phi(2) - Phi(z)) / (Phi(2) - Phi(-2))
+worst = 0
+for rule in ("untruncated", "upper", "two-sided", "zero"):
+    rows = [l for l in csv.reader(open(f"g_{rule}_sadigh97.csv")) if not l[0].startswith("#")]
+    levels = [float(h[4:]) for h in rows[0][2:]]
+    for x, got in zip(levels, map(float, rows[1][2:])):
+        log_no = 0.0
+        for m, p, rake, rrup in rups.values():
+            ln, sg = sadigh_pga(m, rrup, rake)
+            log_no += math.log1p(-p) * exceed(rule, (math.log(x) - ln) / sg)
+        want = -math.expm1(log_no)
+        if want > 0 or got > 0:
+            worst = max(worst, abs(got - want) / want)
+assert worst < 1e-6, worst
+print(f"    gmpe-curve, four sigma rules: worst relative difference {worst:.1e} from the recomputation")
+PYEOF
+}
+
 tcase help_and_usage t_help_and_usage
+tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5

@@ -1,0 +1,323 @@
+/* `cybershake hazard gmpe-curve`: classical PSHA at a site over a whole forecast with a
+ * ground-motion model, no simulation: every rupture of the forecast within --max-distance, its
+ * magnitude, probability and rake from the study, Rjb and Rrup from its surface points (a
+ * rupture of one point is a point source: epicentral and hypocentral distance), the model's
+ * median and sigma, and the curve by the same integrator as the simulated curves. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_cli.h"
+#include "cs_geo.h"
+#include "cs_sites.h"
+#include "cs_strutil.h"
+#include "cs_version.h"
+#include "erf_db.h"
+#include "gmpe.h"
+#include "hazard_cli.h"
+#include "hazard_plot.h"
+
+#define MAX_LEVELS 1000
+
+typedef struct {
+    double mag, prob, rake, rjb, rrup;
+} forecast_rupture;
+
+/* Every rupture of the forecast with its distances from the site (km, over its points). */
+static int load_forecast(cs_db *db, long long erf_id, const cs_site *site, double max_km,
+                         forecast_rupture **out, long *n, long *nall, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, p.Lat, p.Lon, "
+                      "p.Depth, p.Rake FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND "
+                      "p.Source_ID = r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = "
+                      "? ORDER BY r.Source_ID, r.Rupture_ID",
+                      &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, erf_id);
+    long cap = 0;
+    *out = NULL;
+    *n = *nall = 0;
+    long long cs = -1, cr = -1;
+    forecast_rupture cur = {0};
+    int rc, any = 0;
+    for (;;) {
+        rc = sqlite3_step(st);
+        long long s = -2, r = -2;
+        if (rc == SQLITE_ROW) s = sqlite3_column_int64(st, 0), r = sqlite3_column_int64(st, 1);
+        if (any && (s != cs || r != cr)) { /* the previous rupture is complete */
+            (*nall)++;
+            if (cur.rrup <= max_km) {
+                if (*n == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    forecast_rupture *g = realloc(*out, sizeof *g * (size_t)cap);
+                    if (!g) {
+                        sqlite3_finalize(st);
+                        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                    }
+                    *out = g;
+                }
+                (*out)[(*n)++] = cur;
+            }
+            any = 0;
+        }
+        if (rc != SQLITE_ROW) break;
+        if (!any) {
+            cs = s, cr = r, any = 1;
+            cur = (forecast_rupture){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                                     sqlite3_column_double(st, 7), INFINITY, INFINITY};
+        }
+        double d = cs_geo_distance(site->lon, site->lat, sqlite3_column_double(st, 5),
+                                   sqlite3_column_double(st, 4)) *
+                   1e-3;
+        double z = sqlite3_column_double(st, 6);
+        cur.rjb = fmin(cur.rjb, d);
+        cur.rrup = fmin(cur.rrup, sqrt(d * d + z * z));
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "reading the forecast's ruptures", err);
+    return 0;
+}
+
+/* The IM type of a curve without a run: found, or added with the units in g. */
+static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *err) {
+    sqlite3_stmt *st;
+    if (cs_db_prepare(db,
+                      "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
+                      "IM_Type_Units, IM_Type_Component) VALUES (?, ?, 'g', ?)",
+                      &st, err))
+        return -1;
+    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
+    if (im->period > 0)
+        sqlite3_bind_double(st, 2, im->period);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "adding the IM type", err);
+    if (cs_db_prepare(db,
+                      "SELECT IM_Type_ID FROM IM_Types WHERE IM_Type_Measure = ? AND IM_Type_Value "
+                      "IS ? AND IM_Type_Component = ?",
+                      &st, err))
+        return -1;
+    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
+    if (im->period > 0)
+        sqlite3_bind_double(st, 2, im->period);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the IM type", err);
+}
+
+int cs_hazard_gmpe_curve_main(int argc, char **argv) {
+    static const char help[] =
+        "usage: cybershake hazard gmpe-curve STUDY SITE --erf NAME --im 'RotD50 3.0'\n"
+        "          [--gmpe bssa14,sadigh97] [--vs30 M/S] [--sigma "
+        "untruncated|upper|two-sided|zero]\n"
+        "          [--truncation N] [--max-distance KM] [--levels L1,L2,...] [--csv PREFIX]\n"
+        "          [--plot FILE.png|svg]\n\n"
+        "Classical PSHA at a site over a whole forecast, without simulations: every rupture of\n"
+        "forecast NAME within --max-distance km (200) of the site, its magnitude, probability\n"
+        "and rake from the study, Rjb and Rrup the closest of its surface points (a one-point\n"
+        "rupture is a point source), the model's median and sigma (--gmpe, default bssa14;\n"
+        "Vs30 from --vs30, the site's, or 760 m/s), P(IM > x) by the same integrator as the\n"
+        "simulated curves. --sigma: untruncated (default); upper (truncated at --truncation N\n"
+        "sigmas, 3 by default, renormalised over the upper tail, as nshmp-haz does); two-sided\n"
+        "(truncated on both sides, renormalised over both); zero (the median only: a step per\n"
+        "rupture). Stored as curves of the site without a run (Hazard_Curves.Site_ID) under a\n"
+        "dataset naming the model, printed at 2% and 10% in 50 years, written as OpenQuake CSV\n"
+        "(--csv PREFIX: PREFIX_MODEL.csv) and drawn together (--plot). docs/hazard.md.\n";
+    if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
+    const char *erf = NULL, *imtext = NULL, *models = "bssa14", *sigma = "untruncated";
+    const char *levels_text = NULL, *csv = NULL, *plot = NULL;
+    double vs30 = NAN, trunc = 3, max_km = 200;
+    static const struct option opts[] = {{"erf", required_argument, 0, 'e'},
+                                         {"im", required_argument, 0, 'i'},
+                                         {"gmpe", required_argument, 0, 'g'},
+                                         {"vs30", required_argument, 0, 'v'},
+                                         {"sigma", required_argument, 0, 's'},
+                                         {"truncation", required_argument, 0, 't'},
+                                         {"max-distance", required_argument, 0, 'd'},
+                                         {"levels", required_argument, 0, 'l'},
+                                         {"csv", required_argument, 0, 'c'},
+                                         {"plot", required_argument, 0, 'p'},
+                                         {0}};
+    optind = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'e':
+            erf = optarg;
+            break;
+        case 'i':
+            imtext = optarg;
+            break;
+        case 'g':
+            models = optarg;
+            break;
+        case 's':
+            sigma = optarg;
+            break;
+        case 'l':
+            levels_text = optarg;
+            break;
+        case 'c':
+            csv = optarg;
+            break;
+        case 'p':
+            plot = optarg;
+            break;
+        case 'v':
+            if (cs_cli_number(argv[0], "--vs30", optarg, 100, 3000, &vs30)) return 2;
+            break;
+        case 't':
+            if (cs_cli_number(argv[0], "--truncation", optarg, 0.5, 10, &trunc)) return 2;
+            break;
+        case 'd':
+            if (cs_cli_number(argv[0], "--max-distance", optarg, 1, 2000, &max_km)) return 2;
+            break;
+        default:
+            return cs_cli_usage(argv[0], "unknown option");
+        }
+    }
+    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects STUDY and SITE");
+    if (!erf || !imtext) return cs_cli_usage(argv[0], "needs --erf and --im");
+    int mode = !strcmp(sigma, "untruncated") ? 0
+               : !strcmp(sigma, "upper")     ? 1
+               : !strcmp(sigma, "two-sided") ? 2
+               : !strcmp(sigma, "zero")      ? 3
+                                             : -1;
+    if (mode < 0)
+        return cs_cli_usage(argv[0], "--sigma is untruncated, upper, two-sided or zero, got '%s'",
+                            sigma);
+    cs_error err;
+    cs_error_clear(&err);
+    hazard_im im;
+    double levels[MAX_LEVELS];
+    int nlev = 0;
+    if (hazard_im_parse(imtext, &im, &err)) return cs_cli_fail(argv[0], &err);
+    if (strcmp(im.measure, "SA") && strcmp(im.measure, "PGA"))
+        return cs_cli_usage(argv[0], "GMPE curves are for SA and PGA, not %s", im.measure);
+    if (levels_text ? hazard_parse_levels(levels_text, levels, &nlev, &err) : 0)
+        return cs_cli_fail(argv[0], &err);
+    if (!levels_text) hazard_default_levels(levels, &nlev);
+    cs_db *db;
+    cs_site site;
+    hazard_run run = {0};
+    if (cs_db_open_current(argv[optind], &db, &err) ||
+        cs_sites_find(db, argv[optind + 1], &site, &err) ||
+        erf_db_find(db, erf, &run.erf_id, &run.time_span, &err))
+        return cs_cli_fail(argv[0], &err);
+    run.site_id = site.id;
+    cs_copy(run.site, sizeof run.site, site.short_name);
+    run.lon = site.lon, run.lat = site.lat;
+    if (isnan(vs30)) vs30 = isnan(site.vs30) ? 760 : site.vs30;
+    forecast_rupture *fr = NULL;
+    long n = 0, nall = 0;
+    long long type_id = 0;
+    int rc = load_forecast(db, run.erf_id, &site, max_km, &fr, &n, &nall, &err) ||
+             im_type_for(db, &im, &type_id, &err);
+    if (!rc && n == 0)
+        rc = cs_error_input(&err, argv[optind], "Ruptures", erf,
+                            "no rupture of the forecast lies within %g km of %s", max_km,
+                            site.short_name);
+    char imname[64], buf[128];
+    hazard_im_name(&im, imname, sizeof imname);
+    cs_copy(buf, sizeof buf, models);
+    double period = strcmp(im.measure, "PGA") ? im.period : 0;
+    double *lnm = malloc(sizeof(double) * (size_t)(n + 1));
+    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n + 1));
+    static double annual[4][MAX_LEVELS];
+    char names[4][32];
+    plot_curve pc[4];
+    int ng = 0;
+    if (!lnm || !rups) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
+    printf("%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km; Vs30 %g "
+           "m/s, sigma %s\n",
+           imname, site.short_name, site.lon, site.lat, erf, n, nall, max_km, vs30, sigma);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
+         t = strtok_r(NULL, ",", &save)) {
+        int bssa = !strcmp(t, "bssa14"), sadigh = !strcmp(t, "sadigh97");
+        if ((!bssa && !sadigh) || ng == 4) {
+            rc = cs_error_input(&err, "--gmpe", NULL, t, "models: bssa14, sadigh97 (at most 4)");
+            break;
+        }
+        for (long q = 0; q < n && !rc; q++) {
+            gmpe_value g;
+            rc = bssa ? gmpe_bssa14(period, fr[q].mag, fr[q].rjb, fr[q].rake, vs30, &g, &err)
+                      : gmpe_sadigh97_rock(period, fr[q].mag, fr[q].rrup, fr[q].rake, &g, &err);
+            lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
+            rups[q] = (hazard_rupture){.prob = fr[q].prob,
+                                       .nvalues = 1,
+                                       .values = &lnm[q],
+                                       .lognormal = mode != 3,
+                                       .sigma = g.sigma,
+                                       .trunc = mode == 1 || mode == 2 ? trunc : 0,
+                                       .upper_only = mode != 2};
+        }
+        double poe[MAX_LEVELS];
+        if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, &err);
+        char inputs[320], tr[32] = "";
+        if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
+        snprintf(inputs, sizeof inputs,
+                 "GMPE %s over forecast %s within %g km, Vs30 %g m/s, sigma %s%s; cybershake %s",
+                 bssa ? "BSSA14" : "Sadigh et al. 1997 rock", erf, max_km, vs30, sigma, tr,
+                 CS_VERSION);
+        long long id;
+        if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &id, &err);
+        cs_copy(names[ng], sizeof names[ng], bssa ? "BSSA14" : "Sadigh et al. 1997");
+        for (int i = 0; i < nlev && !rc; i++)
+            annual[ng][i] = hazard_annual(poe[i], run.time_span);
+        if (!rc && csv) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s_%s.csv", csv, t);
+            rc = hazard_write_csv(path, &run, imname, "g", levels, poe, nlev, &err);
+            if (!rc) printf("  csv: %s\n", path);
+        }
+        if (!rc) {
+            double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
+            double x2 = hazard_level_at(levels, annual[ng], nlev, pa2),
+                   x10 = hazard_level_at(levels, annual[ng], nlev, pa10);
+            printf("  %s (curve %lld): 2%% in 50 years %.4g g, 10%% in 50 years %.4g g\n",
+                   names[ng], id, x2, x10);
+            pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev};
+            ng++;
+        }
+    }
+    if (!rc && plot) {
+        char title[160];
+        snprintf(title, sizeof title, "%s, forecast %s: %s (GMPE)", site.short_name, erf, imname);
+        double ymin = 1;
+        for (int g = 0; g < ng; g++)
+            for (int i = 0; i < nlev; i++)
+                if (annual[g][i] > 0) ymin = fmin(ymin, annual[g][i]);
+        plot_hline lines[2] = {{"2% in 50 yr", hazard_annual(0.02, 50)},
+                               {"10% in 50 yr", hazard_annual(0.10, 50)}};
+        char xlabel[96];
+        snprintf(xlabel, sizeof xlabel, "%s (g)", imname);
+        plot_spec ps = {title,
+                        xlabel,
+                        "annual probability of exceedance",
+                        levels[0],
+                        levels[nlev - 1],
+                        fmax(ymin, 1e-8),
+                        1,
+                        pc,
+                        ng,
+                        lines,
+                        2};
+        rc = plot_loglog(plot, &ps, &err);
+        if (!rc) printf("  plot: %s\n", plot);
+    }
+    free(fr);
+    free(lnm);
+    free(rups);
+    cs_db_close(db);
+    return rc ? cs_cli_fail(argv[0], &err) : 0;
+}
