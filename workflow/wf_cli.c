@@ -161,16 +161,30 @@ int cs_run_cli_main(int argc, char **argv) {
         char(*names)[CS_SHORT_NAME_MAX + 1] = NULL;
         int n = 0;
         if (!rc) rc = site_names(sites, &names, &n, &err);
-        int failed = 0;
-        for (int i = 0; i < n && !rc; i++) {
-            printf("== site %d of %d: %s\n", i + 1, n, names[i]);
-            fflush(stdout);
-            o.site = names[i];
-            cs_error e;
-            cs_error_clear(&e);
-            if (wf_run(&o, &e)) {
-                fprintf(stderr, "%s: site %s: %s\n", argv[0], names[i], e.message);
-                failed++;
+        /* On Slurm every site's jobs are queued first, then followed site by site (the sites
+         * run side by side in the queue); locally the sites run one after the other. */
+        wf_config c;
+        int slurm = 0;
+        if (!rc && wf_config_read(o.config, o.sets, o.nsets, &c, &err) == 0)
+            slurm = !strcmp(wf_cfg_str(&c, "executor"), "slurm");
+        else
+            rc = -1;
+        wf_config_free(&c);
+        int failed = 0, passes = slurm && !o.no_wait && !o.dry_run ? 2 : 1;
+        for (int pass = 0; pass < passes && !rc; pass++) {
+            wf_run_options po = o;
+            if (slurm) po.no_wait = pass == 0 ? 1 : 0;
+            for (int i = 0; i < n; i++) {
+                printf("== site %d of %d: %s%s\n", i + 1, n, names[i],
+                       passes == 2 ? (pass == 0 ? " (queueing)" : " (following)") : "");
+                fflush(stdout);
+                po.site = names[i];
+                cs_error e;
+                cs_error_clear(&e);
+                if (wf_run(&po, &e)) {
+                    fprintf(stderr, "%s: site %s: %s\n", argv[0], names[i], e.message);
+                    if (pass == passes - 1 || !slurm) failed++;
+                }
             }
         }
         free(names);

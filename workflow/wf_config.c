@@ -35,7 +35,8 @@ const cs_param_spec wf_config_specs[] = {
     R("mesh_near", CS_DIM_LENGTH, "20 km", 0, 1e6, "adaptive save-point mesh radius"),
     I("mesh_max_stride", "8", 1, 1000, "coarsest stride of the adaptive mesh"),
     /* sgt */
-    C("backend", "cpu", "cpu|cuda", "SGT back end"),
+    C("backend", "auto", "auto|cpu|cuda",
+      "SGT back end; auto: cuda where this build has it and the node has a GPU"),
     S("gpus", 0, NULL, "GPUs for the SGT runs (CUDA_VISIBLE_DEVICES), e.g. '0,1'"),
     I("ranks_x", "1", 1, 4096, "MPI ranks of each SGT run along x"),
     I("ranks_y", "1", 1, 4096, "MPI ranks of each SGT run along y"),

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cs_strutil.h"
+#include "sgt_run.h"
 
 typedef struct {
     char **v;
@@ -58,6 +60,14 @@ static void mpi_prefix(argv_buf *a, const wf_config *c, int ranks) {
     char *save = NULL;
     for (char *t = strtok_r(extra, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
         add(a, t);
+}
+
+/* The SGT back end the steps use here: `auto` is decided on the machine that builds the
+ * commands (under Slurm, the node that runs the step). */
+static const char *backend_here(const wf_config *c) {
+    const char *b = wf_cfg_str(c, "backend");
+    if (strcmp(b, "auto")) return b;
+    return sgt_backend_cuda() && access("/dev/nvidia0", F_OK) == 0 ? "cuda" : "cpu";
 }
 
 static wf_step *new_step(wf_plan *p, const char *name, int ranks) {
@@ -161,14 +171,14 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
         snprintf(kind, sizeof kind, "sgt-%c", comps[q]);
         snprintf(sgt[q], sizeof sgt[q], "%s/sgt_%c.h5", w, comps[q]);
         s = new_step(p, nm, ranks);
-        s->gpu = !strcmp(wf_cfg_str(c, "backend"), "cuda");
+        s->gpu = !strcmp(backend_here(c), "cuda");
         dep(p, s, "mesh");
         mpi_prefix(&a, c, ranks);
         add(&a, cs), add(&a, "sgt"), add(&a, params);
         add(&a, "--set"), addf(&a, "force_component=%c", comps[q]);
         add(&a, "--set"), addf(&a, "output=%s", sgt[q]);
         add(&a, "--set"), addf(&a, "mesh_file=%s", material);
-        add(&a, "--set"), addf(&a, "backend=%s", wf_cfg_str(c, "backend"));
+        add(&a, "--set"), addf(&a, "backend=%s", backend_here(c));
         add(&a, "--set"), addf(&a, "checkpoint_every=%ld", wf_cfg_int(c, "checkpoint_every"));
         rc |= finish_cmd(s, &a, err) | out(s, kind, "%s", sgt[q]);
     }

@@ -38,9 +38,9 @@ static int mkdirs(const char *path, cs_error *err) {
     return 0;
 }
 
-/* Holds an exclusive lock on a file for as long as the process lives: two workflows never
- * drive the same run (or step) at once, and a killed one releases it with its death. */
-static int take_lock(const char *path, cs_error *err) {
+/* An exclusive lock on a file, held until *fd is closed: two workflows never drive the same
+ * run (or step) at once, and a killed one releases it with its death. */
+static int take_lock(const char *path, int *lock_fd, cs_error *err) {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return cs_error_errno(err, path, "cannot open the lock file");
     if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -53,7 +53,8 @@ static int take_lock(const char *path, cs_error *err) {
                               "wait for it or stop it");
     }
     if (ftruncate(fd, 0) == 0) dprintf(fd, "%d\n", (int)getpid());
-    return 0; /* the descriptor stays open on purpose: it is the lock */
+    *lock_fd = fd;
+    return 0;
 }
 
 static void host_name(char *out, size_t size) {
@@ -230,6 +231,7 @@ int wf_run(const wf_run_options *o, cs_error *err) {
     }
     cs_db *db = NULL;
     wf_plan plan = {0};
+    int lock_fd = -1;
     int rc = cs_db_open_current(o->study, &db, err);
     char base[4096];
     if (wf_cfg_given(&c, "work_dir")) {
@@ -287,7 +289,8 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         }
         snprintf(path, sizeof path, "%s/.lock-%s", run.work_dir, o->only_step);
         wf_step_row row;
-        rc = take_lock(path, err) || wf_db_get_step(db, run.run_id, o->only_step, &row, err);
+        rc = take_lock(path, &lock_fd, err) ||
+             wf_db_get_step(db, run.run_id, o->only_step, &row, err);
         int dep_done = 1;
         for (int d = 0; d < plan.steps[i].ndeps && !rc; d++) {
             wf_step_row dr;
@@ -302,7 +305,7 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         goto done;
     }
     snprintf(path, sizeof path, "%s/.lock", run.work_dir);
-    if (!rc) rc = take_lock(path, err);
+    if (!rc) rc = take_lock(path, &lock_fd, err);
     int todo[WF_MAX_STEPS] = {0}, reset[WF_MAX_STEPS] = {0};
     if (!rc) {
         printf("run %lld of site %s: %d steps, folder %s\n", run.run_id, o->site, plan.n,
@@ -338,6 +341,7 @@ finish:
         if (!rc && !o->quiet) rc = wf_print_summary(db, &c, &plan, run.run_id, err);
     }
 done:
+    if (lock_fd >= 0) close(lock_fd);
     wf_plan_free(&plan);
     cs_db_close(db);
     wf_config_free(&c);

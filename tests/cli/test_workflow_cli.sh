@@ -84,7 +84,7 @@ kill_and_resume() {
     setsid "$CS" run DEMO --study s.sqlite --config run.cfg >killed.out 2>&1 &
     sleep "$1"
     pgid=$(ps -o pgid= -p $! 2>/dev/null | tr -d ' ')
-    [ -n "$pgid" ] && kill -9 -- "-$pgid" 2>/dev/null
+    [ -n "$pgid" ] && kill -KILL "-$pgid" 2>/dev/null # dash's kill takes no "--"
     wait 2>/dev/null
     "$CS" run DEMO --study s.sqlite --config run.cfg >resumed.out 2>&1 || { tail -5 resumed.out >&2; return 1; }
 }
@@ -106,7 +106,7 @@ t_killed_at_random_moments_resumes_to_the_same_result() {
             echo "    the run finished before the kill at $s s: not counted"
         else
             interrupted=$((interrupted + 1))
-            echo "    killed at $s s during $(grep -o '\[[0-9]/9\] [a-z_]*: running' killed.out | tail -1 | cut -d' ' -f2 | tr -d :); resumed: $(grep -c ': running' resumed.out) steps ran again"
+            echo "    killed at $s s during $(grep -o '\[[0-9]/9\] [A-Za-z_]*: running' killed.out | tail -1 | cut -d' ' -f2 | tr -d :); resumed: $(grep -c ': running' resumed.out) steps ran again"
         fi
         d=$(amplitudes_differ s.sqlite "$REF/s.sqlite")
         [ "$d" = 0 ] || { echo "    killed at $s s: $d amplitudes differ from the uninterrupted run" >&2; return 1; }

@@ -12,7 +12,7 @@ if [ "$(id -u)" != 0 ]; then
 elif ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
     skip_all="slurmctld, slurmd or munged missing (tools/install-deps.sh installs them)"
 else
-    SLURM_CONF=$(sh "$REPO/tests/slurm/slurm_local.sh" start "$SL") || skip_all="the Slurm daemons did not start: $(tail -3 "$SL"/*.log 2>/dev/null | tr '\n' ' ')"
+    SLURM_CONF=$(sh "$REPO/tests/slurm/slurm_local.sh" start "$SL") || skip_all="the Slurm daemons did not start: $(tail -n 3 "$SL"/*.log 2>/dev/null | tr '\n' ' ')"
     export SLURM_CONF
     trap 'sh "$REPO/tests/slurm/slurm_local.sh" stop "$SL"' EXIT
 fi
@@ -68,7 +68,26 @@ t_failing_step_cancels_the_rest() {
     [ "$(sqlite3 s.sqlite "SELECT State FROM Workflow_Runs")" = failed ]
 }
 
+t_sites_are_queued_together_then_followed() {
+    need_slurm || return $?
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" || return 1
+    { grep -v '^#' "$REPO/sites/demo/sites.csv"; echo 'NEARE,East of the demo site,34.06,-118.2,'; } >sites.csv
+    run "$CS" run --sites sites.csv --study s.sqlite --config run.cfg
+    expect_rc 0 || return 1
+    [ "$(grep -c '(queueing)' "$T/out")" = 2 ] && [ "$(grep -c '(following)' "$T/out")" = 2 ] || return 1
+    # NEARE's plan was queued before DEMO's run had finished
+    demo_done=$(grep -n 'run 1 of site DEMO: done' "$T/out" | cut -d: -f1)
+    neare_plan=$(grep -n 'plan: Slurm job' "$T/out" | sed -n 2p | cut -d: -f1)
+    [ -n "$demo_done" ] && [ -n "$neare_plan" ] && [ "$neare_plan" -lt "$demo_done" ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Workflow_Runs WHERE State = 'done'")" = 2 ] || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 5' --poe '10% in 50 yr' --csv map.csv
+    expect_rc 0 && [ "$(grep -c '^DEMO,\|^NEARE,' map.csv)" = 2 ]
+}
+
 tcase slurm_run_matches_a_local_run t_slurm_run_matches_a_local_run
+tcase sites_are_queued_together_then_followed t_sites_are_queued_together_then_followed
 tcase submitted_run_is_followed_by_the_same_command t_submitted_run_is_followed_by_the_same_command
 tcase failing_step_cancels_the_rest t_failing_step_cancels_the_rest
+# the daemons stop before tsummary removes their folder
+[ -z "$skip_all" ] && sh "$REPO/tests/slurm/slurm_local.sh" stop "$SL"
 tsummary

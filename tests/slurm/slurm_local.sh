@@ -6,6 +6,8 @@ set -eu
 cmd=$1
 dir=$2
 host=$(hostname -s)
+# ports of our own, so a stale daemon of another run does not answer for ours
+port=${SLURM_TEST_PORT:-$((20000 + ($$ % 10000) * 2))}
 case "$cmd" in
 start)
     mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
@@ -18,8 +20,8 @@ SlurmdUser=root
 AuthType=auth/munge
 AuthInfo=socket=$dir/munge/munge.socket
 CredType=cred/munge
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
@@ -31,7 +33,8 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
-SchedulerType=sched/backfill
+SchedulerType=sched/builtin
+SchedulerParameters=sched_interval=1,sched_min_interval=100000
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
@@ -55,7 +58,7 @@ CONF
         i=$((i + 1))
         if [ $i -gt 60 ]; then
             echo "slurm_local: the node did not come up; logs in $dir" >&2
-            tail -5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || true
+            tail -n 5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || true
             exit 1
         fi
         sleep 0.5
@@ -63,10 +66,14 @@ CONF
     echo "$conf"
     ;;
 stop)
-    for p in slurmd slurmctld; do
-        [ -f "$dir/$p.pid" ] && kill "$(cat "$dir/$p.pid")" 2>/dev/null || true
+    # by their command lines (which name this folder), so a lost pid file leaves nothing behind
+    pkill -f "slurmd -f $dir/slurm.conf" 2>/dev/null || true
+    pkill -f "slurmctld -f $dir/slurm.conf" 2>/dev/null || true
+    pkill -f "munged --force --key-file=$dir/munge/munge.key" 2>/dev/null || true
+    i=0
+    while pgrep -f "$dir/slurm.conf|$dir/munge/munge.key" >/dev/null 2>&1 && [ $i -lt 20 ]; do
+        i=$((i + 1))
+        sleep 0.25
     done
-    [ -f "$dir/munge/munged.pid" ] && kill "$(cat "$dir/munge/munged.pid")" 2>/dev/null || true
-    sleep 0.5
     ;;
 esac
