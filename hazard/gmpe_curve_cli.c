@@ -81,6 +81,15 @@ static int load_forecast(cs_db *db, long long erf_id, const cs_site *site, doubl
     return 0;
 }
 
+static void bind_im(sqlite3_stmt *st, const hazard_im *im) {
+    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
+    if (im->period > 0)
+        sqlite3_bind_double(st, 2, im->period);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
+}
+
 /* The IM type of a curve without a run: found, or added with the units in g. */
 static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *err) {
     sqlite3_stmt *st;
@@ -89,12 +98,7 @@ static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *
                       "IM_Type_Units, IM_Type_Component) VALUES (?, ?, 'g', ?)",
                       &st, err))
         return -1;
-    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
-    if (im->period > 0)
-        sqlite3_bind_double(st, 2, im->period);
-    else
-        sqlite3_bind_null(st, 2);
-    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
+    bind_im(st, im);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return cs_db_fail(db, "adding the IM type", err);
@@ -103,12 +107,7 @@ static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *
                       "IS ? AND IM_Type_Component = ?",
                       &st, err))
         return -1;
-    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
-    if (im->period > 0)
-        sqlite3_bind_double(st, 2, im->period);
-    else
-        sqlite3_bind_null(st, 2);
-    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
+    bind_im(st, im);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -291,28 +290,10 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         }
     }
     if (!rc && plot) {
-        char title[160];
+        char title[160], xlabel[96];
         snprintf(title, sizeof title, "%s, forecast %s: %s (GMPE)", site.short_name, erf, imname);
-        double ymin = 1;
-        for (int g = 0; g < ng; g++)
-            for (int i = 0; i < nlev; i++)
-                if (annual[g][i] > 0) ymin = fmin(ymin, annual[g][i]);
-        plot_hline lines[2] = {{"2% in 50 yr", hazard_annual(0.02, 50)},
-                               {"10% in 50 yr", hazard_annual(0.10, 50)}};
-        char xlabel[96];
         snprintf(xlabel, sizeof xlabel, "%s (g)", imname);
-        plot_spec ps = {title,
-                        xlabel,
-                        "annual probability of exceedance",
-                        levels[0],
-                        levels[nlev - 1],
-                        fmax(ymin, 1e-8),
-                        1,
-                        pc,
-                        ng,
-                        lines,
-                        2};
-        rc = plot_loglog(plot, &ps, &err);
+        rc = plot_hazard_curves(plot, title, xlabel, pc, ng, &err);
         if (!rc) printf("  plot: %s\n", plot);
     }
     free(fr);

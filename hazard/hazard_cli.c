@@ -231,22 +231,7 @@ static int cmd_curve(int argc, char **argv) {
                      vs30);
             pc[1 + g] = (plot_curve){glabels[g], levels, gannual[g], nlev};
         }
-        plot_hline lines[2] = {{"2% in 50 yr", pa2}, {"10% in 50 yr", pa10}};
-        double ymin = 1e-6;
-        for (int i = 0; i < nlev; i++)
-            if (annual[i] > 0 && annual[i] < ymin) ymin = annual[i];
-        plot_spec ps = {title,
-                        xlabel,
-                        "annual probability of exceedance",
-                        levels[0],
-                        levels[nlev - 1],
-                        fmax(ymin, 1e-8),
-                        1,
-                        pc,
-                        1 + ng,
-                        lines,
-                        2};
-        rc = plot_loglog(plot, &ps, &err);
+        rc = plot_hazard_curves(plot, title, xlabel, pc, 1 + ng, &err);
     }
     if (rc) {
         hazard_set_free(&set);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cs_atomic.h"
+#include "hazard_curve.h"
 
 enum { WIDTH = 760, HEIGHT = 560, LEFT = 90, RIGHT = 30, TOP = 50, BOTTOM = 70 };
 
@@ -171,6 +172,28 @@ int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
     if (!(p->xmin > 0 && p->xmax > p->xmin && p->ymin > 0 && p->ymax > p->ymin))
         return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: bad axis ranges", path);
     return write_surface(path, draw_loglog, p, err);
+}
+
+int plot_hazard_curves(const char *path, const char *title, const char *xlabel,
+                       const plot_curve *curves, int n, cs_error *err) {
+    const plot_curve *c = &curves[0];
+    double ymin = 1e-6;
+    for (int i = 0; i < c->n; i++)
+        if (c->y[i] > 0 && c->y[i] < ymin) ymin = c->y[i];
+    plot_hline lines[2] = {{"2% in 50 yr", hazard_annual(0.02, 50)},
+                           {"10% in 50 yr", hazard_annual(0.10, 50)}};
+    plot_spec ps = {title,
+                    xlabel,
+                    "annual probability of exceedance",
+                    c->x[0],
+                    c->x[c->n - 1],
+                    fmax(ymin, 1e-8),
+                    1,
+                    curves,
+                    n,
+                    lines,
+                    2};
+    return plot_loglog(path, &ps, err);
 }
 
 static void draw_grid(cairo_t *cr, const void *spec) {

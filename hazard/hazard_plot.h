@@ -29,6 +29,12 @@ typedef struct {
 
 int plot_loglog(const char *path, const plot_spec *p, cs_error *err);
 
+/* Hazard curves as the field draws them: annual probability of exceedance against the levels
+ * (log-log), lines at 2% and 10% in 50 years, the probability axis down to 1e-6 or the first
+ * curve's smallest positive value (not below 1e-8). */
+int plot_hazard_curves(const char *path, const char *title, const char *xlabel,
+                       const plot_curve *curves, int n, cs_error *err);
+
 /* A grid of cells (nx x ny, value v[i * ny + j] for x bin i and y bin j) shaded by value with
  * the percentage written in each cell above 0.5%; axes labelled by the bins' names (an
  * M x Rrup disaggregation). */

@@ -1,6 +1,6 @@
 # The small site every workflow test runs (sourced): four small ruptures near the demo site
-# (the extractor tests' forecast), fmax 0.2 Hz on a 1 km grid; a run takes about 15 s on
-# two cores, 3 x 8 s of it in the SGT runs.
+# (the extractor tests' forecast), fmax 0.2 Hz on a 1 km grid; a run takes about 20 s on
+# two cores, 3 x 5 s of it in the SGT runs.
 MODEL="$REPO/tests/data/bbp_nr02-vs500.fk1d"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 PY=/usr/bin/python3
@@ -9,25 +9,7 @@ PY=/usr/bin/python3
 # A study with the site and the forecast, no run yet, in the current folder (s.sqlite).
 make_study() {
     "$CS" db init s.sqlite >/dev/null && "$CS" db import-sites s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null || return 1
-    "$PY" - <<'PYEOF' || return 1
-import math
-def write(name, lat0, lon0, strike, dip, top, ncols, nrows, mag, prob, rake):
-    dlat, dlon = 1 / 111.2, 1 / (111.32 * math.cos(math.radians(lat0)))
-    sd, cd = math.sin(math.radians(dip)), math.cos(math.radians(dip))
-    az, dd = math.radians(strike), math.radians(strike + 90)
-    with open(name, "w") as f:
-        f.write(f"Probability = {prob}\nMagnitude = {mag}\nGridSpacing = 1.0\nNumRows = {nrows}\n"
-                f"NumCols = {ncols}\n#   Lat Lon Depth Rake Dip Strike\n")
-        for r in range(nrows):
-            for c in range(ncols):
-                n = c * math.cos(az) + r * cd * math.cos(dd)
-                e = c * math.sin(az) + r * cd * math.sin(dd)
-                f.write(f"{lat0 + n * dlat:.6f} {lon0 + e * dlon:.6f} {top + r * sd:.4f} {rake} {dip} {strike}\n")
-write("1_0.txt", 34.10, -118.26, 90, 60, 2.0, 5, 3, 5.6, 0.002, 90)
-write("1_1.txt", 34.10, -118.22, 90, 60, 2.0, 4, 3, 5.4, 0.004, 90)
-write("2_0.txt", 33.99, -118.20, 0, 90, 1.0, 6, 4, 5.9, 0.001, 180)
-write("2_1.txt", 34.00, -118.30, 0, 90, 1.0, 3, 3, 5.2, 0.006, 180)
-PYEOF
+    "$PY" "$REPO/tests/cli/small_forecast.py" || return 1
     "$CS" erf import-geometry s.sqlite --name t 1_0.txt 1_1.txt 2_0.txt 2_1.txt >/dev/null
 }
 
