@@ -16,6 +16,7 @@
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "erf_faults.h"
+#include "wf_stage.h"
 #include "erf_geometry.h"
 #include "erf_medium.h"
 #include "rupgen.h"
@@ -66,7 +67,8 @@ static int cmd_build(int argc, char **argv) {
         "ruptures every --float-step km (5) along strike, Poisson probabilities over\n"
         "--time-span years (1). --near/--within keep the sources whose trace comes within KM\n"
         "of the point; --files keeps the sources of the named NSHM files (e.g. bFault.ch).\n"
-        "docs/erf.md gives every rule.\n";
+        "--faults and --traces may be URLs (file, http, https; '#sha256=HEX' gives the\n"
+        "checksum they must have), staged first. docs/erf.md gives every rule.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL, *faults = NULL, *traces = NULL, *files = NULL, *desc = NULL;
     erf_build_options o = {1.0, 5.0, 1.0};
@@ -131,6 +133,12 @@ static int cmd_build(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     erf_fault_set set;
+    char faults_local[4096], traces_local[4096];
+    if (wf_stage_input(faults, faults_local, sizeof faults_local, &err) ||
+        wf_stage_input(traces, traces_local, sizeof traces_local, &err))
+        return cs_cli_fail(argv[0], &err);
+    faults = faults_local;
+    traces = traces_local;
     if (erf_faults_read(faults, traces, &set, &err)) return cs_cli_fail(argv[0], &err);
     char sha_f[65], sha_t[65], inputs[4096];
     if (cs_sha256_file(faults, sha_f, &err) || cs_sha256_file(traces, sha_t, &err)) {
@@ -199,7 +207,9 @@ static int cmd_import_geometry(int argc, char **argv) {
         "GridSpacing, NumRows, NumCols, a comment line, then 'lat lon depth rake dip strike'\n"
         "per point, rows from shallow to deep) into forecast NAME, created if new. Each file\n"
         "is named SOURCE_RUPTURE.txt (CyberShake's layout), which gives its ids. All files go\n"
-        "in one transaction: one bad file and nothing is imported.\n";
+        "in one transaction: one bad file and nothing is imported. A FILE may be a URL\n"
+        "(file, http, https; '#sha256=HEX' gives the checksum it must have): it is staged\n"
+        "first (docs/workflow.md).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL;
     double span = 1.0;
@@ -217,16 +227,28 @@ static int cmd_import_geometry(int argc, char **argv) {
     }
     if (optind > argc - 2) return cs_cli_usage(argv[0], "expects STUDY and at least one FILE");
     if (!name) return cs_cli_usage(argv[0], "--name is required");
+    cs_error err;
+    cs_error_clear(&err);
+    /* files given as URLs are staged first; from here on argv names the local copies */
+    char(*local)[4096] = malloc(sizeof *local * (size_t)argc);
+    if (!local) return 1;
+    for (int i = optind + 1; i < argc; i++) {
+        if (wf_stage_input(argv[i], local[i], sizeof local[i], &err)) {
+            free(local);
+            return cs_cli_fail(argv[0], &err);
+        }
+        argv[i] = local[i];
+    }
     for (int i = optind + 1; i < argc; i++) {
         long long s, r;
-        if (ids_from_name(argv[i], &s, &r))
+        if (ids_from_name(argv[i], &s, &r)) {
+            free(local);
             return cs_cli_usage(argv[0],
                                 "%s: a rupture geometry file is named SOURCE_RUPTURE.txt "
                                 "(e.g. 128_1296.txt)",
                                 argv[i]);
+        }
     }
-    cs_error err;
-    cs_error_clear(&err);
     cs_db *db = NULL;
     long long erf_id;
     double existing_span;
@@ -259,6 +281,7 @@ static int cmd_import_geometry(int argc, char **argv) {
             cs_db_rollback(db);
     }
     cs_db_close(db);
+    free(local);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("imported %d ruptures (%ld points) into forecast %s (ERF_ID %lld)\n", argc - optind - 1,
            npoints, name, erf_id);
@@ -531,7 +554,8 @@ static int cmd_srf_info(int argc, char **argv) {
         "Reads an SRF (1.0 or 2.0, one or many planes) and prints its planes, points, slip,\n"
         "duration, total moment and moment magnitude (M0 = 10^(1.5 Mw + 9.05) N*m). SRF 2.0\n"
         "carries Vs and density at each point; SRF 1.0 needs a 1D velocity model for the\n"
-        "rigidity (fk1d, depth-table or ucvm1d). A malformed file is reported with file:line.\n";
+        "rigidity (fk1d, depth-table or ucvm1d). A malformed file is reported with file:line.\n"
+        "FILE.srf may be a URL (file, http, https; '#sha256=HEX' gives its checksum).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *fmt = NULL, *model_file = NULL;
     static const struct option opts[] = {{"model-format", required_argument, 0, 'f'},
@@ -553,6 +577,10 @@ static int cmd_srf_info(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     srf_file s;
+    char srf_local[4096];
+    if (wf_stage_input(argv[optind], srf_local, sizeof srf_local, &err))
+        return cs_cli_fail(argv[0], &err);
+    argv[optind] = srf_local;
     if (srf_read(argv[optind], &s, &err)) return cs_cli_fail(argv[0], &err);
     erf_medium medium;
     int have_model = fmt != NULL;

@@ -12,6 +12,7 @@
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "site_plan.h"
+#include "wf_stage.h"
 
 int cs_plan_cli_main(int argc, char **argv);
 
@@ -33,7 +34,8 @@ int cs_plan_cli_main(int argc, char **argv) {
         "--fmax and the model's smallest Vs (floor --vs-min, 500 m/s) at --ppw (5) points per\n"
         "wavelength, dt from the CFL limit. Writes DIR/SITE.points (save points: every rupture\n"
         "point snapped to the grid plus an adaptive mesh around the site) and\n"
-        "DIR/SITE.sgt.params (the SGT run), atomically, and prints a summary.\n";
+        "DIR/SITE.sgt.params (the SGT run), atomically, and prints a summary. --model-file may\n"
+        "be a URL (file, http, https; '#sha256=HEX' gives its checksum), staged first.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     plan_options o;
     plan_defaults(&o);
@@ -133,6 +135,10 @@ int cs_plan_cli_main(int argc, char **argv) {
         cs_error_errno(&err, out, "create the output folder");
         return cs_cli_fail(argv[0], &err);
     }
+    char model_local[4096]; /* a URL is staged; the plan names the local copy */
+    if (wf_stage_input(model, model_local, sizeof model_local, &err))
+        return cs_cli_fail(argv[0], &err);
+    model = model_local;
     erf_medium medium;
     if (erf_medium_open(&medium, fmt, model, &err)) return cs_cli_fail(argv[0], &err);
     cs_db *db = NULL;

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cs_atomic.h"
 #include "cs_strutil.h"
+#include "wf_plan.h"
 
 void wf_fetch_defaults(wf_fetch_options *o) {
     o->retries = 5;
@@ -219,4 +221,50 @@ int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_err
     }
     return cs_error_input(err, url, NULL, NULL, "cannot push %s after %d attempts: %s", path,
                           o->retries + 1, last);
+}
+
+int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err) {
+    if (!scheme_of(arg)) {
+        if (cs_copy(local, size, arg)) return cs_error_input(err, arg, NULL, NULL, "path too long");
+        return 0;
+    }
+    char url[4096], sha[80] = "";
+    if (cs_copy(url, sizeof url, arg)) return cs_error_input(err, "URL", NULL, arg, "too long");
+    char *frag = strchr(url, '#');
+    if (frag) {
+        *frag++ = 0;
+        if (!cs_starts_with(frag, "sha256=") || strlen(frag + 7) != 64)
+            return cs_error_input(err, arg, "fragment", frag,
+                                  "the only fragment a staged URL takes is #sha256= and 64 hex "
+                                  "digits");
+        cs_copy(sha, sizeof sha, frag + 7);
+    }
+    char dir[4096];
+    const char *env = getenv("CYBERSHAKE_STAGE_DIR");
+    if (env && *env)
+        cs_copy(dir, sizeof dir, env);
+    else
+        snprintf(dir, sizeof dir, "/tmp/cybershake-stage-%d", (int)getuid());
+    if (mkdir(dir, 0700) && errno != EEXIST)
+        return cs_error_errno(err, dir, "cannot create the staging folder");
+    const char *q = strchr(url, '?');
+    char path_part[4096];
+    cs_copy(path_part, sizeof path_part, url);
+    if (q) path_part[q - url] = 0;
+    const char *base = strrchr(path_part, '/');
+    /* [A-Za-z0-9._-] only, never starting with a dot: no way out of the staging folder */
+    char name[256];
+    wf_safe_name(base ? base + 1 : path_part, name, sizeof name);
+    if ((size_t)snprintf(local, size, "%s/%s", dir, name) >= size)
+        return cs_error_input(err, dir, NULL, NULL, "staging path too long");
+    if (sha[0] && access(local, R_OK) == 0) {
+        char have[CS_SHA256_HEX];
+        cs_error e;
+        cs_error_clear(&e);
+        if (cs_sha256_file(local, have, &e) == 0 && !strcasecmp(have, sha)) return 0;
+    }
+    wf_fetch_options o;
+    wf_fetch_defaults(&o);
+    o.quiet = 1;
+    return wf_fetch(url, local, sha[0] ? sha : NULL, &o, err);
 }

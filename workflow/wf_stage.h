@@ -27,4 +27,11 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
  * in an X-Checksum-Sha256 header. Same retries as a fetch. */
 int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_error *err);
 
+/* An input named by a path or by a URL. A URL (file, http, https; a "#sha256=HEX" fragment
+ * gives the checksum its download must have, and is never sent) is fetched into the staging
+ * folder ($CYBERSHAKE_STAGE_DIR, or /tmp/cybershake-stage-UID) under its sanitised base name,
+ * reused when it is already there with that checksum; *local is then its path. A path is
+ * copied to *local as it is. */
+int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err);
+
 #endif

@@ -117,7 +117,34 @@ t_url_without_checksum_is_refused() {
     expect_rc 1 && expect_err "a URL needs the SHA-256 it must have (model_sha256)"
 }
 
+# Commands that read an input take a URL for it, with '#sha256=HEX' for its checksum.
+t_inputs_given_as_urls() {
+    export CYBERSHAKE_STAGE_DIR="$PWD/stage"
+    mkdir -p "$SRV/files/erf" && (cd "$SRV/files/erf" && "$PY" "$REPO/tests/cli/small_forecast.py") || return 1
+    "$CS" db init s.sqlite >/dev/null || return 1
+    urls=""
+    for f in 1_0 1_1 2_0 2_1; do
+        urls="$urls $BASE/erf/$f.txt#sha256=$(sha256sum "$SRV/files/erf/$f.txt" | cut -d' ' -f1)"
+    done
+    # shellcheck disable=SC2086
+    run "$CS" erf import-geometry s.sqlite --name t $urls
+    expect_rc 0 && expect_out "imported 4 ruptures" || return 1
+    [ -f stage/2_1.txt ] || return 1
+    run "$CS" erf import-geometry s.sqlite --name u "$BASE/erf/1_0.txt#sha256=$(printf '0%.0s' $(seq 64))"
+    expect_rc 1 && expect_err "differs from the 0000" || return 1
+    cp "$REPO/tests/data/bbp_gp_m5.89-0.20x0.20_s2379646.srf" "$SRV/files/gp.srf" || return 1
+    run "$CS" erf srf-info "$BASE/flaky/1/gp.srf"
+    expect_rc 0 && expect_out "SRF 2.0" || return 1
+    cp "$MODEL" "$SRV/files/m.fk1d"
+    "$CS" db import-sites s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null || return 1
+    run "$CS" plan s.sqlite DEMO --erf t --fmax 0.2 --vs-min 1000 --model-format fk1d \
+        --model-file "$BASE/m.fk1d#sha256=$(sha256sum "$MODEL" | cut -d' ' -f1)" --out plan \
+        --cutoff 30 --padding 3 --round 1 --absorbing-width 10 --mesh-near 2 --mesh-max-stride 4
+    expect_rc 0 && grep -q "model_file = $PWD/stage/m.fk1d" plan/DEMO.sgt.params
+}
+
 tcase fetch_checks_the_checksum t_fetch_checks_the_checksum
+tcase inputs_given_as_urls t_inputs_given_as_urls
 tcase cut_transfer_resumes_with_a_range t_cut_transfer_resumes_with_a_range
 tcase server_without_ranges_starts_over t_server_without_ranges_starts_over
 tcase 5xx_is_retried_with_backoff t_5xx_is_retried_with_backoff
