@@ -2,11 +2,12 @@
 # Installs the Debian packages the toolkit builds and tests with, only those missing.
 # Runs apt-get update first whenever something has to be installed. Slurm and munge are for the
 # workflow's Slurm tests (tests/slurm/slurm_local.sh starts private daemons; none is enabled).
+# procps (ps, pgrep, pkill) is for the tests that kill runs on purpose.
 set -eu
 PKGS="build-essential pkg-config libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libhdf5-dev hdf5-tools
 libsqlite3-dev sqlite3 libcurl4-openssl-dev libproj-dev proj-data libfftw3-dev libssl-dev
 libcairo2-dev python3 python3-numpy python3-h5py python3-scipy python3-pyproj bc
-slurmctld slurmd slurm-client munge"
+slurmctld slurmd slurm-client munge procps"
 if [ -n "${CYBERSHAKE_EXTRA_PKGS:-}" ]; then PKGS="$PKGS $CYBERSHAKE_EXTRA_PKGS"; fi
 missing=""
 for p in $PKGS; do

@@ -183,6 +183,38 @@ t_many_sites_and_their_map() {
     [ "$(grep -c '^DEMO,\|^NEARE,' map.csv)" = 2 ]
 }
 
+# The check step between the SGTs and the extraction: a NaN, an all-zero set, two files of
+# the same force are refused; a good set's checksums become the run's SGT files.
+t_check_refuses_bad_sgts() {
+    reference || return 1
+    r="$REF/runs/DEMO/run-1"
+    cp "$r/sgt_E.h5" "$r/sgt_N.h5" "$r/sgt_Z.h5" . || return 1
+    run "$CS" check sgt_E.h5 sgt_N.h5 sgt_Z.h5
+    expect_rc 0 && expect_out "all values finite" || return 1
+    [ "$(sqlite3 "$REF/s.sqlite" "SELECT SHA256 FROM Files WHERE Kind = 'sgt-N'")" = "$(sha256sum "$r/sgt_N.h5" | cut -d' ' -f1)" ] || return 1
+    run "$CS" check sgt_E.h5 sgt_E.h5 sgt_Z.h5
+    expect_rc 1 && expect_err "two of the three files hold the same force" || return 1
+    cp sgt_N.h5 nan.h5 && cp sgt_Z.h5 zero.h5 || return 1
+    /usr/bin/python3 -c "
+import h5py, numpy as np
+with h5py.File('nan.h5', 'r+') as f:
+    d = f['strain']; i = (d.shape[0] // 2,) + (0,) * (d.ndim - 1); d[i] = np.nan
+with h5py.File('zero.h5', 'r+') as f:
+    f['strain'][...] = 0
+" || return 1
+    run "$CS" check sgt_E.h5 nan.h5 sgt_Z.h5
+    expect_rc 1 && expect_err "1 stored strain values are not finite" || return 1
+    cp sgt_N.h5 n2.h5
+    /usr/bin/python3 -c "
+import h5py
+for name in ('sgt_E.h5', 'n2.h5', 'zero.h5'):
+    with h5py.File(name, 'r+') as f:
+        f['strain'][...] = 0
+" || return 1
+    run "$CS" check sgt_E.h5 n2.h5 zero.h5
+    expect_rc 1 && expect_err "every stored strain value is zero"
+}
+
 tcase dry_run_prints_steps_and_runs_nothing t_dry_run_prints_steps_and_runs_nothing
 tcase end_to_end_records_every_step_and_file t_end_to_end_records_every_step_and_file
 tcase rerun_trusts_matching_checksums_only t_rerun_trusts_matching_checksums_only
@@ -194,4 +226,5 @@ tcase one_driver_per_run t_one_driver_per_run
 tcase changed_configuration_is_a_new_run t_changed_configuration_is_a_new_run
 tcase bad_configuration_is_refused t_bad_configuration_is_refused
 tcase many_sites_and_their_map t_many_sites_and_their_map
+tcase check_refuses_bad_sgts t_check_refuses_bad_sgts
 tsummary
