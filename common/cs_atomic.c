@@ -127,3 +127,8 @@ int cs_atomic_write_file(const char *path, const void *data, size_t n, char sha[
     }
     return cs_atomic_commit(&a, sha, err);
 }
+
+long long cs_file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) ? -1 : (long long)st.st_size;
+}

@@ -33,4 +33,7 @@ int cs_atomic_publish(const char *tmp, const char *path, char sha[CS_SHA256_HEX]
 int cs_atomic_write_file(const char *path, const void *data, size_t n, char sha[CS_SHA256_HEX],
                          cs_error *err);
 
+/* Size of a file in bytes, or -1 when it cannot be read. */
+long long cs_file_size(const char *path);
+
 #endif

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include "cs_progress.h"
 
 #include <stdio.h>
@@ -11,6 +12,13 @@ double cs_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cs_sleep(double seconds) {
+    if (!(seconds > 0)) return;
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
 }
 
 void cs_format_duration(double s, char *out, int size) {

@@ -13,7 +13,8 @@ typedef struct {
     double interval;
 } cs_progress;
 
-double cs_now(void); /* monotonic seconds */
+double cs_now(void);           /* monotonic seconds */
+void cs_sleep(double seconds); /* pauses this long (fractions of a second included) */
 /* Formats seconds as "1h02m", "3m05s" or "12.3s". */
 void cs_format_duration(double seconds, char *out, int size);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cs_atomic.h"
 #include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_sha256.h"
@@ -57,11 +58,6 @@ static int create_scenario(master *m, const char *name, const rupgen_params *gen
     if (rc != SQLITE_DONE) return cs_db_fail(m->db, "adding the variation scenario", err);
     m->scen_id = sqlite3_last_insert_rowid(cs_db_handle(m->db));
     return 0;
-}
-
-static long long file_bytes(const char *path) {
-    struct stat st;
-    return stat(path, &st) ? -1 : (long long)st.st_size;
 }
 
 /* A new run: site, forecast, scenario, SGT files recorded with their checksums. */
@@ -141,7 +137,7 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
         char sha[CS_SHA256_HEX], *abs = realpath(sgt->path[q], NULL);
         rc = cs_sha256_file(sgt->path[q], sha, err);
         if (!rc)
-            rc = cs_db_record_file(m->db, abs ? abs : sgt->path[q], sha, file_bytes(sgt->path[q]),
+            rc = cs_db_record_file(m->db, abs ? abs : sgt->path[q], sha, cs_file_size(sgt->path[q]),
                                    kinds[q], m->run_id, err);
         cs_copy(cfg->sgt[q], sizeof cfg->sgt[q], abs ? abs : sgt->path[q]);
         free(abs);
@@ -590,7 +586,7 @@ int finish_run(master *m, cs_error *err) {
         free(rups);
         if (rc) return -1;
         abs = realpath(m->seis_path, NULL);
-        rc = cs_db_record_file(m->db, abs ? abs : m->seis_path, sha, file_bytes(m->seis_path),
+        rc = cs_db_record_file(m->db, abs ? abs : m->seis_path, sha, cs_file_size(m->seis_path),
                                "seismograms", m->run_id, err);
         free(abs);
         if (rc) return -1;

@@ -19,8 +19,6 @@
 #include "hazard_cli.h"
 #include "hazard_plot.h"
 
-#define MAX_LEVELS 1000
-
 typedef struct {
     double mag, prob, rake, rjb, rrup;
 } forecast_rupture;
@@ -198,7 +196,7 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     hazard_im im;
-    double levels[MAX_LEVELS];
+    double levels[HAZARD_MAX_LEVELS];
     int nlev = 0;
     if (hazard_im_parse(imtext, &im, &err)) return cs_cli_fail(argv[0], &err);
     if (strcmp(im.measure, "SA") && strcmp(im.measure, "PGA"))
@@ -232,7 +230,7 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     double period = strcmp(im.measure, "PGA") ? im.period : 0;
     double *lnm = malloc(sizeof(double) * (size_t)(n + 1));
     hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n + 1));
-    static double annual[4][MAX_LEVELS];
+    static double annual[4][HAZARD_MAX_LEVELS];
     char names[4][32];
     plot_curve pc[4];
     int ng = 0;
@@ -260,7 +258,7 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
                                        .trunc = mode == 1 || mode == 2 ? trunc : 0,
                                        .upper_only = mode != 2};
         }
-        double poe[MAX_LEVELS];
+        double poe[HAZARD_MAX_LEVELS];
         if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, &err);
         char inputs[320], tr[32] = "";
         if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);

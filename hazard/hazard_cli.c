@@ -15,8 +15,6 @@
 #include "hazard_plot.h"
 #include "hazard_cli.h"
 
-#define MAX_LEVELS 1000
-
 int hazard_parse_levels(const char *text, double *levels, int *n, cs_error *err) {
     char buf[16384];
     cs_copy(buf, sizeof buf, text);
@@ -26,8 +24,9 @@ int hazard_parse_levels(const char *text, double *levels, int *n, cs_error *err)
         char *s = cs_trim(t);
         if (cs_parse_double(s, &v) || !(v > 0))
             return cs_error_input(err, "--levels", NULL, s, "a level is a positive number");
-        if (*n == MAX_LEVELS)
-            return cs_error_input(err, "--levels", NULL, text, "at most %d levels", MAX_LEVELS);
+        if (*n == HAZARD_MAX_LEVELS)
+            return cs_error_input(err, "--levels", NULL, text, "at most %d levels",
+                                  HAZARD_MAX_LEVELS);
         if (*n > 0 && !(v > levels[*n - 1]))
             return cs_error_input(err, "--levels", NULL, s, "levels must increase");
         levels[(*n)++] = v;
@@ -62,7 +61,7 @@ int hazard_write_csv(const char *path, const hazard_run *r, const char *imname, 
 static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, const hazard_im *im,
                        long long type_id, const char *list, double vs30, double trunc,
                        const double *levels, int nlev, char names[4][32],
-                       double annual[4][MAX_LEVELS], int *ng, cs_error *err) {
+                       double annual[4][HAZARD_MAX_LEVELS], int *ng, cs_error *err) {
     if (strcmp(im->measure, "SA") && strcmp(im->measure, "PGA"))
         return cs_error_input(err, "--gmpe", NULL, list, "GMPE curves are for SA and PGA");
     char buf[128];
@@ -103,7 +102,7 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
                                        .trunc = trunc,
                                        .upper_only = 1};
         }
-        double poe[MAX_LEVELS];
+        double poe[HAZARD_MAX_LEVELS];
         if (!rc) rc = hazard_curve(rups, set->n, levels, nlev, poe, err);
         char inputs[256];
         long long id;
@@ -174,7 +173,7 @@ static int cmd_curve(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     hazard_im im;
-    static double levels[MAX_LEVELS], poe[MAX_LEVELS], annual[MAX_LEVELS];
+    static double levels[HAZARD_MAX_LEVELS], poe[HAZARD_MAX_LEVELS], annual[HAZARD_MAX_LEVELS];
     int nlev;
     if (hazard_im_parse(imtext, &im, &err)) return cs_cli_fail(argv[0], &err);
     size_t pl = plot ? strlen(plot) : 0;
@@ -207,7 +206,7 @@ static int cmd_curve(int argc, char **argv) {
     /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
     int ng = 0;
     char gnames[4][32];
-    static double gannual[4][MAX_LEVELS];
+    static double gannual[4][HAZARD_MAX_LEVELS];
     double vs30 = isnan(vs30_opt) ? hazard_site_vs30(db, &run) : vs30_opt;
     if (isnan(vs30)) vs30 = 760;
     if (!rc && compare)

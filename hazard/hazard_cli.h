@@ -11,7 +11,9 @@ int cs_hazard_map_main(int argc, char **argv);
 int cs_hazard_uhs_main(int argc, char **argv);
 int cs_hazard_gmpe_curve_main(int argc, char **argv);
 
-/* "L1,L2,..." (increasing, positive, at most 1000) into levels. */
+#define HAZARD_MAX_LEVELS 1000
+
+/* "L1,L2,..." (increasing, positive, at most HAZARD_MAX_LEVELS) into levels. */
 int hazard_parse_levels(const char *text, double *levels, int *n, cs_error *err);
 /* OpenQuake's hazard-curve CSV of one site's curve (probabilities over the time span). */
 int hazard_write_csv(const char *path, const hazard_run *r, const char *imname, const char *units,

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cs_atomic.h"
 #include "cs_cli.h"
 #include "cs_db.h"
 #include "cs_progress.h"
@@ -114,10 +114,9 @@ int cs_check_cli_main(int argc, char **argv) {
         if (!rc) rc = cs_db_begin(db, &err);
         for (int q = 0; q < 3 && !rc; q++) {
             char sha[CS_SHA256_HEX], *abs = realpath(s.path[q], NULL);
-            struct stat st;
-            rc = cs_sha256_file(s.path[q], sha, &err) || stat(s.path[q], &st)
+            rc = cs_sha256_file(s.path[q], sha, &err)
                      ? -1
-                     : cs_db_record_file(db, abs ? abs : s.path[q], sha, (long long)st.st_size,
+                     : cs_db_record_file(db, abs ? abs : s.path[q], sha, cs_file_size(s.path[q]),
                                          kinds[q], run, &err);
             if (!rc) printf("  %s %s\n", kinds[q], sha);
             free(abs);

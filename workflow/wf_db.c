@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cs_atomic.h"
 #include "cs_sha256.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
@@ -239,11 +239,6 @@ int wf_db_step_state(cs_db *db, long long run_id, const char *step, const char *
                       run_id, step, state, error, "updating a step", err);
 }
 
-static long long file_size(const char *path) {
-    struct stat st;
-    return stat(path, &st) ? -1 : (long long)st.st_size;
-}
-
 /* Links a recorded file to a step in a role. */
 static int link_file(cs_db *db, long long run_id, const char *step, const char *path,
                      const char *role, cs_error *err) {
@@ -286,8 +281,8 @@ int wf_db_step_done(cs_db *db, long long run_id, const wf_plan *p, int step, cs_
                     "Workflow_Steps WHERE Run_ID = ?1 AND Step_Name = ?2)",
                     run_id, s->name, NULL, NULL, "clearing a step's files", err);
     for (int i = 0; i < s->nout && !rc; i++)
-        rc = cs_db_record_file(db, s->out[i], sha[i], file_size(s->out[i]), s->out_kind[i], run_id,
-                               err) ||
+        rc = cs_db_record_file(db, s->out[i], sha[i], cs_file_size(s->out[i]), s->out_kind[i],
+                               run_id, err) ||
              link_file(db, run_id, s->name, s->out[i], "output", err);
     for (int d = 0; d < s->ndeps && !rc; d++) {
         const wf_step *dep = &p->steps[s->deps[d]];

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cs_progress.h"
 #include "cs_strutil.h"
 
 int wf_spawn(char *const *argv, const char *log_path, const char *gpus, pid_t *pid, cs_error *err) {
@@ -78,8 +79,7 @@ int wf_wait(pid_t pid, const char *follow_log, int *status, cs_error *err) {
         if (r < 0 && errno == EINTR) continue;
         if (r != 0) break;
         echo_progress(follow_log, &offset);
-        struct timespec ts = {0, 250000000};
-        nanosleep(&ts, NULL);
+        cs_sleep(0.25);
     }
     if (follow_log) echo_progress(follow_log, &offset);
     kill(-pid, SIGKILL);

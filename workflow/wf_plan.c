@@ -185,8 +185,9 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
 
     s = new_step(p, "check", 1);
     dep(p, s, "sgt_E"), dep(p, s, "sgt_N"), dep(p, s, "sgt_Z");
+    /* the SGT steps recorded the files' checksums (kinds sgt-E/N/Z) when they finished: the
+     * check reads every value once more, but does not checksum them a second time */
     add(&a, cs), add(&a, "check"), add(&a, sgt[0]), add(&a, sgt[1]), add(&a, sgt[2]);
-    add(&a, "--study"), add(&a, in->study), add(&a, "--run"), addf(&a, "%lld", in->run_id);
     rc |= finish_cmd(s, &a, err);
 
     ranks = (int)wf_cfg_int(c, "extract_ranks");

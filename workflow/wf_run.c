@@ -13,14 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cs_progress.h"
 #include "cs_strutil.h"
 #include "wf_exec.h"
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int mkdirs(const char *path, cs_error *err) {
     char buf[4096];
@@ -88,7 +83,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
     step_command(s, command, 65536);
     int ok = 0;
     for (int attempt = 1; attempt <= tries && !ok; attempt++) {
-        double t0 = now_s();
+        double t0 = cs_now();
         int failed = 0;
         for (int k = 0; k < s->ncmds && !failed; k++) {
             char line[8192];
@@ -131,7 +126,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
             cs_error_clear(&e);
             if (wf_db_step_done(db, run_id, p, step, &e) == 0) {
                 ok = 1;
-                printf("  %s: done in %.1f s\n", s->name, now_s() - t0);
+                printf("  %s: done in %.1f s\n", s->name, cs_now() - t0);
                 fflush(stdout);
                 break;
             }
@@ -142,8 +137,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
             printf("  %s: attempt %d of %d failed: %s; again in %.0f s\n", s->name, attempt, tries,
                    last, delay);
             fflush(stdout);
-            struct timespec ts = {(time_t)delay, (long)((delay - floor(delay)) * 1e9)};
-            nanosleep(&ts, NULL);
+            cs_sleep(delay);
             delay *= 2;
         }
     }
@@ -236,7 +230,7 @@ int wf_run(const wf_run_options *o, cs_error *err) {
     char base[4096];
     if (wf_cfg_given(&c, "work_dir")) {
         char buf[PATH_MAX];
-        mkdirs(wf_cfg_str(&c, "work_dir"), err);
+        if (!rc && !o->dry_run) rc = mkdirs(wf_cfg_str(&c, "work_dir"), err);
         cs_copy(base, sizeof base,
                 realpath(wf_cfg_str(&c, "work_dir"), buf) ? buf : wf_cfg_str(&c, "work_dir"));
     } else {
@@ -318,14 +312,14 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         rc = wf_slurm_run(db, &c, &plan, o, run.run_id, todo, reset, err);
         if (rc || o->no_wait) goto finish;
     } else if (!rc) {
-        double t0 = now_s();
+        double t0 = cs_now();
         for (int i = 0; i < plan.n && !rc; i++) {
             if (!todo[i]) {
                 printf("[%d/%d] %s: done, outputs verified\n", i + 1, plan.n, plan.steps[i].name);
                 continue;
             }
             printf("[%d/%d] %s: running (log %s/logs/%s.log), %.0f s into the run\n", i + 1, plan.n,
-                   plan.steps[i].name, run.work_dir, plan.steps[i].name, now_s() - t0);
+                   plan.steps[i].name, run.work_dir, plan.steps[i].name, cs_now() - t0);
             fflush(stdout);
             rc = wf_run_step(db, &c, &plan, run.run_id, i, reset[i], err);
         }

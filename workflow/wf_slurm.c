@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cs_atomic.h"
+#include "cs_progress.h"
 #include "cs_strutil.h"
 #include "wf_exec.h"
 #include "wf_run.h"
@@ -174,7 +175,6 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
                                 p->steps[i].name, msg, p->work, p->steps[i].name);
         }
         if (!pending) return 0;
-        struct timespec ts = {(time_t)poll, (long)((poll - (double)(time_t)poll) * 1e9)};
-        nanosleep(&ts, NULL);
+        cs_sleep(poll);
     }
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cs_atomic.h"
+#include "cs_progress.h"
 #include "cs_strutil.h"
 #include "wf_plan.h"
 
@@ -28,11 +29,6 @@ static int curl_ready(cs_error *err) {
         return cs_error_set(err, CS_ERR_INTERNAL, "libcurl would not initialise");
     done = 1;
     return 0;
-}
-
-static void pause_s(double s) {
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
 }
 
 /* The scheme of a URL, which redirects must keep ("http", "https", "file"), or NULL. */
@@ -71,11 +67,6 @@ static void common_options(CURL *h, const char *url, const char *scheme, const w
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 }
 
-static long long size_of(const char *path) {
-    struct stat st;
-    return stat(path, &st) ? -1 : (long long)st.st_size;
-}
-
 int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fetch_options *o,
              cs_error *err) {
     const char *scheme = scheme_of(url);
@@ -90,7 +81,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
     double delay = o->retry_delay;
     char last[CURL_ERROR_SIZE + 128] = "";
     for (int attempt = 0; attempt <= o->retries; attempt++) {
-        long long have = size_of(part);
+        long long have = cs_file_size(part);
         if (have < 0) have = 0;
         FILE *f = fopen(part, have > 0 ? "ab" : "wb");
         if (!f) return cs_error_errno(err, part, "cannot write the download");
@@ -126,7 +117,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
             }
             if (cs_atomic_publish(part, dest, NULL, err)) return -1;
             if (!o->quiet)
-                printf("fetched %s -> %s (%lld bytes, SHA-256 %s)\n", url, dest, size_of(dest),
+                printf("fetched %s -> %s (%lld bytes, SHA-256 %s)\n", url, dest, cs_file_size(dest),
                        sha);
             return 0;
         }
@@ -141,8 +132,8 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
         if (attempt < o->retries) {
             if (!o->quiet)
                 fprintf(stderr, "fetch %s: %s; %lld bytes kept, again in %.1f s\n", url, last,
-                        size_of(part), delay);
-            pause_s(delay);
+                        cs_file_size(part), delay);
+            cs_sleep(delay);
             delay *= 2;
         }
     }
@@ -199,7 +190,7 @@ int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_err
         FILE *f = fopen(path, "rb");
         if (!f) return cs_error_errno(err, path, "cannot read the product");
         int again = 0;
-        int rc = put_once(url, scheme, f, size_of(path), sha, o, last, sizeof last, &again);
+        int rc = put_once(url, scheme, f, cs_file_size(path), sha, o, last, sizeof last, &again);
         fclose(f);
         if (!rc) {
             FILE *m = fmemopen(line, strlen(line), "rb");
@@ -215,7 +206,7 @@ int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_err
         if (!again) return cs_error_input(err, url, NULL, NULL, "refused %s: %s", path, last);
         if (attempt < o->retries) {
             if (!o->quiet) fprintf(stderr, "push %s: %s; again in %.1f s\n", url, last, delay);
-            pause_s(delay);
+            cs_sleep(delay);
             delay *= 2;
         }
     }

@@ -59,42 +59,39 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
     for (int j = 0; j < c->npoes; j++)
         printf(" %16s", c->poes[j]);
     printf("\n");
+    /* each IM once: its type, units and name, for the table and the leading ruptures */
+    long long type[WF_MAX_LIST];
+    char units[WF_MAX_LIST][32], name[WF_MAX_LIST][64];
     for (int i = 0; i < c->nims; i++) {
         hazard_im im;
-        long long type;
-        char units[32], name[64];
         if (hazard_im_parse(c->ims[i], &im, err) ||
-            hazard_im_type(db, &run, &im, &type, units, sizeof units, err))
+            hazard_im_type(db, &run, &im, &type[i], units[i], sizeof units[i], err))
             return -1;
-        hazard_im_name(&im, name, sizeof name);
-        printf("  %-22s", name);
+        hazard_im_name(&im, name[i], sizeof name[i]);
+        printf("  %-22s", name[i]);
         for (int j = 0; j < c->npoes; j++) {
             long long did;
             double level;
-            int f = disagg_row(db, run_id, type, c->poes[j], &did, &level, err);
+            int f = disagg_row(db, run_id, type[i], c->poes[j], &did, &level, err);
             if (f < 0) return -1;
             if (f)
-                printf(" %14.4g %s", level, units);
+                printf(" %14.4g %s", level, units[i]);
             else
                 printf(" %16s", "-");
         }
         printf("\n");
     }
-    for (int i = 0; i < c->nims; i++)
-        for (int j = 0; j < c->npoes && j < 1; j++) {
-            hazard_im im;
-            long long type, did;
-            char units[32], name[64];
-            double level;
-            if (hazard_im_parse(c->ims[i], &im, err) ||
-                hazard_im_type(db, &run, &im, &type, units, sizeof units, err))
-                return -1;
-            hazard_im_name(&im, name, sizeof name);
-            if (disagg_row(db, run_id, type, c->poes[j], &did, &level, err) != 1) continue;
-            printf("\nruptures that dominate %s at %s (%.4g %s):\n", name, c->poes[j], level,
-                   units);
-            if (print_leaders(db, did, run.erf_id, err)) return -1;
-        }
+    /* the leading ruptures at the first probability (the design level, 2% in 50 years) */
+    for (int i = 0; i < c->nims && c->npoes > 0; i++) {
+        long long did;
+        double level;
+        int f = disagg_row(db, run_id, type[i], c->poes[0], &did, &level, err);
+        if (f < 0) return -1;
+        if (f == 0) continue;
+        printf("\nruptures that dominate %s at %s (%.4g %s):\n", name[i], c->poes[0], level,
+               units[i]);
+        if (print_leaders(db, did, run.erf_id, err)) return -1;
+    }
     printf("\nplots and tables:\n");
     for (int i = 0; i < p->n; i++) {
         const wf_step *s = &p->steps[i];
