@@ -1,10 +1,12 @@
 /* GPU benchmark of the SGT solver's kernels (the velocity and stress updates of sgt_cuda.cu) on
  * a grid of at least `--gb` gigabytes, beside the device's copy bandwidth measured in the same
  * process. Reports grid-point updates per second (LUPS) and the effective bandwidth under
- * DESIGN.md §6's byte counts (120 bytes per update elastic, 184 viscoelastic), for several
- * numbers of x planes per thread block, and the same kernels updating three wavefields that
- * share one material load (three force components in one pass) against one.
- * Usage: sgt_gpu_bench [--gb 20] [--steps 20] [--nz 384] */
+ * DESIGN.md §6's byte counts (120 bytes per update elastic, 184 viscoelastic), for the plain and
+ * the tiled (shared-memory) kernels, block shapes and numbers of x planes per thread block, and
+ * the same kernels updating three wavefields that share one material load (three force
+ * components in one pass) against one. Before timing, the tiled kernels are checked against the
+ * plain ones on small odd-sized grids (they must agree to 1e-6; the benchmark stops otherwise).
+ * Usage: sgt_gpu_bench [--gb 20] [--steps 20] [--nz 384] [--check-only 1] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +15,42 @@
 #include "cs_error.h"
 
 int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err);
-int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps, int planes,
-                          int variant, double *sec_per_step, double *gbytes, cs_error *err);
+int sgt_cuda_copy_streams_bench(double gbytes, int ns, double *gbps, cs_error *err);
+int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_step, cs_error *err);
+void sgt_cuda_bench_layout(int align, int pad);
+int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps, int planes, int tj,
+                          int tiled, double *sec_per_step, double sec_kernel[2], double *gbytes,
+                          cs_error *err);
+int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int steps, int planes, int tj,
+                          int tiled, const int margin[4], double *worst, cs_error *err);
+
+/* Tiled against plain on grids whose sizes are no multiple of the block or of the planes per
+ * block, over the whole grid and over a region with margins (blocks overhanging it). Both use
+ * the same formula functions, so they should agree to float round-off at most; 1e-6 leaves room
+ * for the compiler contracting one expression differently in the two kernels. */
+static int check_tiled(void) {
+    const int margins[2][4] = {{0, 0, 0, 0}, {3, 2, 5, 1}};
+    int bad = 0;
+    for (int visco = 0; visco < 2; visco++)
+        for (int tj = 8; tj <= 16; tj += 8)
+            for (int m = 0; m < 2; m++) {
+                double worst;
+                cs_error e;
+                cs_error_clear(&e);
+                if (sgt_cuda_kernel_check(101, 75, 70, visco, 12, 16, tj, 1, margins[m], &worst,
+                                          &e)) {
+                    fprintf(stderr, "sgt_gpu_bench: %s\n", e.message);
+                    return 1;
+                }
+                const int ok = worst <= 1e-6;
+                printf("gpu-check tiled vs plain %s block=32x%d grid=101x75x70 12 steps "
+                       "region=%s worst_relative_L2=%.3g %s\n",
+                       visco ? "viscoelastic" : "elastic", tj, m ? "inner" : "whole", worst,
+                       ok ? "ok" : "FAILED (bound 1e-6)");
+                bad += !ok;
+            }
+    return bad != 0;
+}
 
 static int fail(const cs_error *e) {
     fprintf(stderr, "sgt_gpu_bench: %s\n", e->message);
@@ -23,7 +59,7 @@ static int fail(const cs_error *e) {
 
 int main(int argc, char **argv) {
     double gb = 20;
-    int steps = 20, nz = 384, only = -1, only_planes = 0, variant = 8;
+    int steps = 20, nz = 384, only = -1, only_planes = 0, variant = 8, tiled = 0, check_only = 0;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--gb"))
             gb = atof(argv[a + 1]);
@@ -37,17 +73,23 @@ int main(int argc, char **argv) {
             only_planes = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--variant"))
             variant = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--tiled"))
+            tiled = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--check-only"))
+            check_only = atoi(argv[a + 1]);
     }
+    if (only < 0 && check_tiled()) return 1;
+    if (check_only) return 0;
     if (only >= 0) {
         /* One case only, for profilers. */
-        double arrays = 3 + (only ? 2 : 0) + 9 + (only ? 6 : 0), sec, g;
+        double arrays = 3 + (only ? 2 : 0) + 9 + (only ? 6 : 0), sec, sk[2], g;
         int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
         cs_error e1;
         if (sgt_cuda_kernel_bench(nxy, nxy, nz, only, 1, steps, only_planes ? only_planes : 16,
-                                  variant, &sec, &g, &e1))
+                                  variant, tiled, &sec, sk, &g, &e1))
             return fail(&e1);
-        printf("%s grid=%dx%dx%d LUPS=%.2fG\n", only ? "viscoelastic" : "elastic", nxy, nxy, nz,
-               (double)nxy * nxy * nz / sec / 1e9);
+        printf("%s %s grid=%dx%dx%d LUPS=%.2fG\n", only ? "viscoelastic" : "elastic",
+               tiled ? "tiled" : "plain", nxy, nxy, nz, (double)nxy * nxy * nz / sec / 1e9);
         return 0;
     }
     cs_error e;
@@ -55,6 +97,14 @@ int main(int argc, char **argv) {
     double copy;
     if (sgt_cuda_copy_bench(16, &copy, &e)) return fail(&e);
     printf("gpu-copy buffers=2x8GB bandwidth=%.0fGB/s (read+write)\n", copy);
+    const int nss[4] = {1, 4, 8, 16};
+    for (int q = 0; q < 4; q++) {
+        double bw;
+        if (sgt_cuda_copy_streams_bench(16, nss[q], &bw, &e)) return fail(&e);
+        printf("gpu-copy-streams streams=%d (%d read, %d written) bandwidth=%.0fGB/s "
+               "fraction_of_copy=%.0f%%\n",
+               2 * nss[q], nss[q], nss[q], bw, 100 * bw / copy);
+    }
     const int planes[4] = {1, 4, 16, 64};
     for (int visco = 0; visco < 2; visco++) {
         /* Square in x, y, at least gb gigabytes of arrays for one wavefield. */
@@ -62,33 +112,70 @@ int main(int argc, char **argv) {
         int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
         double bytes = visco ? 184 : 120;
         double best_lups = 0, best_any = 0;
-        int best_p = 0, best_name = 0, best_any_p = 0;
-        /* Block shapes 32 x 8, 4, 16, and runs of x planes per block. */
-        const int variants[3] = {8, 4, 16};
-        for (int vq = 0; vq < 3; vq++)
+        int best_p = 0, best_name = 0, best_any_p = 0, best_tiled = 0;
+        /* Plain kernels in blocks 32 x 8, 4, 16, tiled in 32 x 8, 16, the streaming ceiling;
+         * runs of x planes. */
+        const int variants[6] = {8, 4, 16, 8, 16, 8}, is_tiled[6] = {0, 0, 0, 1, 1, -1};
+        const char *names[3] = {"stream-ceiling", "plain", "tiled"};
+        for (int vq = 0; vq < 6; vq++)
             for (int q = 0; q < 4; q++) {
-                double sec, g;
+                double sec, sk[2], g;
+                if (is_tiled[vq] && planes[q] < 16) continue; /* the rings need a run to pay */
                 if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 1, steps, planes[q], variants[vq],
-                                          &sec, &g, &e))
+                                          is_tiled[vq], &sec, sk, &g, &e))
                     return fail(&e);
                 double lups = (double)nxy * nxy * nz / sec;
                 printf(
-                    "gpu-%s block=32x%d grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "
-                    "time_per_step=%.2fms LUPS=%.2fG effective_bandwidth=%.0fGB/s (%.0f B/update) "
-                    "fraction_of_copy=%.0f%%\n",
-                    visco ? "viscoelastic" : "elastic", variants[vq], nxy, nxy, nz, g, planes[q],
-                    sec * 1e3, lups / 1e9, lups * bytes / 1e9, bytes,
-                    100 * lups * bytes / 1e9 / copy);
-                if (variants[vq] == 8 && lups > best_lups) best_lups = lups, best_p = planes[q];
+                    "gpu-%s kernel=%s block=32x%d grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "
+                    "time_per_step=%.2fms (velocity %.2f, stress %.2f) LUPS=%.2fG "
+                    "effective_bandwidth=%.0fGB/s (%.0f B/update) fraction_of_copy=%.0f%%\n",
+                    visco ? "viscoelastic" : "elastic", names[is_tiled[vq] + 1], variants[vq], nxy,
+                    nxy, nz, g, planes[q], sec * 1e3, sk[0] * 1e3, sk[1] * 1e3, lups / 1e9,
+                    lups * bytes / 1e9, bytes, 100 * lups * bytes / 1e9 / copy);
+                if (is_tiled[vq] < 0) continue;
+                if (!is_tiled[vq] && variants[vq] == 8 && lups > best_lups)
+                    best_lups = lups, best_p = planes[q];
                 if (lups > best_any)
-                    best_any = lups, best_name = variants[vq], best_any_p = planes[q];
+                    best_any = lups, best_name = variants[vq], best_any_p = planes[q],
+                    best_tiled = is_tiled[vq];
             }
-        printf("gpu-%s best block=32x%d planes_per_block=%d LUPS=%.2fG fraction_of_copy=%.0f%%\n",
-               visco ? "viscoelastic" : "elastic", best_name, best_any_p, best_any / 1e9,
-               100 * best_any * bytes / 1e9 / copy);
+        if (visco) {
+            /* The same bytes in an interleaved layout: 3 streams per update. */
+            double sec;
+            const long npts = (long)nxy * nxy * nz;
+            if (sgt_cuda_interleaved_bench(npts, steps, &sec, &e)) return fail(&e);
+            printf("gpu-viscoelastic kernel=interleaved-stream-ceiling points=%ld "
+                   "time_per_step=%.2fms LUPS=%.2fG effective_bandwidth=%.0fGB/s "
+                   "fraction_of_copy=%.0f%%\n",
+                   npts, sec * 1e3, npts / sec / 1e9, npts / sec * bytes / 1e9,
+                   100 * npts / sec * bytes / 1e9 / copy);
+        }
+        /* Warps aligned with the z rows or not, rows padded to 8 or 32 floats. */
+        for (int lay = 0; lay < 4; lay++) {
+            const int align = lay & 1, pad = lay & 2 ? 32 : 8;
+            for (int ceiling = 0; ceiling < 2; ceiling++) {
+                double sec, sk[2], g;
+                sgt_cuda_bench_layout(align, pad);
+                if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 1, steps, 64, 8, ceiling ? -1 : 0,
+                                          &sec, sk, &g, &e))
+                    return fail(&e);
+                double lups = (double)nxy * nxy * nz / sec;
+                printf("gpu-%s-layout kernel=%s warps_aligned=%d row_pad=%d time_per_step=%.2fms "
+                       "(velocity %.2f, stress %.2f) LUPS=%.2fG fraction_of_copy=%.0f%%\n",
+                       visco ? "viscoelastic" : "elastic", ceiling ? "stream-ceiling" : "plain",
+                       align, pad, sec * 1e3, sk[0] * 1e3, sk[1] * 1e3, lups / 1e9,
+                       100 * lups * bytes / 1e9 / copy);
+            }
+        }
+        sgt_cuda_bench_layout(1, 32);
+        printf("gpu-%s best kernel=%s block=32x%d planes_per_block=%d LUPS=%.2fG "
+               "fraction_of_copy=%.0f%%\n",
+               visco ? "viscoelastic" : "elastic", best_tiled ? "tiled" : "plain", best_name,
+               best_any_p, best_any / 1e9, 100 * best_any * bytes / 1e9 / copy);
         /* Three wavefields sharing the material, on the same grid. */
         double sec3, g3;
-        if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 3, steps, best_p, 8, &sec3, &g3, &e))
+        double sk3[2];
+        if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 3, steps, best_p, 8, 0, &sec3, sk3, &g3, &e))
             return fail(&e);
         double lups3 = 3.0 * nxy * nxy * nz / sec3;
         printf("gpu-%s-3forces grid=%dx%dx%d arrays=%.1fGB planes_per_block=%d "

@@ -20,11 +20,14 @@ uint64_t cs_rng_seed(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
 
 void cs_rng_init(cs_rng *r, uint64_t seed) {
     uint64_t x = seed;
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
     r->have_spare = 0;
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rotl(uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t cs_rng_next(cs_rng *r) {
     uint64_t *s = r->s;
@@ -38,7 +41,9 @@ uint64_t cs_rng_next(cs_rng *r) {
     return result;
 }
 
-double cs_rng_uniform(cs_rng *r) { return (double)(cs_rng_next(r) >> 11) * 0x1.0p-53; }
+double cs_rng_uniform(cs_rng *r) {
+    return (double)(cs_rng_next(r) >> 11) * 0x1.0p-53;
+}
 
 double cs_rng_normal(cs_rng *r) {
     if (r->have_spare) {

@@ -7,9 +7,12 @@
  * a thread block covers a tile of 32 nodes along z (contiguous, coalesced) by 8 along y and walks
  * through a run of 64 x planes, so the planes i-2..i+2 that the x differences need are reused
  * from L1/L2 while the block is on them rather than fetched again from DRAM. Shear moduli are
- * harmonic means computed on the fly (no extra arrays to read). Nsight Compute shows both kernels
- * moving the minimal DRAM bytes, limited by L2 request throughput; register queues along x were
- * tried and were 12-17% slower (docs/performance.md). The other passes (free surface, PML slabs,
+ * harmonic means computed on the fly (no extra arrays to read). Each warp sits on one whole
+ * 128-byte line of every array it streams: z rows are padded to 32 floats on the GPU and the
+ * block's first thread is at depth -gz, the start of a row (zshift), so a warp's load is one
+ * request, not two; this alone gave +30% (docs/performance.md). Register queues along x (12-17%
+ * slower) and shared-memory tiles of the y-z plane (sgt_cuda_tiled.cuh, 15-17% slower) were
+ * measured and are not the default. The other passes (free surface, PML slabs,
  * sources, save points, receivers) touch a small part of the grid and use one thread per cell.
  *
  * Every pass works on a region of columns (sgt_step): with neighbours, the boundary strips run
@@ -52,6 +55,8 @@ struct kparams {
     long sx, sy;
     int lnx, lny, nz, i0, j0, halo, gz;
     int fs, visco;
+    int zshift;   /* thread x of block 0 sits at depth -zshift: gz aligns warps with the rows */
+    int occ_full; /* see launch_plain_velocity */
     float ih, dt, h;
     float qa[SGT_Q_NMECH], qb[SGT_Q_NMECH], qtau[SGT_Q_NMECH];
 };
@@ -80,7 +85,8 @@ struct dev_state {
     int *rec;
     float *rec_prev, *rec_out;
     int planes_per_block;
-    int kernel_tj; /* blocks of 32 x kernel_tj threads */
+    int kernel_tj;    /* blocks of 32 x kernel_tj threads */
+    int kernel_tiled; /* the shared-memory kernels of sgt_cuda_tiled.cuh */
     /* decomposed runs: boundary and interior streams, the halo */
     int split;
     cudaStream_t sb, si;
@@ -97,10 +103,20 @@ struct kreg {
     int i0, i1, j0, j1;
 };
 
+/* This thread's depth kk and row j (blocks of 32 x tj threads, the first at depth -zshift) and
+ * its block's run of x planes [ia, ib); false when it falls outside the region or the grid. */
+__device__ __forceinline__ bool thread_cell(const kparams &k, int planes, const kreg &r, int tj,
+                                            int *kk, int *j, int *ia, int *ib) {
+    *kk = blockIdx.x * TK + threadIdx.x - k.zshift;
+    *j = r.j0 + blockIdx.y * tj + threadIdx.y;
+    *ia = r.i0 + blockIdx.z * planes;
+    *ib = min(*ia + planes, r.i1);
+    return *kk >= 0 && *kk < k.nz && *j < r.j1;
+}
+
 template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes, kreg r) {
-    const int kk = blockIdx.x * TK + threadIdx.x, j = r.j0 + blockIdx.y * TJV + threadIdx.y;
-    const int ia = r.i0 + blockIdx.z * planes, ib = min(ia + planes, r.i1);
-    if (kk >= k.nz || j >= r.j1) return;
+    int kk, j, ia, ib;
+    if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
     const float c = k.dt * k.ih;
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
@@ -122,9 +138,8 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
 }
 
 template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes, kreg r) {
-    const int kk = blockIdx.x * TK + threadIdx.x, j = r.j0 + blockIdx.y * TJV + threadIdx.y;
-    const int ia = r.i0 + blockIdx.z * planes, ib = min(ia + planes, r.i1);
-    if (kk >= k.nz || j >= r.j1) return;
+    int kk, j, ia, ib;
+    if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
@@ -151,9 +166,13 @@ template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes, 
 
 /* Launch helpers for the kernels with blocks of 32 x tj threads. */
 static dim3 grid_of(const kparams &k, const kreg &r, int planes, int tj) {
-    return dim3((k.nz + TK - 1) / TK, (r.j1 - r.j0 + tj - 1) / tj,
+    return dim3((k.nz + k.zshift + TK - 1) / TK, (r.j1 - r.j0 + tj - 1) / tj,
                 (r.i1 - r.i0 + planes - 1) / planes);
 }
+/* No __launch_bounds__: the default register cap (set for 1024-thread blocks) leaves both
+ * kernels at 40 registers, 6 blocks of 256 threads per SM. Measured on an H200: capping them at
+ * 32 for full occupancy spills, and letting them take 54 and 64 registers (bounds of 256
+ * threads) costs occupancy; both were 13-17% slower (docs/performance.md). */
 template <int NF>
 static void launch_plain_velocity(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
     dim3 g = grid_of(k, r, planes, tj);
@@ -168,6 +187,22 @@ static void launch_plain_stress(const kparams &k, int planes, int tj, kreg r, cu
     if (tj == 8) stress_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
     if (tj == 16) stress_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
 }
+#include "sgt_cuda_tiled.cuh"
+
+/* The velocity or stress update of a region with the kernel the state chose: plain (tj 4, 8,
+ * 16) or tiled (ty 8, 16). */
+static void launch_update(const kparams &k, int tiled, int planes, int tj, kreg r, int stress,
+                          cudaStream_t st) {
+    if (tiled && tj == 16)
+        launch_tiled<16>(k, planes, r, stress, st);
+    else if (tiled)
+        launch_tiled<8>(k, planes, r, stress, st);
+    else if (stress)
+        launch_plain_stress<1>(k, planes, tj, r, st);
+    else
+        launch_plain_velocity<1>(k, planes, tj, r, st);
+}
+
 __global__ void free_surface_kernel(kparams k, kreg r) {
     const int j = r.j0 + blockIdx.x * blockDim.x + threadIdx.x, i = r.i0 + blockIdx.y;
     if (j >= r.j1) return;
@@ -425,6 +460,11 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const char *kv = getenv("CYBERSHAKE_GPU_BLOCK_Y");
     d->kernel_tj = kv ? atoi(kv) : 8;
     if (d->kernel_tj != 4 && d->kernel_tj != 8 && d->kernel_tj != 16) d->kernel_tj = 8;
+    const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
+    k.zshift = (al ? atoi(al) : 1) ? k.gz : 0;
+    const char *kn = getenv("CYBERSHAKE_GPU_KERNEL");
+    d->kernel_tiled = kn && !strcmp(kn, "tiled");
+    if (d->kernel_tiled && d->kernel_tj == 4) d->kernel_tj = 8;
     const char *ppb = getenv("CYBERSHAKE_GPU_PLANES");
     d->planes_per_block = ppb ? atoi(ppb) : 64;
     if (d->planes_per_block < 1) d->planes_per_block = 1;
@@ -466,7 +506,7 @@ static int cuda_velocity(sgt_state *s, int n, const sgt_region *r, int boundary,
     if (sgt_region_empty(r)) return 0;
     const kparams &k = d->kp;
     cudaStream_t st = boundary ? d->sb : d->si;
-    launch_plain_velocity<1>(k, d->planes_per_block, d->kernel_tj, kr(r), st);
+    launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(r), 0, st);
     if (s->source_kind == SGT_SOURCE_FORCE) {
         const double amp = s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h);
         if (s->plane_source)
@@ -488,14 +528,14 @@ static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, c
     cudaStream_t st = boundary ? d->sb : d->si;
     /* The interior stress reads the boundary strips' velocities. */
     if (d->split && !boundary) cudaStreamWaitEvent(d->si, d->ev_vb, 0);
-    launch_plain_stress<1>(k, d->planes_per_block, d->kernel_tj, kr(r), st);
+    launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(r), 1, st);
     for (long q = 0; q < s->nmsrc; q++) {
         /* a finite source: one launch per subfault of this rank that acts at this step */
         const int *g = s->msrc_node + 3 * q;
         const double *m = s->msrc_m + 6 * q;
         int li = g[0] - s->L.i0, lj = g[1] - s->L.j0;
-        double amp = s->dt * s->msrc_mu[q] * s->msrc_rate[(size_t)q * s->nt + n] /
-                     (s->h * s->h * s->h);
+        double amp =
+            s->dt * s->msrc_mu[q] * s->msrc_rate[(size_t)q * s->nt + n] / (s->h * s->h * s->h);
         if (amp == 0 || li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1)
             continue;
         moment_kernel<<<1, 1, 0, st>>>(k, kr(r), g[0], g[1], g[2], amp, m[0], m[1], m[2], m[3],
@@ -773,6 +813,116 @@ __global__ void copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b
         b[q] = a[q];
 }
 
+/* Copy through ns source and ns destination arrays at once (2 ns streams), float4 each. */
+#define COPY_MAX_STREAMS 16
+struct stream_set {
+    const float4 *src[COPY_MAX_STREAMS];
+    float4 *dst[COPY_MAX_STREAMS];
+};
+template <int NS> __global__ void copy_streams_kernel(stream_set a, long n4) {
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n4;
+         q += (long)gridDim.x * blockDim.x)
+#pragma unroll
+        for (int s = 0; s < NS; s++)
+            a.dst[s][q] = a.src[s][q];
+}
+
+/* Copy bandwidth (read + write, GB/s) of `gbytes` moved as ns sources and ns destinations:
+ * how the device's bandwidth falls as the number of concurrent streams grows, which is what
+ * the updates do (20 to 31 arrays in one kernel). */
+extern "C" int sgt_cuda_copy_streams_bench(double gbytes, int ns, double *gbps, cs_error *err) {
+    if (ns != 1 && ns != 4 && ns != 8 && ns != 16)
+        return cs_error_set(err, CS_ERR_USAGE, "streams must be 1, 4, 8 or 16");
+    const long n4 = (long)(gbytes * 1e9 / 2 / 16 / ns);
+    float4 *buf;
+    CU(cudaMalloc((void **)&buf, (size_t)n4 * 16 * 2 * ns));
+    fill_kernel<<<4096, 256>>>((float *)buf, 4 * n4 * 2 * ns, 1.0f, 0.5f, 7u);
+    stream_set a;
+    for (int s = 0; s < ns; s++)
+        a.src[s] = buf + (long)s * n4, a.dst[s] = buf + (long)(ns + s) * n4;
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    double best = 1e30;
+    for (int r = 0; r < 8; r++) {
+        cudaEventRecord(e0);
+        if (ns == 1) copy_streams_kernel<1><<<132 * 16, 256>>>(a, n4);
+        if (ns == 4) copy_streams_kernel<4><<<132 * 16, 256>>>(a, n4);
+        if (ns == 8) copy_streams_kernel<8><<<132 * 16, 256>>>(a, n4);
+        if (ns == 16) copy_streams_kernel<16><<<132 * 16, 256>>>(a, n4);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r > 1 && ms < best) best = ms;
+    }
+    int rc = check_launch(err, "copy streams");
+    cudaFree(buf);
+    cudaEventDestroy(e0), cudaEventDestroy(e1);
+    *gbps = 2.0 * ns * n4 * 16 / (best * 1e-3) / 1e9;
+    return rc;
+}
+
+/* The streaming ceiling in an interleaved layout: each field stored in chunks of 32 points,
+ * the chunks of a group of fields side by side (material: rho, lam, mu, qpw, qsw; velocities;
+ * stresses and memory variables), so one update reads 3 streams instead of 20 to 31. The same
+ * values read and written per point as the viscoelastic updates, no neighbours. */
+__global__ void interleaved_velocity_kernel(const float *mat, const float *sr, float *v, long nc,
+                                            float dt) {
+    const int lane = threadIdx.x & 31;
+    for (long c = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32; c < nc;
+         c += (long)gridDim.x * blockDim.x / 32) {
+        const float *m = mat + c * 5 * 32 + lane, *s = sr + c * 12 * 32 + lane;
+        float *w = v + c * 3 * 32 + lane;
+        const float b = 1.0f / __ldg(m);
+        w[0] += dt * (s[0] + s[96]) * b;
+        w[32] += dt * (s[32] + s[128]) * b;
+        w[64] += dt * (s[64] + s[160]) * b;
+    }
+}
+__global__ void interleaved_stress_kernel(const float *mat, float *sr, const float *v, long nc,
+                                          float dt, float qa, float qb) {
+    const int lane = threadIdx.x & 31;
+    for (long c = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32; c < nc;
+         c += (long)gridDim.x * blockDim.x / 32) {
+        const float *m = mat + c * 5 * 32 + lane, *w = v + c * 3 * 32 + lane;
+        float *b = sr + c * 12 * 32 + lane;
+        float *s6[6] = {b, b + 32, b + 64, b + 96, b + 128, b + 160};
+        float *r6[6] = {b + 192, b + 224, b + 256, b + 288, b + 320, b + 352};
+        const float l = __ldg(m + 32), mu = __ldg(m + 64);
+        const float d[9] = {w[0], w[32], w[64], w[0], w[32], w[64], w[0], w[32], w[64]};
+        sgt_stress_point(s6, r6, 0, l, mu, mu, mu, mu, __ldg(m + 96), __ldg(m + 128), qa, qb, d,
+                         dt);
+    }
+}
+
+/* Seconds per step (both updates) of the interleaved ceiling over n points. */
+extern "C" int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_step, cs_error *err) {
+    const long nc = (n + 31) / 32;
+    float *buf;
+    CU(cudaMalloc((void **)&buf, (size_t)nc * 32 * 20 * sizeof(float)));
+    float *mat = buf, *v = buf + nc * 32 * 5, *sr = v + nc * 32 * 3;
+    fill_kernel<<<4096, 256>>>(mat, nc * 32 * 5, 2.0e4f, 1.0e3f, 1u);
+    fill_kernel<<<4096, 256>>>(v, nc * 32 * 15, 0.0f, 1e-3f, 2u);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    for (int pass = 0; pass < 2; pass++) {
+        cudaEventRecord(e0);
+        for (int st = 0; st < (pass ? steps : 2); st++) {
+            interleaved_velocity_kernel<<<132 * 8, 256>>>(mat, sr, v, nc, 0.004f);
+            interleaved_stress_kernel<<<132 * 8, 256>>>(mat, sr, v, nc, 0.004f, 0.99f, 0.01f);
+        }
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+    }
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    int rc = check_launch(err, "interleaved");
+    cudaFree(buf);
+    cudaEventDestroy(e0), cudaEventDestroy(e1);
+    *sec_per_step = ms * 1e-3 / steps;
+    return rc;
+}
+
 extern "C" int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err) {
     long n4 = (long)(gbytes * 1e9 / 2 / 16);
     float4 *a, *b;
@@ -797,28 +947,62 @@ extern "C" int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err) {
     return rc;
 }
 
-/* variant: the block height tj (blocks of 32 x tj threads). */
-extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps,
-                                     int planes, int variant, double *sec_per_step, double *gbytes,
-                                     cs_error *err) {
-    if (nf < 1 || nf > SGT_NF_MAX)
-        return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
-    int rc = choose_device(err);
-    if (rc) return rc;
-    kparams k;
+/* The streaming ceiling of the updates: the same arrays read and written at each point as the
+ * velocity and stress kernels (10 read, 3 written; 19 read, 12 written viscoelastic), with the
+ * same launch shape, but no neighbours: what a stencil kernel in this layout could reach if its
+ * neighbour reads cost nothing. */
+__global__ void stream_velocity_kernel(kparams k, int planes, kreg r) {
+    int kk, j, ia, ib;
+    if (!thread_cell(k, planes, r, TJ, &kk, &j, &ia, &ib)) return;
+    float *const *sg = k.s[0];
+    for (int i = ia; i < ib; i++) {
+        const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+        const float b = 1.0f / __ldg(k.rho + p);
+        k.v[0][0][p] += k.dt * (sg[0][p] + sg[3][p]) * b;
+        k.v[0][1][p] += k.dt * (sg[1][p] + sg[4][p]) * b;
+        k.v[0][2][p] += k.dt * (sg[2][p] + sg[5][p]) * b;
+    }
+}
+__global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
+    int kk, j, ia, ib;
+    if (!thread_cell(k, planes, r, TJ, &kk, &j, &ia, &ib)) return;
+    for (int i = ia; i < ib; i++) {
+        const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+        const float l = __ldg(k.lam + p), m = __ldg(k.mu + p);
+        const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f, ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
+        const float a = k.v[0][0][p], b = k.v[0][1][p], c = k.v[0][2][p];
+        const float d[9] = {a, b, c, a, b, c, a, b, c};
+        sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l, m, m, m, m, wp, ws, k.qa[0],
+                         k.qb[0], d, k.dt);
+    }
+}
+
+/* A benchmark grid allocated on the device in one block: nf wavefields (velocities, stresses,
+ * memory variables when visco) sharing one material, all filled with random values (never
+ * zeros), the same values for the same arguments. */
+static int bench_align = 1, bench_pad = 32;
+/* The layout of the benchmark grids: warps aligned with the rows or not (zshift), z rows padded
+ * to a multiple of pad floats (the solver pads to 32 on the GPU). */
+extern "C" void sgt_cuda_bench_layout(int align, int pad) {
+    bench_align = align, bench_pad = pad;
+}
+
+static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, float **all,
+                      double *gbytes, cs_error *err) {
+    kparams &k = *kp;
     memset(&k, 0, sizeof k);
     k.halo = 2, k.gz = 2, k.lnx = nx, k.lny = ny, k.nz = nz;
-    k.sy = ((nz + 4) + 31) & ~31;
+    k.zshift = bench_align ? k.gz : 0;
+    k.sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
     k.sx = (long)(ny + 4) * k.sy;
     long n = (long)(nx + 4) * k.sx;
     k.ih = 1.0f / 100.0f, k.dt = 0.004f, k.h = 100.0f, k.fs = 1, k.visco = visco;
     for (int l = 0; l < SGT_Q_NMECH; l++)
-        k.qa[l] = 0.99f, k.qb[l] = 0.01f;
+        k.qa[l] = 0.99f - 0.01f * l, k.qb[l] = 0.01f + 0.01f * l;
     int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
     *gbytes = (double)narr * n * 4 / 1e9;
-    float *all;
-    CU(cudaMalloc((void **)&all, (size_t)narr * n * sizeof(float)));
-    float *next = all;
+    CU(cudaMalloc((void **)all, (size_t)narr * n * sizeof(float)));
+    float *next = *all;
     float *rho = next;
     next += n;
     float *lam = next;
@@ -847,27 +1031,102 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
             for (int c = 0; c < 6; c++, next += n)
                 k.r[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e2f, 50u + f * 20 + c);
     }
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    for (int pass = 0; pass < 2; pass++) { /* the first pass warms up */
+    return check_launch(err, "benchmark fill");
+}
+
+/* tj: the block height (blocks of 32 x tj threads); tiled: 1 for the shared-memory kernels, -1
+ * for the streaming ceiling. Times per step: both kernels, and the
+ * velocity and stress kernels alone (sec_kernel[0], [1]; nf 1). */
+extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps,
+                                     int planes, int tj, int tiled, double *sec_per_step,
+                                     double sec_kernel[2], double *gbytes, cs_error *err) {
+    if (nf < 1 || nf > SGT_NF_MAX)
+        return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
+    if (tiled && nf != 1)
+        return cs_error_set(err, CS_ERR_USAGE, "the tiled kernels update one wavefield");
+    int rc = choose_device(err);
+    if (rc) return rc;
+    kparams k;
+    float *all;
+    rc = bench_grid(nx, ny, nz, visco, nf, &k, &all, gbytes, err);
+    if (rc) return rc;
+    const kreg whole = {0, nx, 0, ny};
+    for (int pass = 0; pass < 4; pass++) {
+        /* pass 0 warms up; 1 times both kernels; 2 the velocity kernel, 3 the stress kernel */
+        cudaEvent_t e0, e1;
+        cudaEventCreate(&e0), cudaEventCreate(&e1);
         cudaEventRecord(e0);
-        for (int st = 0; st < (pass ? steps : 2); st++) {
-            const kreg all = {0, nx, 0, ny};
-            if (nf == 1)
-                launch_plain_velocity<1>(k, planes, variant, all, 0),
-                    launch_plain_stress<1>(k, planes, variant, all, 0);
-            if (nf == 3)
-                launch_plain_velocity<3>(k, planes, 8, all, 0),
-                    launch_plain_stress<3>(k, planes, 8, all, 0);
-        }
+        for (int st = 0; st < (pass ? steps : 2); st++)
+            for (int which = 0; which < 2; which++) {
+                if ((pass == 2 && which == 1) || (pass == 3 && which == 0)) continue;
+                if (nf == 3 && which == 0) launch_plain_velocity<3>(k, planes, 8, whole, 0);
+                if (nf == 3 && which == 1) launch_plain_stress<3>(k, planes, 8, whole, 0);
+                if (nf == 3) continue;
+                if (tiled < 0) {
+                    dim3 g = grid_of(k, whole, planes, TJ);
+                    if (which == 0) stream_velocity_kernel<<<g, dim3(TK, TJ)>>>(k, planes, whole);
+                    if (which == 1) stream_stress_kernel<<<g, dim3(TK, TJ)>>>(k, planes, whole);
+                } else {
+                    launch_update(k, tiled, planes, tj, whole, which, 0);
+                }
+            }
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (pass == 1) *sec_per_step = ms * 1e-3 / steps;
+        if (pass >= 2) sec_kernel[pass - 2] = ms * 1e-3 / steps;
+        cudaEventDestroy(e0), cudaEventDestroy(e1);
+        if (nf == 3 && pass == 1) break;
     }
-    float ms;
-    cudaEventElapsedTime(&ms, e0, e1);
     rc = check_launch(err, "benchmark kernels");
     cudaFree(all);
-    *sec_per_step = ms * 1e-3 / steps;
+    return rc;
+}
+
+/* The tiled kernels against the plain ones: the same grid updated `steps` times by each, over
+ * the region [i0, nx - i1) x [j0, ny - j1) (so blocks overhang it), then every field compared.
+ * Returns the largest relative L2 difference over the fields in *worst. */
+extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int steps, int planes,
+                                     int tj, int tiled, const int margin[4], double *worst,
+                                     cs_error *err) {
+    int rc = choose_device(err);
+    if (rc) return rc;
+    kparams a, b;
+    float *all_a, *all_b;
+    double g;
+    rc = bench_grid(nx, ny, nz, visco, 1, &a, &all_a, &g, err);
+    if (!rc) rc = bench_grid(nx, ny, nz, visco, 1, &b, &all_b, &g, err);
+    if (rc) return rc;
+    const kreg reg = {margin[0], nx - margin[1], margin[2], ny - margin[3]};
+    for (int st = 0; st < steps; st++) {
+        launch_update(a, 0, planes, tj, reg, 0, 0), launch_update(a, 0, planes, tj, reg, 1, 0);
+        launch_update(b, tiled, planes, tj, reg, 0, 0),
+            launch_update(b, tiled, planes, tj, reg, 1, 0);
+    }
+    rc = check_launch(err, "kernel check");
+    CU(cudaDeviceSynchronize());
+    const long n = (long)(nx + 4) * a.sx;
+    float *ha = (float *)malloc((size_t)n * sizeof(float)),
+          *hb = (float *)malloc((size_t)n * sizeof(float));
+    if (!ha || !hb) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    *worst = 0;
+    const int nfld = visco ? 15 : 9;
+    for (int f = 0; f < nfld && !rc; f++) {
+        const float *pa = f < 3 ? a.v[0][f] : f < 9 ? a.s[0][f - 3] : a.r[0][f - 9];
+        const float *pb = f < 3 ? b.v[0][f] : f < 9 ? b.s[0][f - 3] : b.r[0][f - 9];
+        CU(cudaMemcpy(ha, pa, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(hb, pb, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (long q = 0; q < n; q++) {
+            const double dd = (double)ha[q] - hb[q];
+            num += dd * dd, den += (double)ha[q] * ha[q];
+        }
+        const double rel = den > 0 ? sqrt(num / den) : sqrt(num);
+        if (!(rel <= *worst)) *worst = rel; /* NaN propagates */
+    }
+    free(ha), free(hb);
+    cudaFree(all_a), cudaFree(all_b);
     return rc;
 }
 

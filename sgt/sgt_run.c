@@ -239,7 +239,7 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     s->msrc_node = c->msrc_node;
     s->msrc_m = c->msrc_m;
     s->msrc_rate = c->msrc_rate;
-    L->sy = ((L->nz + 2 * L->gz) + 7) & ~7;
+    L->sy = sgt_state_row_floats(s);
     if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) goto fail;
     if (s->visco) {
         if ((rc = sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err))) goto fail;

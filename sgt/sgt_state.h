@@ -134,6 +134,8 @@ typedef struct sgt_state {
 
 /* Allocates fields, material and memory variables for a layout; everything zeroed. */
 int sgt_state_alloc(sgt_state *s, cs_error *err);
+/* Floats per z row (nz and its ghost layers, padded for alignment): the layout's sy. */
+int sgt_state_row_floats(const sgt_state *s);
 void sgt_state_free(sgt_state *s);
 /* Bytes the state needs for its arrays (fields, material, memory variables, PML, outputs). */
 double sgt_state_bytes(const sgt_state *s);

@@ -16,13 +16,21 @@
 #define SGT_S_C1 1.125f          /* 9/8 */
 #define SGT_S_C2 (-0.041666668f) /* -1/24 */
 
-/* 4th-order staggered differences along stride st at index p: forward gives the derivative half
- * a node ahead of p, backward half a node behind (times h). */
+/* 4th-order staggered difference (times h) from four values at consecutive points x0..x3: the
+ * derivative midway between x1 and x2. Every difference of both back ends goes through this one
+ * expression, so the GPU's tiled kernels, which gather their values from shared memory, round
+ * exactly as the kernels that read the arrays. */
+SGT_HD float sgt_diff4(float x0, float x1, float x2, float x3) {
+    return SGT_S_C1 * (x2 - x1) + SGT_S_C2 * (x3 - x0);
+}
+
+/* Along stride st at index p: forward gives the derivative half a node ahead of p, backward half
+ * a node behind. */
 SGT_HD float sgt_fwd(const float *f, long p, long st) {
-    return SGT_S_C1 * (f[p + st] - f[p]) + SGT_S_C2 * (f[p + 2 * st] - f[p - st]);
+    return sgt_diff4(f[p - st], f[p], f[p + st], f[p + 2 * st]);
 }
 SGT_HD float sgt_bwd(const float *f, long p, long st) {
-    return SGT_S_C1 * (f[p] - f[p - st]) + SGT_S_C2 * (f[p + st] - f[p - 2 * st]);
+    return sgt_diff4(f[p - 2 * st], f[p - st], f[p], f[p + st]);
 }
 
 /* 4th-order half-node-to-node interpolation weight a of 4 (values at i-3/2 .. i+3/2, stored at
@@ -50,6 +58,19 @@ SGT_HD float sgt_harm4(float a, float b, float c, float d) {
     return 4.0f / (1.0f / a + 1.0f / b + 1.0f / c + 1.0f / d);
 }
 
+/* The free-surface rules of the derivatives at depth k < 2 (see sgt_derivs), from the node's
+ * moduli and the velocities at its depth (0) and the next one down (1) or up (-1). */
+SGT_HD void sgt_derivs_surface(float d[9], int k, float lam, float mu, float ih, float vx0,
+                               float vx1, float vy0, float vy1, float vzm1, float vz0) {
+    if (k == 0) {
+        d[2] = -lam / (lam + 2.0f * mu) * (d[0] + d[1]);
+        d[5] = ih * (vx1 - vx0);
+        d[7] = ih * (vy1 - vy0);
+    } else {
+        d[2] = ih * (vz0 - vzm1);
+    }
+}
+
 /* The nine derivatives the stress update uses at index p: dvx/dx, dvy/dy, dvz/dz (node),
  * dvx/dy, dvy/dx (xy point), dvx/dz, dvz/dx (xz point), dvy/dz, dvz/dy (yz point). With a free
  * surface: at k = 0, sigma_zz = 0 gives dvz/dz from the horizontal divergence and the xz, yz
@@ -66,13 +87,9 @@ SGT_HD void sgt_derivs(const float *vx, const float *vy, const float *vz, const 
     d[6] = ih * sgt_fwd(vz, p, sx);
     d[7] = ih * sgt_fwd(vy, p, 1);
     d[8] = ih * sgt_fwd(vz, p, sy);
-    if (fs && k == 0) {
-        d[2] = -lam[p] / (lam[p] + 2.0f * mu[p]) * (d[0] + d[1]);
-        d[5] = ih * (vx[p + 1] - vx[p]);
-        d[7] = ih * (vy[p + 1] - vy[p]);
-    } else if (fs && k == 1) {
-        d[2] = ih * (vz[p] - vz[p - 1]);
-    }
+    if (fs && k < 2)
+        sgt_derivs_surface(d, k, lam[p], mu[p], ih, vx[p], vx[p + 1], vy[p], vy[p + 1], vz[p - 1],
+                           vz[p]);
 }
 
 /* The stress (and memory-variable) update of index p from its derivatives. mxy, mxz, myz are

@@ -100,8 +100,10 @@ TEST(rupgen_moment_is_the_magnitude_moment) {
         /* each point's slip-rate integrates to its slip */
         for (long i = 0; i < t.npoints; i += 37) {
             double sum = 0;
-            for (int j = 0; j < t.points[i].nt[0]; j++) sum += t.points[i].sr[0][j];
-            CHECK_NEAR(sum * t.points[i].dt, t.points[i].slip[0], 1e-9 * t.points[i].slip[0] + 1e-12);
+            for (int j = 0; j < t.points[i].nt[0]; j++)
+                sum += t.points[i].sr[0][j];
+            CHECK_NEAR(sum * t.points[i].dt, t.points[i].slip[0],
+                       1e-9 * t.points[i].slip[0] + 1e-12);
         }
         srf_free(&s);
         srf_free(&t);
@@ -122,7 +124,8 @@ TEST(rupgen_slip_spectrum_falls_as_k_minus_2) {
     CHECK_OK(planar(&r, 7.5, nx, nz, 0, 90, 0, &e), &e);
     double a_s = pow(10, 0.5 * 7.5 - 2.5), a_d = pow(10, 0.333 * 7.5 - 1.5);
     double *mu = malloc(sizeof(double) * nx * nz), *slip = malloc(sizeof(double) * nx * nz);
-    for (int i = 0; i < nx * nz; i++) mu[i] = 3e10;
+    for (int i = 0; i < nx * nz; i++)
+        mu[i] = 3e10;
     double *in = fftw_malloc(sizeof(double) * nx * nz);
     fftw_complex *out = fftw_malloc(sizeof(fftw_complex) * nz * (nx / 2 + 1));
     fftw_plan plan = fftw_plan_dft_r2c_2d(nz, nx, in, out, FFTW_ESTIMATE);
@@ -133,10 +136,12 @@ TEST(rupgen_slip_spectrum_falls_as_k_minus_2) {
     for (int real = 0; real < 50; real++) {
         CHECK_OK(rupgen_slip(&r, &p, mu, real, slip, &e), &e);
         double mean = 0;
-        for (int i = 0; i < nx * nz; i++) mean += slip[i] / (nx * nz);
+        for (int i = 0; i < nx * nz; i++)
+            mean += slip[i] / (nx * nz);
         for (int k = 0; k < nz; k++)
             for (int i = 0; i < nx; i++)
-                in[k * nx + i] = (slip[k * nx + i] - mean) * (0.5 - 0.5 * cos(2 * M_PI * (i + 0.5) / nx)) *
+                in[k * nx + i] = (slip[k * nx + i] - mean) *
+                                 (0.5 - 0.5 * cos(2 * M_PI * (i + 0.5) / nx)) *
                                  (0.5 - 0.5 * cos(2 * M_PI * (k + 0.5) / nz));
         fftw_execute(plan);
         for (int k = 0; k < nz; k++)
@@ -215,8 +220,8 @@ TEST(rupgen_rupture_times_are_causal) {
             double d = sqrt((q[0] - h[0]) * (q[0] - h[0]) + (q[1] - h[1]) * (q[1] - h[1]) +
                             (q[2] - h[2]) * (q[2] - h[2]));
             CHECK_MSG(s.points[i].tinit >= d / vfast - 1e-9,
-                      "variation %d point %ld starts at %.4f s, before %.4f km / %.3f km/s", v,
-                      i, s.points[i].tinit, d, vfast);
+                      "variation %d point %ld starts at %.4f s, before %.4f km / %.3f km/s", v, i,
+                      s.points[i].tinit, d, vfast);
             CHECK(s.points[i].tinit <= 1.06 * d / vslow + 1e-9);
         }
         srf_free(&s);
@@ -243,9 +248,8 @@ TEST(rupgen_rise_time_grows_with_slip) {
         for (int j = 0; j < n; j++)
             if (s.points[j].slip[0] > s.points[i].slip[0]) {
                 CHECK_MSG(s.points[j].nt[0] >= s.points[i].nt[0],
-                          "slip %.3f cm has %d samples, slip %.3f cm has %d",
-                          s.points[j].slip[0], s.points[j].nt[0], s.points[i].slip[0],
-                          s.points[i].nt[0]);
+                          "slip %.3f cm has %d samples, slip %.3f cm has %d", s.points[j].slip[0],
+                          s.points[j].nt[0], s.points[i].slip[0], s.points[i].nt[0]);
                 pairs++;
             }
     }
@@ -278,7 +282,8 @@ TEST(rupgen_variations_are_reproducible) {
     CHECK(lay.nhypo_strike == 3 && lay.nhypo_dip == 3);
     char all[64][65], alone[65], again[65];
     CHECK(lay.nvariations <= 64);
-    for (int v = 0; v < lay.nvariations; v++) sha_of(&r, &p, v, all[v]);
+    for (int v = 0; v < lay.nvariations; v++)
+        sha_of(&r, &p, v, all[v]);
     int k = 13;
     sha_of(&r, &p, k, alone);
     sha_of(&r, &p, k, again);
