@@ -45,12 +45,12 @@ EXTRACT_SRC := extract/srf.c extract/rupgen.c extract/sgt_set.c extract/synth.c 
                extract/extract_rupture.c extract/seis_file.c extract/sac.c extract/extract_study.c \
                extract/extract_run.c \
                extract/extract_cli.c
-ERF_SRC     := erf/erf_rupture.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.c erf/erf_medium.c \
-               erf/erf_cli.c erf/site_plan.c erf/plan_cli.c
+ERF_SRC     := erf/erf_rupture.c erf/erf_distance.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.c erf/erf_medium.c \
+               erf/erf_cli.c erf/area_cli.c erf/erf_area.c erf/site_plan.c erf/plan_cli.c
 HAZARD_SRC  := hazard/hazard_curve.c hazard/hazard_db.c hazard/hazard_plot.c hazard/gmpe.c \
                hazard/peer.c hazard/disagg.c hazard/hazard_cli.c \
                hazard/peer_cli.c hazard/disagg_cli.c hazard/site_level.c hazard/map_cli.c \
-               hazard/uhs_cli.c hazard/gmpe_curve_cli.c
+               hazard/uhs_cli.c hazard/gmpe_curve_cli.c hazard/forecast.c
 WORKFLOW_SRC := workflow/wf_config.c workflow/wf_plan.c workflow/wf_db.c workflow/wf_exec.c \
                workflow/wf_run.c workflow/wf_slurm.c workflow/wf_summary.c workflow/wf_stage.c \
                workflow/wf_cli.c workflow/stage_cli.c workflow/check_cli.c
@@ -99,7 +99,7 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(V),,echo "  CC    $<")
 	$(Q)$(CC) $(CFLAGS_FULL) -c $< -o $@
 
-$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
@@ -132,7 +132,7 @@ $(SGTONLY_DIR)/obj/%.o: %.c
 	@$(if $(V),,echo "  CC    $< (sgt-only)")
 	$(Q)$(CC) $(SGTONLY_CFLAGS) -c $< -o $@
 
-$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $< (sgt-only)")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_SGT_ONLY -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS) -c $< -o $@

@@ -1,5 +1,6 @@
 /* `cybershake erf ...`: build a forecast from fault sources or import CyberShake rupture
- * geometry files into a study, list it, and make its rupture variations. */
+ * geometry files into a study (area sources: area_cli.c), list it, and make its rupture
+ * variations. */
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "rupgen.h"
 
 int cs_erf_cli_main(int argc, char **argv);
+int cs_erf_add_area_main(int argc, char **argv);
 
 static int parse_positive(const char *prog, const char *opt, const char *s, double *v) {
     if (cs_parse_double(s, v) || !(*v > 0))
@@ -637,6 +639,7 @@ int cs_erf_cli_main(int argc, char **argv) {
     static const cs_cli_command cmds[] = {
         {"build", cmd_build, "build a forecast from fault sources (NSHM fault table)"},
         {"import-geometry", cmd_import_geometry, "import CyberShake rupture geometry files"},
+        {"add-area", cs_erf_add_area_main, "add an area source (gridded seismicity) for PSHA"},
         {"list", cmd_list, "list forecasts, or the ruptures of one"},
         {"variations", cmd_variations, "lay out rupture variations; write them as SRF"},
         {"srf-info", cmd_srf_info, "read an SRF file and summarise it (planes, moment, Mw)"},

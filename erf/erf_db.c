@@ -142,8 +142,8 @@ int erf_db_rupture_keys(cs_db *db, long long erf_id, erf_rupture_key **keys, lon
     *keys = NULL;
     *n = 0;
     if (cs_db_prepare(db,
-                      "SELECT Source_ID, Rupture_ID FROM Ruptures WHERE ERF_ID = ? "
-                      "ORDER BY Source_ID, Rupture_ID",
+                      "SELECT Source_ID, Rupture_ID FROM Ruptures WHERE ERF_ID = ? AND "
+                      "coalesce(Source_Type, '') <> 'area' ORDER BY Source_ID, Rupture_ID",
                       &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, erf_id);

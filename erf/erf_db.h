@@ -30,7 +30,8 @@ typedef struct {
     long long source_id, rupture_id;
 } erf_rupture_key;
 
-/* Every rupture of a forecast, ordered by source then rupture; *keys is malloc'ed. */
+/* Every fault rupture of a forecast (area sources, which CyberShake does not simulate, left
+ * out), ordered by source then rupture; *keys is malloc'ed. */
 int erf_db_rupture_keys(cs_db *db, long long erf_id, erf_rupture_key **keys, long *n,
                         cs_error *err);
 int erf_db_load_rupture(cs_db *db, long long erf_id, long long source_id, long long rupture_id,

@@ -1,8 +1,8 @@
 /* `cybershake hazard gmpe-curve`: classical PSHA at a site over a whole forecast with a
  * ground-motion model, no simulation: every rupture of the forecast within --max-distance, its
- * magnitude, probability and rake from the study, Rjb and Rrup from its surface points (a
- * rupture of one point is a point source: epicentral and hypocentral distance), the model's
- * median and sigma, and the curve by the same integrator as the simulated curves. */
+ * magnitude, probability and rake from the study, its distances from its surface points
+ * (forecast.h: faults, point sources, area sources), the model's median and sigma, and the
+ * curve by the same integrator as the simulated curves. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,74 +10,14 @@
 #include <string.h>
 
 #include "cs_cli.h"
-#include "cs_geo.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
 #include "cs_version.h"
 #include "erf_db.h"
+#include "forecast.h"
 #include "gmpe.h"
 #include "hazard_cli.h"
 #include "hazard_plot.h"
-
-typedef struct {
-    double mag, prob, rake, rjb, rrup;
-} forecast_rupture;
-
-/* Every rupture of the forecast with its distances from the site (km, over its points). */
-static int load_forecast(cs_db *db, long long erf_id, const cs_site *site, double max_km,
-                         forecast_rupture **out, long *n, long *nall, cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, p.Lat, p.Lon, "
-                      "p.Depth, p.Rake FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND "
-                      "p.Source_ID = r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = "
-                      "? ORDER BY r.Source_ID, r.Rupture_ID",
-                      &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, erf_id);
-    long cap = 0;
-    *out = NULL;
-    *n = *nall = 0;
-    long long cs = -1, cr = -1;
-    forecast_rupture cur = {0};
-    int rc, any = 0;
-    for (;;) {
-        rc = sqlite3_step(st);
-        long long s = -2, r = -2;
-        if (rc == SQLITE_ROW) s = sqlite3_column_int64(st, 0), r = sqlite3_column_int64(st, 1);
-        if (any && (s != cs || r != cr)) { /* the previous rupture is complete */
-            (*nall)++;
-            if (cur.rrup <= max_km) {
-                if (*n == cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    forecast_rupture *g = realloc(*out, sizeof *g * (size_t)cap);
-                    if (!g) {
-                        sqlite3_finalize(st);
-                        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-                    }
-                    *out = g;
-                }
-                (*out)[(*n)++] = cur;
-            }
-            any = 0;
-        }
-        if (rc != SQLITE_ROW) break;
-        if (!any) {
-            cs = s, cr = r, any = 1;
-            cur = (forecast_rupture){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
-                                     sqlite3_column_double(st, 7), INFINITY, INFINITY};
-        }
-        double d = cs_geo_distance(site->lon, site->lat, sqlite3_column_double(st, 5),
-                                   sqlite3_column_double(st, 4)) *
-                   1e-3;
-        double z = sqlite3_column_double(st, 6);
-        cur.rjb = fmin(cur.rjb, d);
-        cur.rrup = fmin(cur.rrup, sqrt(d * d + z * z));
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return cs_db_fail(db, "reading the forecast's ruptures", err);
-    return 0;
-}
 
 static void bind_im(sqlite3_stmt *st, const hazard_im *im) {
     sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
@@ -118,33 +58,31 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         "          [--gmpe bssa14,sadigh97] [--vs30 M/S] [--sigma "
         "untruncated|upper|two-sided|zero]\n"
         "          [--truncation N] [--max-distance KM] [--levels L1,L2,...] [--csv PREFIX]\n"
-        "          [--plot FILE.png|svg]\n\n"
+        "          [--plot FILE.png|svg] [--ruptures FILE.csv]\n\n"
         "Classical PSHA at a site over a whole forecast, without simulations: every rupture of\n"
         "forecast NAME within --max-distance km (200) of the site, its magnitude, probability\n"
-        "and rake from the study, Rjb and Rrup the closest of its surface points (a one-point\n"
-        "rupture is a point source), the model's median and sigma (--gmpe, default bssa14;\n"
+        "and rake from the study, Rrup, Rjb, Rx (GC2) and Ztor from its surface points (a\n"
+        "one-point rupture is a point source; the points of an 'area' rupture are equally\n"
+        "likely point sources), the model's median and sigma (--gmpe, default bssa14;\n"
         "Vs30 from --vs30, the site's, or 760 m/s), P(IM > x) by the same integrator as the\n"
         "simulated curves. --sigma: untruncated (default); upper (truncated at --truncation N\n"
         "sigmas, 3 by default, renormalised over the upper tail, as nshmp-haz does); two-sided\n"
         "(truncated on both sides, renormalised over both); zero (the median only: a step per\n"
         "rupture). Stored as curves of the site without a run (Hazard_Curves.Site_ID) under a\n"
         "dataset naming the model, printed at 2% and 10% in 50 years, written as OpenQuake CSV\n"
-        "(--csv PREFIX: PREFIX_MODEL.csv) and drawn together (--plot). docs/hazard.md.\n";
+        "(--csv PREFIX: PREFIX_MODEL.csv) and drawn together (--plot); --ruptures writes each\n"
+        "rupture's magnitude, probability, mechanism and distances. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *erf = NULL, *imtext = NULL, *models = "bssa14", *sigma = "untruncated";
-    const char *levels_text = NULL, *csv = NULL, *plot = NULL;
+    const char *levels_text = NULL, *csv = NULL, *plot = NULL, *rupcsv = NULL;
     double vs30 = NAN, trunc = 3, max_km = 200;
-    static const struct option opts[] = {{"erf", required_argument, 0, 'e'},
-                                         {"im", required_argument, 0, 'i'},
-                                         {"gmpe", required_argument, 0, 'g'},
-                                         {"vs30", required_argument, 0, 'v'},
-                                         {"sigma", required_argument, 0, 's'},
-                                         {"truncation", required_argument, 0, 't'},
-                                         {"max-distance", required_argument, 0, 'd'},
-                                         {"levels", required_argument, 0, 'l'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"plot", required_argument, 0, 'p'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"erf", required_argument, 0, 'e'},          {"im", required_argument, 0, 'i'},
+        {"gmpe", required_argument, 0, 'g'},         {"vs30", required_argument, 0, 'v'},
+        {"sigma", required_argument, 0, 's'},        {"truncation", required_argument, 0, 't'},
+        {"max-distance", required_argument, 0, 'd'}, {"levels", required_argument, 0, 'l'},
+        {"csv", required_argument, 0, 'c'},          {"plot", required_argument, 0, 'p'},
+        {"ruptures", required_argument, 0, 'r'},     {0}};
     optind = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -169,6 +107,9 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
             break;
         case 'p':
             plot = optarg;
+            break;
+        case 'r':
+            rupcsv = optarg;
             break;
         case 'v':
             if (cs_cli_number(argv[0], "--vs30", optarg, 100, 3000, &vs30)) return 2;
@@ -215,11 +156,12 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     cs_copy(run.site, sizeof run.site, site.short_name);
     run.lon = site.lon, run.lat = site.lat;
     if (isnan(vs30)) vs30 = isnan(site.vs30) ? 760 : site.vs30;
-    forecast_rupture *fr = NULL;
+    hazard_forecast_rupture *fr = NULL;
     long n = 0, nall = 0;
     long long type_id = 0;
-    int rc = load_forecast(db, run.erf_id, &site, max_km, &fr, &n, &nall, &err) ||
-             im_type_for(db, &im, &type_id, &err);
+    int rc =
+        hazard_forecast_load(db, run.erf_id, site.lon, site.lat, max_km, &fr, &n, &nall, &err) ||
+        im_type_for(db, &im, &type_id, &err);
     if (!rc && n == 0)
         rc = cs_error_input(&err, argv[optind], "Ruptures", erf,
                             "no rupture of the forecast lies within %g km of %s", max_km,
@@ -235,9 +177,27 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     plot_curve pc[4];
     int ng = 0;
     if (!lnm || !rups) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-    printf("%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km; Vs30 %g "
+    /* entries come rupture by rupture; an area rupture's points are several entries */
+    long nrup = 0, narea = 0, npts = 0;
+    for (long q = 0; q < n; q++) {
+        const int first = q == 0 || fr[q].source_id != fr[q - 1].source_id ||
+                          fr[q].rupture_id != fr[q - 1].rupture_id;
+        nrup += first;
+        narea += first && fr[q].point >= 0;
+        npts += fr[q].point >= 0;
+    }
+    char area_note[128] = "";
+    if (narea)
+        snprintf(area_note, sizeof area_note, " (%ld of them area ruptures: %ld point sources)",
+                 narea, npts);
+    printf("%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km%s; Vs30 %g "
            "m/s, sigma %s\n",
-           imname, site.short_name, site.lon, site.lat, erf, n, nall, max_km, vs30, sigma);
+           imname, site.short_name, site.lon, site.lat, erf, nrup, nall, max_km, area_note, vs30,
+           sigma);
+    if (!rc && rupcsv) {
+        rc = hazard_forecast_write_csv(rupcsv, fr, n, &err);
+        if (!rc) printf("  ruptures and distances: %s\n", rupcsv);
+    }
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
         int bssa = !strcmp(t, "bssa14"), sadigh = !strcmp(t, "sadigh97");
@@ -247,8 +207,8 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         }
         for (long q = 0; q < n && !rc; q++) {
             gmpe_value g;
-            rc = bssa ? gmpe_bssa14(period, fr[q].mag, fr[q].rjb, fr[q].rake, vs30, &g, &err)
-                      : gmpe_sadigh97_rock(period, fr[q].mag, fr[q].rrup, fr[q].rake, &g, &err);
+            rc = bssa ? gmpe_bssa14(period, fr[q].mag, fr[q].d.rjb, fr[q].rake, vs30, &g, &err)
+                      : gmpe_sadigh97_rock(period, fr[q].mag, fr[q].d.rrup, fr[q].rake, &g, &err);
             lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
             rups[q] = (hazard_rupture){.prob = fr[q].prob,
                                        .nvalues = 1,

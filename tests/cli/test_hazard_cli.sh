@@ -226,10 +226,11 @@ t_gmpe_curve_recomputed() {
     for s in untruncated upper two-sided zero; do
         run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe sadigh97 \
             --sigma $s --truncation 2 --csv "g_$s" --levels 0.01,0.05,0.1,0.2,0.3,0.5,0.8
-        expect_rc 0 && expect_out "30 of its 30 ruptures within 200 km" || return 1
+        expect_rc 0 && expect_out "30 of its 30 ruptures within 200 km;" || return 1
     done
-    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97 --plot g.png
-    expect_rc 0 && [ -s g.png ] || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97 --plot g.png \
+        --ruptures r.csv
+    expect_rc 0 && [ -s g.png ] && expect_out "ruptures and distances: r.csv" || return 1
     # four sigma rules of Sadigh and one BSSA14; the second untruncated Sadigh replaced the first
     [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Curves WHERE Run_ID IS NULL AND Site_ID = 1")" = 5 ] || return 1
     "$PY" - <<'PYEOF' || return 1
@@ -273,12 +274,113 @@ for rule in ("untruncated", "upper", "two-sided", "zero"):
         if want > 0 or got > 0:
             worst = max(worst, abs(got - want) / want)
 assert worst < 1e-6, worst
-print(f"    gmpe-curve, four sigma rules: worst relative difference {worst:.1e} from the recomputation")
+# the distances written by --ruptures: Rrup and Rjb over the points, Rx from the trace (one
+# segment striking north: the distance from the geodesic through it, east positive), Ztor
+worst_d = 0
+for q in csv.DictReader(open("r.csv")):
+    pts = db.execute("SELECT Lat, Lon, Depth FROM Points WHERE Source_ID = ? AND Rupture_ID = ? "
+                     "ORDER BY Point_ID", (q["source_id"], q["rupture_id"])).fetchall()
+    d = [geod.inv(lon0, lat0, lo, la)[2] / 1000 for la, lo, z in pts]
+    az_strike, _, _ = geod.inv(pts[0][1], pts[0][0], pts[1][1], pts[1][0])
+    az_site, _, ds = geod.inv(pts[0][1], pts[0][0], lon0, lat0)
+    rx = ds / 1000 * math.sin(math.radians(az_site - az_strike))
+    want = {"rjb_km": min(d), "rrup_km": min(math.hypot(a, p[2]) for a, p in zip(d, pts)),
+            "rx_km": rx, "ztor_km": min(p[2] for p in pts)}
+    for k, v in want.items():
+        worst_d = max(worst_d, abs(float(q[k]) - v))
+assert worst_d < 0.01, worst_d   # km: the CSV's 4 decimals, Rx in a projected frame
+print(f"    gmpe-curve, four sigma rules: worst relative difference {worst:.1e} from the recomputation; "
+      f"distances within {1000 * worst_d:.1f} m")
+PYEOF
+}
+
+# An area source in the forecast (erf add-area): PEER Set 1's area 1 (a 100 km circle, 90
+# vertices) on a 2 km grid at 5 km depth. gmpe-curve over it at the four PEER area sites
+# against `hazard peer 10` on the same grid (within 2%: the study's distances are WGS84
+# geodesics, PEER's a 6371 km sphere, about 0.2% apart at these distances, which moves the
+# curves up to 1.1%), and recomputed from the study's points (pyproj geodesics, each point an
+# equally likely point source, Sadigh rock PGA with its sigma) to the CSV's digits.
+t_area_source_in_the_forecast() {
+    "$CS" db init s.sqlite >/dev/null || return 1
+    "$PY" - <<'PYEOF' || return 1
+import math
+R, lat0, lon0 = 6371.0, 38.0, -122.0
+p1, dd = math.radians(lat0), 100 / R
+with open("circle.csv", "w") as f:
+    f.write("lon,lat\n")
+    for k in range(90):
+        az = math.radians(4 * k)
+        p2 = math.asin(math.sin(p1) * math.cos(dd) + math.cos(p1) * math.sin(dd) * math.cos(az))
+        l2 = math.radians(lon0) + math.atan2(math.sin(az) * math.sin(dd) * math.cos(p1),
+                                             math.cos(dd) - math.sin(p1) * math.sin(p2))
+        f.write(f"{math.degrees(l2):.10f},{math.degrees(p2):.10f}\n")
+with open("sites.csv", "w") as f:
+    f.write("short_name,long_name,lat,lon\n")
+    for i, lat in enumerate([38.000, 37.550, 37.099, 36.874]):
+        f.write(f"A{i + 1},PEER area site {i + 1},{lat},-122.0\n")
+PYEOF
+    "$CS" db import-sites s.sqlite sites.csv >/dev/null || return 1
+    printf 'lon,lat\n-122,38\n-121,38\n' >two.csv
+    run "$CS" erf add-area s.sqlite --name peer --polygon two.csv --mfd 0.0395,0.9,5.0,6.5
+    expect_rc 1 && expect_err "at least 3 vertices" || return 1
+    run "$CS" erf add-area s.sqlite --name peer --polygon circle.csv --mfd 0.0395,0.9,5.0,6.5 \
+        --bin 0.01 --spacing 2 --depths 5 --rake 0 --origin -122,38 --source-id 7
+    expect_rc 0 && expect_out "7850 grid points x 1 depths, 150 magnitude bins" || return 1
+    run "$CS" erf add-area s.sqlite --name peer --polygon circle.csv --mfd 0.01,1,5,6 --source-id 7
+    expect_rc 1 && expect_err "already has a source 7" || return 1
+    run "$CS" hazard peer 10 --area-step 2 --csv p10.csv
+    expect_rc 0 || return 1
+    for s in A1 A2 A3 A4; do
+        run "$CS" hazard gmpe-curve s.sqlite $s --erf peer --im 'PGA RotD50' --gmpe sadigh97 \
+            --sigma zero --max-distance 400 --csv "z_$s" --levels 0.001,0.01,0.05,0.1,0.2,0.3,0.4
+        expect_rc 0 && expect_out "150 of its 150 ruptures within 400 km (150 of them area ruptures: 1177500 point sources)" || return 1
+    done
+    run "$CS" hazard gmpe-curve s.sqlite A3 --erf peer --im 'PGA RotD50' --gmpe sadigh97 \
+        --max-distance 400 --csv u_A3 --levels 0.001,0.01,0.05,0.1,0.2,0.3,0.4
+    expect_rc 0 || return 1
+    "$PY" - <<'PYEOF' || return 1
+import csv, math, sqlite3
+import numpy as np
+from pyproj import Geod
+from scipy.special import ndtr
+def ours(path):
+    rows = [l for l in csv.reader(open(path)) if not l[0].startswith("#")]
+    return [float(h[4:]) for h in rows[0][2:]], [float(v) for v in rows[1][2:]]
+peer = list(csv.reader(open("p10.csv")))
+plev = [float(x) for x in peer[0][3:]]
+worst = 0
+for i in range(4):
+    levels, got = ours(f"z_A{i + 1}_sadigh97.csv")
+    for x, g in zip(levels, got):
+        want = float(peer[i + 1][3 + plev.index(x)])
+        if want > 1e-4:
+            worst = max(worst, abs(g / want - 1))
+assert worst < 0.02, worst
+# the untruncated curve at A3 from the study's own points
+db = sqlite3.connect("s.sqlite")
+lat, lon = db.execute("SELECT CS_Site_Lat, CS_Site_Lon FROM CyberShake_Sites WHERE CS_Short_Name = 'A3'").fetchone()
+pts = np.array(db.execute("SELECT Lat, Lon, Depth FROM Points WHERE Rupture_ID = 0 ORDER BY Point_ID").fetchall())
+d = Geod(ellps="WGS84").inv(np.full(len(pts), lon), np.full(len(pts), lat), pts[:, 1], pts[:, 0])[2] / 1000
+r = np.hypot(d, pts[:, 2])
+levels, got = ours("u_A3_sadigh97.csv")
+worst2 = 0
+for j, x in enumerate(levels):
+    log_no = 0.0
+    for m, p in db.execute("SELECT Magnitude, Prob FROM Ruptures ORDER BY Rupture_ID"):
+        ln = -0.624 + 1.0 * m - 2.100 * np.log(r + math.exp(1.29649 + 0.250 * m))
+        f = 1 - ndtr((math.log(x) - ln) / (1.39 - 0.14 * m))
+        log_no += math.log1p(-p) * f.mean()   # equally likely points
+    want = -math.expm1(log_no)
+    worst2 = max(worst2, abs(got[j] / want - 1))
+assert worst2 < 1e-5, worst2
+print(f"    area source: against hazard peer 10 worst {100 * worst:.2f}% (bound 2%); "
+      f"recomputed from the study's points {worst2:.1e}")
 PYEOF
 }
 
 tcase help_and_usage t_help_and_usage
 tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
+tcase area_source_in_the_forecast t_area_source_in_the_forecast
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5

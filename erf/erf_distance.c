@@ -1,0 +1,73 @@
+#include "erf_distance.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "cs_geo.h"
+
+/* One segment's weight and perpendicular distance (Spudich and Chiou 2015, eqs. 1-5): the
+ * segment from (x0, y0) to (x1, y1), the site at the origin; t to the right of the segment's
+ * direction, u along it from its start. Returns 1 when the site lies on the segment itself. */
+static int segment(double x0, double y0, double x1, double y1, double *w, double *t) {
+    const double dx = x1 - x0, dy = y1 - y0, l = hypot(dx, dy);
+    if (l <= 0) { /* repeated trace point: no direction, no weight */
+        *w = 0, *t = 0;
+        return 0;
+    }
+    const double ux = dx / l, uy = dy / l; /* along strike */
+    const double tx = uy, ty = -ux;        /* strike turned 90 degrees clockwise */
+    const double u = -x0 * ux - y0 * uy, tt = -x0 * tx - y0 * ty;
+    *t = tt;
+    if (fabs(tt) > 1e-9 * (l + fabs(u))) {
+        *w = (atan((l - u) / tt) - atan(-u / tt)) / tt;
+        return 0;
+    }
+    if (u >= 0 && u <= l) return 1; /* on the segment */
+    *w = 1.0 / (u - l) - 1.0 / u;   /* on its extension */
+    return 0;
+}
+
+double erf_gc2_t(const double *x, const double *y, int n) {
+    if (n < 2) return 0;
+    double sw = 0, swt = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        double w, t;
+        if (segment(x[i], y[i], x[i + 1], y[i + 1], &w, &t)) return 0;
+        sw += w, swt += w * t;
+    }
+    return sw != 0 ? swt / sw : 0;
+}
+
+int erf_distances_at(const double *lat, const double *lon, const double *dep, int nrows, int ncols,
+                     double site_lon, double site_lat, erf_distances *out, cs_error *err) {
+    const long n = (long)nrows * ncols;
+    if (n < 1)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a rupture surface needs at least one point (%d x %d)", nrows, ncols);
+    out->rrup = out->rjb = INFINITY;
+    out->ztor = INFINITY;
+    for (long q = 0; q < n; q++) {
+        const double d = cs_geo_distance(site_lon, site_lat, lon[q], lat[q]) * 1e-3;
+        out->rjb = fmin(out->rjb, d);
+        out->rrup = fmin(out->rrup, hypot(d, dep[q]));
+    }
+    for (int c = 0; c < ncols; c++)
+        out->ztor = fmin(out->ztor, dep[c]);
+    if (n == 1 || ncols < 2) {
+        /* a point (or a surface with no extent along strike): no trace to measure from */
+        out->rx = -out->rjb;
+        return 0;
+    }
+    double *x = malloc(sizeof(double) * 2 * (size_t)ncols);
+    if (!x) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (%d trace points)", ncols);
+    double *y = x + ncols;
+    for (int c = 0; c < ncols; c++) {
+        const double d = cs_geo_distance(site_lon, site_lat, lon[c], lat[c]) * 1e-3;
+        const double az = cs_geo_azimuth(site_lon, site_lat, lon[c], lat[c]) * M_PI / 180;
+        x[c] = d > 0 ? d * sin(az) : 0;
+        y[c] = d > 0 ? d * cos(az) : 0;
+    }
+    out->rx = erf_gc2_t(x, y, ncols);
+    free(x);
+    return 0;
+}
