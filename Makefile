@@ -50,7 +50,7 @@ ERF_SRC     := erf/erf_rupture.c erf/erf_distance.c erf/erf_geometry.c erf/erf_f
 HAZARD_SRC  := hazard/hazard_curve.c hazard/hazard_db.c hazard/hazard_plot.c hazard/gmpe.c \
                hazard/peer.c hazard/disagg.c hazard/hazard_cli.c \
                hazard/peer_cli.c hazard/disagg_cli.c hazard/site_level.c hazard/map_cli.c \
-               hazard/uhs_cli.c hazard/gmpe_curve_cli.c hazard/forecast.c
+               hazard/uhs_cli.c hazard/gmpe_curve_cli.c hazard/forecast.c hazard/gmpe_cy14.c
 WORKFLOW_SRC := workflow/wf_config.c workflow/wf_plan.c workflow/wf_db.c workflow/wf_exec.c \
                workflow/wf_run.c workflow/wf_slurm.c workflow/wf_summary.c workflow/wf_stage.c \
                workflow/wf_cli.c workflow/stage_cli.c workflow/check_cli.c

@@ -1,6 +1,7 @@
 #include "gmpe.h"
 
 #include <math.h>
+#include <string.h>
 #include <stddef.h>
 
 /* Rock coefficients by period (s; 0 = PGA): C1, C2, C3, C4, C5, C6, C7 for M <= 6.5; C1, C2 for
@@ -189,4 +190,21 @@ int gmpe_bssa14(double period, double mag, double rjb_km, double rake, double vs
     out->ln_median = a.ln_median + t * (b.ln_median - a.ln_median);
     out->sigma = a.sigma + t * (b.sigma - a.sigma);
     return 0;
+}
+
+const char *gmpe_label(const char *name) {
+    return !strcmp(name, "bssa14")     ? "BSSA14"
+           : !strcmp(name, "sadigh97") ? "Sadigh et al. 1997"
+           : !strcmp(name, "cy14")     ? "CY14"
+                                       : NULL;
+}
+
+int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
+              cs_error *err) {
+    if (!strcmp(name, "bssa14"))
+        return gmpe_bssa14(period, s->mag, s->rjb, s->rake, s->vs30, out, err);
+    if (!strcmp(name, "sadigh97"))
+        return gmpe_sadigh97_rock(period, s->mag, s->rrup, s->rake, out, err);
+    if (!strcmp(name, "cy14")) return gmpe_cy14(period, s, out, err);
+    return cs_error_input(err, "--gmpe", NULL, name, "models: " GMPE_NAMES);
 }

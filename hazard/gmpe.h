@@ -29,4 +29,30 @@ int gmpe_sadigh97_rock(double period, double mag, double rrup_km, double rake, g
 int gmpe_bssa14(double period, double mag, double rjb_km, double rake, double vs30, gmpe_value *out,
                 cs_error *err);
 
+/* Chiou and Youngs (2014), NGA-West2, California/global: the median on reference rock from
+ * magnitude, style of faulting (rake), Ztor centred on its magnitude-dependent mean, dip,
+ * Rrup, and the hanging-wall term (Rx >= 0: c9 cos(dip) (c9a + (1 - c9a) tanh(Rx / c9b))
+ * (1 - sqrt(Rjb^2 + Ztor^2) / (Rrup + 1))); linear and nonlinear site terms on Vs30 and the
+ * basin term on Z1.0 against its Vs30-dependent mean (no term when Z1.0 is unknown, NAN);
+ * no directivity (centred DPP 0). Sigma from tau and phi with the nonlinear term's NL0, phi by
+ * whether Vs30 was measured. SA at T <= 0.3 s is not allowed below PGA (the paper's rule).
+ * Periods 0 (PGA) and 0.01 to 10 s, interpolated linearly in ln T between the 24 tabulated. */
+typedef struct {
+    double mag, rake, dip;      /* degrees */
+    double ztor, rrup, rjb, rx; /* km */
+    double vs30;                /* m/s */
+    int vs30_measured;
+    double z1_m; /* depth to Vs 1 km/s (m); NAN: unknown */
+} gmpe_scenario;
+
+int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
+/* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
+ * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
+ * name. */
+const char *gmpe_label(const char *name);
+int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
+              cs_error *err);
+#define GMPE_NAMES "bssa14, sadigh97, cy14"
+
 #endif

@@ -55,7 +55,7 @@ static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *
 int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard gmpe-curve STUDY SITE --erf NAME --im 'RotD50 3.0'\n"
-        "          [--gmpe bssa14,sadigh97] [--vs30 M/S] [--sigma "
+        "          [--gmpe bssa14,sadigh97,cy14] [--vs30 M/S] [--sigma "
         "untruncated|upper|two-sided|zero]\n"
         "          [--truncation N] [--max-distance KM] [--levels L1,L2,...] [--csv PREFIX]\n"
         "          [--plot FILE.png|svg] [--ruptures FILE.csv]\n\n"
@@ -200,15 +200,23 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     }
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
-        int bssa = !strcmp(t, "bssa14"), sadigh = !strcmp(t, "sadigh97");
-        if ((!bssa && !sadigh) || ng == 4) {
-            rc = cs_error_input(&err, "--gmpe", NULL, t, "models: bssa14, sadigh97 (at most 4)");
+        const char *label = gmpe_label(t);
+        if (!label || ng == 4) {
+            rc = cs_error_input(&err, "--gmpe", NULL, t, "models: " GMPE_NAMES " (at most 4)");
             break;
         }
         for (long q = 0; q < n && !rc; q++) {
             gmpe_value g;
-            rc = bssa ? gmpe_bssa14(period, fr[q].mag, fr[q].d.rjb, fr[q].rake, vs30, &g, &err)
-                      : gmpe_sadigh97_rock(period, fr[q].mag, fr[q].d.rrup, fr[q].rake, &g, &err);
+            const gmpe_scenario sc = {.mag = fr[q].mag,
+                                      .rake = fr[q].rake,
+                                      .dip = fr[q].dip,
+                                      .ztor = fr[q].d.ztor,
+                                      .rrup = fr[q].d.rrup,
+                                      .rjb = fr[q].d.rjb,
+                                      .rx = fr[q].d.rx,
+                                      .vs30 = vs30,
+                                      .z1_m = NAN};
+            rc = gmpe_eval(t, period, &sc, &g, &err);
             lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
             rups[q] = (hazard_rupture){.prob = fr[q].prob,
                                        .nvalues = 1,
@@ -224,11 +232,10 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
         snprintf(inputs, sizeof inputs,
                  "GMPE %s over forecast %s within %g km, Vs30 %g m/s, sigma %s%s; cybershake %s",
-                 bssa ? "BSSA14" : "Sadigh et al. 1997 rock", erf, max_km, vs30, sigma, tr,
-                 CS_VERSION);
+                 label, erf, max_km, vs30, sigma, tr, CS_VERSION);
         long long id;
         if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &id, &err);
-        cs_copy(names[ng], sizeof names[ng], bssa ? "BSSA14" : "Sadigh et al. 1997");
+        cs_copy(names[ng], sizeof names[ng], label);
         for (int i = 0; i < nlev && !rc; i++)
             annual[ng][i] = hazard_annual(poe[i], run.time_span);
         if (!rc && csv) {

@@ -56,8 +56,8 @@ int hazard_write_csv(const char *path, const hazard_run *r, const char *imname, 
 }
 
 /* Classical PSHA over the run's ruptures with a ground-motion model: each rupture one lognormal
- * variation (median and sigma of the model at its Rjb/Rrup, magnitude and rake), the curve by
- * the same integrator, stored as a curve of the run under a dataset naming the model. */
+ * variation (median and sigma of the model at its distances, magnitude and mechanism), the
+ * curve by the same integrator, stored as a curve of the run under a dataset naming the model. */
 static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, const hazard_im *im,
                        long long type_id, const char *list, double vs30, double trunc,
                        const double *levels, int nlev, char names[4][32],
@@ -66,17 +66,15 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
         return cs_error_input(err, "--gmpe", NULL, list, "GMPE curves are for SA and PGA");
     char buf[128];
     cs_copy(buf, sizeof buf, list);
-    double *rjb = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
-    double *rrup = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
-    double *rake = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
-    double *lnm = malloc(sizeof(double) * (size_t)(set->n ? set->n : 1));
-    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(set->n ? set->n : 1));
-    int rc = rjb && rrup && rake && lnm && rups
-                 ? 0
-                 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (long q = 0; q < set->n && !rc; q++)
-        rc = hazard_rupture_geometry(db, run, set->source[q], set->rupture[q], &rjb[q], &rrup[q],
-                                     &rake[q], err);
+    const size_t n = (size_t)(set->n ? set->n : 1);
+    gmpe_scenario *sc = malloc(sizeof *sc * n);
+    double *lnm = malloc(sizeof(double) * n);
+    hazard_rupture *rups = malloc(sizeof *rups * n);
+    int rc = sc && lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (long q = 0; q < set->n && !rc; q++) {
+        sc[q] = (gmpe_scenario){.mag = set->mag[q], .vs30 = vs30, .z1_m = NAN};
+        rc = hazard_rupture_scenario(db, run, set->source[q], set->rupture[q], &sc[q], err);
+    }
     double period = strcmp(im->measure, "PGA") ? im->period : 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
@@ -84,15 +82,14 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
             rc = cs_error_input(err, "--gmpe", NULL, list, "at most 4 models");
             break;
         }
-        int bssa = !strcmp(t, "bssa14"), sadigh = !strcmp(t, "sadigh97");
-        if (!bssa && !sadigh) {
-            rc = cs_error_input(err, "--gmpe", NULL, t, "models: bssa14, sadigh97 (rock)");
+        const char *label = gmpe_label(t);
+        if (!label) {
+            rc = cs_error_input(err, "--gmpe", NULL, t, "models: " GMPE_NAMES);
             break;
         }
         for (long q = 0; q < set->n && !rc; q++) {
             gmpe_value g;
-            rc = bssa ? gmpe_bssa14(period, set->mag[q], rjb[q], rake[q], vs30, &g, err)
-                      : gmpe_sadigh97_rock(period, set->mag[q], rrup[q], rake[q], &g, err);
+            rc = gmpe_eval(t, period, &sc[q], &g, err);
             lnm[q] = g.ln_median;
             rups[q] = (hazard_rupture){.prob = set->rups[q].prob,
                                        .nvalues = 1,
@@ -109,16 +106,14 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
         snprintf(inputs, sizeof inputs,
                  "GMPE %s, Vs30 %g m/s, sigma %s%g, the run's ruptures and probabilities; "
                  "cybershake %s",
-                 bssa ? "BSSA14" : "Sadigh et al. 1997 rock", vs30,
-                 trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc, CS_VERSION);
+                 label, vs30, trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc,
+                 CS_VERSION);
         if (!rc) rc = hazard_store(db, run, type_id, levels, poe, nlev, inputs, &id, err);
         for (int i = 0; i < nlev && !rc; i++)
             annual[*ng][i] = hazard_annual(poe[i], run->time_span);
-        if (!rc) cs_copy(names[(*ng)++], 32, bssa ? "BSSA14" : "Sadigh et al. 1997");
+        if (!rc) cs_copy(names[(*ng)++], 32, label);
     }
-    free(rjb);
-    free(rrup);
-    free(rake);
+    free(sc);
     free(lnm);
     free(rups);
     return rc;
@@ -127,7 +122,7 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
 static int cmd_curve(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard curve STUDY RUN_ID|SITE --im 'RotD50 3.0' [--levels L1,L2,...]\n"
-        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg] [--gmpe bssa14,sadigh97]\n"
+        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg] [--gmpe bssa14,sadigh97,cy14]\n"
         "          [--vs30 M/S] [--truncation N]\n\n"
         "The hazard curve of a run (or of a site's newest finished run): P(IM > x) =\n"
         "1 - prod_r (1 - P_r)^f_r(x), f_r the fraction of rupture r's variations above x, at\n"
@@ -137,7 +132,7 @@ static int cmd_curve(int argc, char **argv) {
         "OpenQuake's hazard-curve layout, --plot draws it (annual probability of exceedance,\n"
         "lines at 2% and 10% in 50 years). --im takes 'COMPONENT PERIOD' for SA ('RotD50 3.0',\n"
         "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). --gmpe bssa14,\n"
-        "sadigh97 adds classical curves of those models over the same ruptures (the same\n"
+        "sadigh97,cy14 adds classical curves of those models over the same ruptures (the same\n"
         "integrator; --vs30, default the site's or 760 m/s; --truncation N sigmas, default none),\n"
         "stored and drawn on the same plot. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;

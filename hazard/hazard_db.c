@@ -7,6 +7,8 @@
 
 #include "cs_geo.h"
 #include "cs_strutil.h"
+#include "erf_db.h"
+#include "erf_distance.h"
 
 static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
 static const char *components[] = {"RotD50", "RotD100", "geometric mean", "E", "N", "Z"};
@@ -452,35 +454,20 @@ int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double
     return cs_db_commit(db, err);
 }
 
-int hazard_rupture_geometry(cs_db *db, const hazard_run *r, long long source, long long rupture,
-                            double *rjb, double *rrup, double *rake, cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT Lat, Lon, Depth, Rake FROM Points WHERE ERF_ID = ? AND Source_ID = ? "
-                      "AND Rupture_ID = ? ORDER BY Point_ID",
-                      &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, r->erf_id);
-    sqlite3_bind_int64(st, 2, source);
-    sqlite3_bind_int64(st, 3, rupture);
-    *rjb = *rrup = INFINITY;
-    *rake = NAN;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        double d = cs_geo_distance(r->lon, r->lat, sqlite3_column_double(st, 1),
-                                   sqlite3_column_double(st, 0)) *
-                   1e-3;
-        double z = sqlite3_column_double(st, 2);
-        *rjb = fmin(*rjb, d);
-        *rrup = fmin(*rrup, sqrt(d * d + z * z));
-        if (isnan(*rake)) *rake = sqlite3_column_double(st, 3);
+int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, long long rupture,
+                            gmpe_scenario *s, cs_error *err) {
+    erf_rupture rup;
+    memset(&rup, 0, sizeof rup);
+    if (erf_db_load_rupture(db, r->erf_id, source, rupture, &rup, err)) return -1;
+    erf_distances d;
+    int rc =
+        erf_distances_at(rup.lat, rup.lon, rup.dep, rup.nrows, rup.ncols, r->lon, r->lat, &d, err);
+    if (!rc) {
+        s->rake = rup.rake[0], s->dip = rup.dip[0];
+        s->rrup = d.rrup, s->rjb = d.rjb, s->rx = d.rx, s->ztor = d.ztor;
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return cs_db_fail(db, "reading rupture points", err);
-    if (!isfinite(*rjb))
-        return cs_error_input(err, cs_db_path(db), "Points", NULL,
-                              "source %lld rupture %lld has no surface points", source, rupture);
-    return 0;
+    erf_rupture_free(&rup);
+    return rc;
 }
 
 double hazard_site_vs30(cs_db *db, const hazard_run *r) {

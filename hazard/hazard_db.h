@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cs_db.h"
+#include "gmpe.h"
 #include "hazard_curve.h"
 
 typedef struct {
@@ -51,11 +52,11 @@ typedef struct {
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err);
 void hazard_set_free(hazard_set *set);
 
-/* A rupture's distances from the run's site over its surface points: Rjb (horizontal, km; the
- * closest point, so a site above a rupture gets the distance to the nearest grid point, not
- * 0), Rrup (km, depth included), and the rake of its first point. */
-int hazard_rupture_geometry(cs_db *db, const hazard_run *r, long long source, long long rupture,
-                            double *rjb, double *rrup, double *rake, cs_error *err);
+/* A rupture as the ground-motion models see it from the run's site: the distances of
+ * erf_distance.h over its surface points (Rrup, Rjb, Rx, Ztor) and the rake and dip of its
+ * first point, into s (magnitude and site terms left to the caller). */
+int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, long long rupture,
+                            gmpe_scenario *s, cs_error *err);
 
 /* The site's Vs30 (m/s), NAN when the study has none for it. */
 double hazard_site_vs30(cs_db *db, const hazard_run *r);

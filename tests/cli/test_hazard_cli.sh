@@ -228,11 +228,13 @@ t_gmpe_curve_recomputed() {
             --sigma $s --truncation 2 --csv "g_$s" --levels 0.01,0.05,0.1,0.2,0.3,0.5,0.8
         expect_rc 0 && expect_out "30 of its 30 ruptures within 200 km;" || return 1
     done
-    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97 --plot g.png \
-        --ruptures r.csv
-    expect_rc 0 && [ -s g.png ] && expect_out "ruptures and distances: r.csv" || return 1
-    # four sigma rules of Sadigh and one BSSA14; the second untruncated Sadigh replaced the first
-    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Curves WHERE Run_ID IS NULL AND Site_ID = 1")" = 5 ] || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97,cy14 \
+        --plot g.png --ruptures r.csv
+    expect_rc 0 && [ -s g.png ] && expect_out "ruptures and distances: r.csv" && expect_out "CY14 (curve" || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe ask14
+    expect_rc 1 && expect_err "models: bssa14, sadigh97, cy14" || return 1
+    # four sigma rules of Sadigh, BSSA14 and CY14; the second untruncated Sadigh replaced the first
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Curves WHERE Run_ID IS NULL AND Site_ID = 1")" = 6 ] || return 1
     "$PY" - <<'PYEOF' || return 1
 import csv, math, sqlite3
 from pyproj import Geod
