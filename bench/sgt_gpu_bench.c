@@ -17,7 +17,7 @@
 int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err);
 int sgt_cuda_copy_streams_bench(double gbytes, int ns, double *gbps, cs_error *err);
 int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_step, cs_error *err);
-void sgt_cuda_bench_layout(int align, int pad);
+void sgt_cuda_bench_layout(int align, int pad, int interleave);
 int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps, int planes, int tj,
                           int tiled, double *sec_per_step, double sec_kernel[2], double *gbytes,
                           cs_error *err);
@@ -150,24 +150,27 @@ int main(int argc, char **argv) {
                    npts, sec * 1e3, npts / sec / 1e9, npts / sec * bytes / 1e9,
                    100 * npts / sec * bytes / 1e9 / copy);
         }
-        /* Warps aligned with the z rows or not, rows padded to 8 or 32 floats. */
-        for (int lay = 0; lay < 4; lay++) {
-            const int align = lay & 1, pad = lay & 2 ? 32 : 8;
+        /* Warps aligned with the z rows or not, rows padded to 8 or 32 floats; then aligned
+         * and padded, the arrays interleaved by rows. */
+        for (int lay = 0; lay < 5; lay++) {
+            const int align = lay & 1 || lay == 4, pad = lay & 2 || lay == 4 ? 32 : 8,
+                      inter = lay == 4;
             for (int ceiling = 0; ceiling < 2; ceiling++) {
                 double sec, sk[2], g;
-                sgt_cuda_bench_layout(align, pad);
+                sgt_cuda_bench_layout(align, pad, inter);
                 if (sgt_cuda_kernel_bench(nxy, nxy, nz, visco, 1, steps, 64, 8, ceiling ? -1 : 0,
                                           &sec, sk, &g, &e))
                     return fail(&e);
                 double lups = (double)nxy * nxy * nz / sec;
-                printf("gpu-%s-layout kernel=%s warps_aligned=%d row_pad=%d time_per_step=%.2fms "
-                       "(velocity %.2f, stress %.2f) LUPS=%.2fG fraction_of_copy=%.0f%%\n",
+                printf("gpu-%s-layout kernel=%s warps_aligned=%d row_pad=%d interleaved_rows=%d "
+                       "time_per_step=%.2fms (velocity %.2f, stress %.2f) LUPS=%.2fG "
+                       "fraction_of_copy=%.0f%%\n",
                        visco ? "viscoelastic" : "elastic", ceiling ? "stream-ceiling" : "plain",
-                       align, pad, sec * 1e3, sk[0] * 1e3, sk[1] * 1e3, lups / 1e9,
+                       align, pad, inter, sec * 1e3, sk[0] * 1e3, sk[1] * 1e3, lups / 1e9,
                        100 * lups * bytes / 1e9 / copy);
             }
         }
-        sgt_cuda_bench_layout(1, 32);
+        sgt_cuda_bench_layout(1, 32, 0);
         printf("gpu-%s best kernel=%s block=32x%d planes_per_block=%d LUPS=%.2fG "
                "fraction_of_copy=%.0f%%\n",
                visco ? "viscoelastic" : "elastic", best_tiled ? "tiled" : "plain", best_name,

@@ -980,56 +980,70 @@ __global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
 /* A benchmark grid allocated on the device in one block: nf wavefields (velocities, stresses,
  * memory variables when visco) sharing one material, all filled with random values (never
  * zeros), the same values for the same arguments. */
-static int bench_align = 1, bench_pad = 32;
+static int bench_align = 1, bench_pad = 32, bench_interleave = 0;
 /* The layout of the benchmark grids: warps aligned with the rows or not (zshift), z rows padded
- * to a multiple of pad floats (the solver pads to 32 on the GPU). */
-extern "C" void sgt_cuda_bench_layout(int align, int pad) {
-    bench_align = align, bench_pad = pad;
+ * to a multiple of pad floats (the solver pads to 32 on the GPU), and the arrays apart or
+ * interleaved by rows (every array's row (i, j) side by side: each array is then a strided
+ * array whose y and x strides are narr times larger, so the kernels run unchanged). */
+extern "C" void sgt_cuda_bench_layout(int align, int pad, int interleave) {
+    bench_align = align, bench_pad = pad, bench_interleave = interleave;
 }
 
+/* Fills nrows rows of sy floats, `pitch` floats apart, with random values about base. */
+__global__ void fill_rows_kernel(float *a, long nrows, long sy, long pitch, float base, float amp,
+                                 unsigned seed) {
+    const long n = nrows * sy;
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < n;
+         q += (long)gridDim.x * blockDim.x) {
+        unsigned x = (unsigned)q * 2654435761u + seed;
+        x ^= x >> 13, x *= 0x5bd1e995u, x ^= x >> 15;
+        a[(q / sy) * pitch + q % sy] = base + amp * ((x & 0xffffff) / 16777216.0f - 0.5f);
+    }
+}
+
+/* A benchmark grid allocated on the device in one block: nf wavefields (velocities, stresses,
+ * memory variables when visco) sharing one material, all filled with random values (never
+ * zeros), the same values for the same arguments whatever the layout. */
 static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, float **all,
                       double *gbytes, cs_error *err) {
     kparams &k = *kp;
     memset(&k, 0, sizeof k);
     k.halo = 2, k.gz = 2, k.lnx = nx, k.lny = ny, k.nz = nz;
     k.zshift = bench_align ? k.gz : 0;
-    k.sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
+    const long sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
+    const long nrows = (long)(nx + 4) * (ny + 4), n = nrows * sy;
+    const int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
+    const long pitch = bench_interleave ? narr * sy : sy;
+    k.sy = pitch;
     k.sx = (long)(ny + 4) * k.sy;
-    long n = (long)(nx + 4) * k.sx;
     k.ih = 1.0f / 100.0f, k.dt = 0.004f, k.h = 100.0f, k.fs = 1, k.visco = visco;
     for (int l = 0; l < SGT_Q_NMECH; l++)
         k.qa[l] = 0.99f - 0.01f * l, k.qb[l] = 0.01f + 0.01f * l;
-    int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
     *gbytes = (double)narr * n * 4 / 1e9;
     CU(cudaMalloc((void **)all, (size_t)narr * n * sizeof(float)));
-    float *next = *all;
-    float *rho = next;
-    next += n;
-    float *lam = next;
-    next += n;
-    float *mu = next;
-    next += n;
-    fill_kernel<<<4096, 256>>>(rho, n, 2700.0f, 200.0f, 1u);
-    fill_kernel<<<4096, 256>>>(lam, n, 3.0e10f, 1.0e9f, 2u);
-    fill_kernel<<<4096, 256>>>(mu, n, 3.0e10f, 1.0e9f, 3u);
-    k.rho = rho, k.lam = lam, k.mu = mu;
+    int idx = 0;
+    /* array number idx, filled */
+    auto field = [&](float base, float amp, unsigned seed) {
+        float *f = bench_interleave ? *all + idx * sy : *all + idx * n;
+        idx++;
+        fill_rows_kernel<<<4096, 256>>>(f, nrows, sy, pitch, base, amp, seed);
+        return f;
+    };
+    k.rho = field(2700.0f, 200.0f, 1u);
+    k.lam = field(3.0e10f, 1.0e9f, 2u);
+    k.mu = field(3.0e10f, 1.0e9f, 3u);
     if (visco) {
-        float *qp = next;
-        next += n;
-        float *qs = next;
-        next += n;
-        fill_kernel<<<4096, 256>>>(qp, n, 0.05f, 0.01f, 4u);
-        fill_kernel<<<4096, 256>>>(qs, n, 0.08f, 0.01f, 5u);
-        k.qpw = qp, k.qsw = qs;
+        k.qpw = field(0.05f, 0.01f, 4u);
+        k.qsw = field(0.08f, 0.01f, 5u);
     }
     for (int f = 0; f < nf; f++) {
-        for (int c = 0; c < 3; c++, next += n)
-            k.v[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e-3f, 10u + f * 20 + c);
-        for (int c = 0; c < 6; c++, next += n)
-            k.s[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e5f, 30u + f * 20 + c);
+        for (int c = 0; c < 3; c++)
+            k.v[f][c] = field(0.0f, 1e-3f, 10u + f * 20 + c);
+        for (int c = 0; c < 6; c++)
+            k.s[f][c] = field(0.0f, 1e5f, 30u + f * 20 + c);
         if (visco)
-            for (int c = 0; c < 6; c++, next += n)
-                k.r[f][c] = next, fill_kernel<<<4096, 256>>>(next, n, 0.0f, 1e2f, 50u + f * 20 + c);
+            for (int c = 0; c < 6; c++)
+                k.r[f][c] = field(0.0f, 1e2f, 50u + f * 20 + c);
     }
     return check_launch(err, "benchmark fill");
 }
