@@ -10,10 +10,12 @@
  * harmonic means computed on the fly (no extra arrays to read). Each warp sits on one whole
  * 128-byte line of every array it streams: z rows are padded to 32 floats on the GPU and the
  * block's first thread is at depth -gz, the start of a row (zshift), so a warp's load is one
- * request, not two; this alone gave +30% (docs/performance.md). Register queues along x (12-17%
- * slower) and shared-memory tiles of the y-z plane (sgt_cuda_tiled.cuh, 15-17% slower) were
- * measured and are not the default. The other passes (free surface, PML slabs,
- * sources, save points, receivers) touch a small part of the grid and use one thread per cell.
+ * request, not two (+30%). Every value a thread reads is read before it writes any: the
+ * arrays may alias as far as the compiler knows, so a load after a store waits for it (+20-24%;
+ * docs/performance.md). Register queues along x and shared-memory tiles of the y-z plane
+ * (sgt_cuda_tiled.cuh) were measured slower and are not the default. The other passes (free
+ * surface, PML slabs, sources, save points, receivers) touch a small part of the grid and use one
+ * thread per cell.
  *
  * Every pass works on a region of columns (sgt_step): with neighbours, the boundary strips run
  * on one stream and the interior on another, and the halo travels while the interior computes,
@@ -27,6 +29,7 @@
 #endif
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,18 @@ struct dev_state {
     float *batch; /* [nb][npoints][6] */
     int nb, filled, first_m;
     float *host_batch;
+    /* Saving overlaps the time loop: two device batches take turns; a full one is copied to
+     * the host on a stream of its own and transposed into the output by a host thread while
+     * the next steps run (flush_start); finish and checkpoints wait for it (flush_wait). */
+    float *batch2;
+    int cur;
+    cudaStream_t sc;
+    cudaEvent_t ev_saved, ev_copied[2];
+    pthread_t worker;
+    int worker_running, worker_rc;
+    int job_m0, job_count, job_buf;
+    sgt_state *job_state;
+    char worker_msg[256];
     int *rec;
     float *rec_prev, *rec_out;
     int planes_per_block;
@@ -126,18 +141,31 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
                     bz = 2.0f / (r0 + __ldg(k.rho + p + 1));
 #pragma unroll
         for (int f = 0; f < NF; f++) {
+            /* all reads before the writes (the arrays may alias as far as the compiler knows) */
             float *const *sg = k.s[f];
-            k.v[f][0][p] +=
-                c * (sgt_fwd(sg[0], p, k.sx) + sgt_bwd(sg[3], p, k.sy) + sgt_bwd(sg[4], p, 1)) * bx;
-            k.v[f][1][p] +=
-                c * (sgt_bwd(sg[3], p, k.sx) + sgt_fwd(sg[1], p, k.sy) + sgt_bwd(sg[5], p, 1)) * by;
-            k.v[f][2][p] +=
-                c * (sgt_bwd(sg[4], p, k.sx) + sgt_bwd(sg[5], p, k.sy) + sgt_fwd(sg[2], p, 1)) * bz;
+            const float a0 =
+                sgt_fwd(sg[0], p, k.sx) + sgt_bwd(sg[3], p, k.sy) + sgt_bwd(sg[4], p, 1);
+            const float a1 =
+                sgt_bwd(sg[3], p, k.sx) + sgt_fwd(sg[1], p, k.sy) + sgt_bwd(sg[5], p, 1);
+            const float a2 =
+                sgt_bwd(sg[4], p, k.sx) + sgt_bwd(sg[5], p, k.sy) + sgt_fwd(sg[2], p, 1);
+            const float v0 = k.v[f][0][p], v1 = k.v[f][1][p], v2 = k.v[f][2][p];
+            k.v[f][0][p] = v0 + c * a0 * bx;
+            k.v[f][1][p] = v1 + c * a1 * by;
+            k.v[f][2][p] = v2 + c * a2 * bz;
         }
     }
 }
 
-template <int NF, int TJV> __global__ void stress_kernel(kparams k, int planes, kreg r) {
+/* SGT_STRESS_THREADS (a build option for measurements): threads per SM the stress kernel's
+ * registers must allow. */
+#ifdef SGT_STRESS_THREADS
+#define STRESS_BOUNDS(TJV) __launch_bounds__(TK *(TJV), SGT_STRESS_THREADS / (TK * (TJV)))
+#else
+#define STRESS_BOUNDS(TJV)
+#endif
+template <int NF, int TJV>
+__global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r) {
     int kk, j, ia, ib;
     if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
     for (int i = ia; i < ib; i++) {
@@ -432,11 +460,19 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         CU(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int),
                       cudaMemcpyHostToDevice));
         long per = s->npoints * 6 * (long)sizeof(float);
-        d->nb = (int)(256L * 1024 * 1024 / per);
+        d->nb = (int)(128L * 1024 * 1024 / per);
         if (d->nb < 1) d->nb = 1;
         if (d->nb > s->nt_out) d->nb = s->nt_out;
+        const char *bs = getenv("CYBERSHAKE_GPU_BATCH_SAMPLES"); /* for tests */
+        if (bs && atoi(bs) > 0 && atoi(bs) < d->nb) d->nb = atoi(bs);
         CU(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
+        CU(cudaMalloc((void **)&d->batch2, (size_t)per * d->nb));
         CU(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
+        /* not blocking: the legacy stream's kernels must not wait for these copies */
+        CU(cudaStreamCreateWithFlags(&d->sc, cudaStreamNonBlocking));
+        CU(cudaEventCreateWithFlags(&d->ev_saved, cudaEventDisableTiming));
+        CU(cudaEventCreateWithFlags(&d->ev_copied[0], cudaEventDisableTiming));
+        CU(cudaEventCreateWithFlags(&d->ev_copied[1], cudaEventDisableTiming));
         d->first_m = 1;
     }
     if (s->nrec) {
@@ -715,22 +751,77 @@ static int cuda_field(sgt_state *s, const sgt_field *f, float *buf, int to_backe
     return 0;
 }
 
-/* Copies the filled part of the batch to the host output (time fastest there). */
-static int flush_batch(sgt_state *s, dev_state *d, cs_error *err) {
-    if (!d->filled) return 0;
-    long per = s->npoints * 6;
-    CU(cudaDeviceSynchronize()); /* the save kernels run on the interior stream */
-    CU(cudaMemcpy(d->host_batch, d->batch, (size_t)per * d->filled * sizeof(float),
-                  cudaMemcpyDeviceToHost));
-    /* The batch is [sample][point][6]; the output wants time fastest. Each thread takes whole
-     * series, so its writes are contiguous runs of `filled` samples. */
-    const int nb = d->filled, m0 = d->first_m, nto = s->nt_out;
-    const float *hb = d->host_batch;
+/* The batch is [sample][point][6]; the output wants time fastest. Each thread takes whole
+ * series, so its writes are contiguous runs of `count` samples. */
+static void transpose_batch(sgt_state *s, const float *hb, int m0, int count) {
+    const long per = s->npoints * 6;
+    const int nto = s->nt_out;
     float *out = s->out;
 #pragma omp parallel for schedule(static)
     for (long q = 0; q < per; q++)
-        for (int b = 0; b < nb; b++)
+        for (int b = 0; b < count; b++)
             out[q * nto + m0 + b] = hb[(long)b * per + q];
+}
+
+static float *batch_buffer(dev_state *d, int which) {
+    return which ? d->batch2 : d->batch;
+}
+
+static void *flush_worker(void *arg) {
+    dev_state *d = (dev_state *)arg;
+    cudaError_t e = cudaEventSynchronize(d->ev_copied[d->job_buf]);
+    if (e != cudaSuccess) {
+        snprintf(d->worker_msg, sizeof d->worker_msg, "copying saved strain to the host: %s",
+                 cudaGetErrorString(e));
+        d->worker_rc = -1;
+        return NULL;
+    }
+    transpose_batch(d->job_state, d->host_batch, d->job_m0, d->job_count);
+    return NULL;
+}
+
+/* Waits for the flush in flight, if any. */
+static int flush_wait(dev_state *d, cs_error *err) {
+    if (!d->worker_running) return 0;
+    pthread_join(d->worker, NULL);
+    d->worker_running = 0;
+    if (d->worker_rc) return cs_error_set(err, CS_ERR_RESOURCE, "%s", d->worker_msg);
+    return 0;
+}
+
+/* Starts copying the full batch to the host (after the save kernels that filled it) and its
+ * transpose; the saves go on into the other batch once its own copy has left it. */
+static int flush_start(sgt_state *s, dev_state *d, cs_error *err) {
+    int rc = flush_wait(d, err); /* the host buffer is free again */
+    if (rc) return rc;
+    const long per = s->npoints * 6;
+    CU(cudaEventRecord(d->ev_saved, d->si));
+    CU(cudaStreamWaitEvent(d->sc, d->ev_saved, 0));
+    CU(cudaMemcpyAsync(d->host_batch, batch_buffer(d, d->cur),
+                       (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost, d->sc));
+    CU(cudaEventRecord(d->ev_copied[d->cur], d->sc));
+    d->job_state = s, d->job_m0 = d->first_m, d->job_count = d->filled, d->job_buf = d->cur;
+    d->worker_rc = 0;
+    if (pthread_create(&d->worker, NULL, flush_worker, d))
+        return cs_error_set(err, CS_ERR_RESOURCE, "cannot start the thread that saves strain");
+    d->worker_running = 1;
+    d->first_m += d->filled;
+    d->filled = 0;
+    d->cur ^= 1;
+    CU(cudaStreamWaitEvent(d->si, d->ev_copied[d->cur], 0));
+    return 0;
+}
+
+/* Everything saved so far in the output: the flush in flight, then what the current batch
+ * holds (synchronously). */
+static int flush_all(sgt_state *s, dev_state *d, cs_error *err) {
+    int rc = flush_wait(d, err);
+    if (rc || !d->filled) return rc;
+    const long per = s->npoints * 6;
+    CU(cudaDeviceSynchronize());
+    CU(cudaMemcpy(d->host_batch, batch_buffer(d, d->cur), (size_t)per * d->filled * sizeof(float),
+                  cudaMemcpyDeviceToHost));
+    transpose_batch(s, d->host_batch, d->first_m, d->filled);
     d->first_m += d->filled;
     d->filled = 0;
     return 0;
@@ -742,19 +833,19 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     long n6 = s->npoints * 6;
     if (d->filled == 0) d->first_m = m;
     save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128, 0, d->si>>>(
-        d->kp, d->pts, s->npoints, d->batch + (long)d->filled * n6);
+        d->kp, d->pts, s->npoints, batch_buffer(d, d->cur) + (long)d->filled * n6);
     boundary_waits_for_interior(d);
     int rc = check_launch(err, "save");
     if (rc) return rc;
     d->filled++;
-    if (d->filled == d->nb) return flush_batch(s, d, err);
+    if (d->filled == d->nb) return flush_start(s, d, err);
     return 0;
 }
 
 static int cuda_finish(sgt_state *s, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
     CU(cudaDeviceSynchronize());
-    int rc = flush_batch(s, d, err);
+    int rc = flush_all(s, d, err);
     if (rc) return rc;
     if (s->nrec)
         CU(cudaMemcpy(s->rec_out, d->rec_out, (size_t)s->nrec * 3 * s->nt * sizeof(float),
@@ -765,6 +856,13 @@ static int cuda_finish(sgt_state *s, cs_error *err) {
 static void cuda_teardown(sgt_state *s) {
     dev_state *d = (dev_state *)s->backend;
     if (!d) return;
+    cs_error ignored;
+    flush_wait(d, &ignored);
+    if (d->sc) {
+        cudaStreamDestroy(d->sc);
+        cudaEventDestroy(d->ev_saved);
+        cudaEventDestroy(d->ev_copied[0]), cudaEventDestroy(d->ev_copied[1]);
+    }
     kparams &k = d->kp;
     for (int c = 0; c < 3; c++)
         cudaFree(k.v[0][c]);
@@ -778,7 +876,7 @@ static void cuda_teardown(sgt_state *s) {
     for (int q = 0; q < d->nslabs; q++)
         for (int c = 0; c < 6; c++)
             cudaFree(d->slab[q].psi[c]);
-    cudaFree(d->pts), cudaFree(d->batch), cudaFreeHost(d->host_batch);
+    cudaFree(d->pts), cudaFree(d->batch), cudaFree(d->batch2), cudaFreeHost(d->host_batch);
     cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
     for (int a = 0; a < 2; a++)
         for (int side = 0; side < 2; side++) {

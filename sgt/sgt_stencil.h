@@ -12,6 +12,13 @@
 #else
 #define SGT_HD static inline __attribute__((always_inline))
 #endif
+/* Loops the GPU must unroll to keep their arrays in registers (the host compilers do it
+ * anyway). */
+#ifdef __CUDA_ARCH__
+#define SGT_UNROLL _Pragma("unroll")
+#else
+#define SGT_UNROLL
+#endif
 
 #define SGT_S_C1 1.125f          /* 9/8 */
 #define SGT_S_C2 (-0.041666668f) /* -1/24 */
@@ -101,7 +108,17 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
     const float th = d[0] + d[1] + d[2];
     float rate[6] = {lam * th + 2 * mu * d[0], lam * th + 2 * mu * d[1], lam * th + 2 * mu * d[2],
                      mxy * (d[3] + d[4]),      mxz * (d[5] + d[6]),      myz * (d[7] + d[8])};
+    /* Every value read before anything is written: the arrays may alias as far as the compiler
+     * knows, so a read after a write would have to wait for it (on the GPU, a memory round trip
+     * per component instead of one for all). */
+    float ro[6] = {0, 0, 0, 0, 0, 0}, so[6];
+    SGT_UNROLL
+    for (int c = 0; c < 6; c++)
+        so[c] = s[c][p];
     if (r) {
+        SGT_UNROLL
+        for (int c = 0; c < 6; c++)
+            ro[c] = r[c][p];
         const float pm = lam + 2 * mu;
         const float x[6] = {wp * pm * th - 2 * ws * mu * (th - d[0]),
                             wp * pm * th - 2 * ws * mu * (th - d[1]),
@@ -109,15 +126,16 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
                             ws * rate[3],
                             ws * rate[4],
                             ws * rate[5]};
+        SGT_UNROLL
         for (int c = 0; c < 6; c++) {
-            const float ro = r[c][p];
-            const float rn = a * ro + b * x[c];
+            const float rn = a * ro[c] + b * x[c];
             r[c][p] = rn;
-            rate[c] -= 0.5f * (rn + ro);
+            rate[c] -= 0.5f * (rn + ro[c]);
         }
     }
+    SGT_UNROLL
     for (int c = 0; c < 6; c++)
-        s[c][p] += dt * rate[c];
+        s[c][p] = so[c] + dt * rate[c];
 }
 
 /* Velocity at node p, read with the weights the force source uses. At the free surface the
