@@ -164,7 +164,9 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
 #else
 #define STRESS_BOUNDS(TJV)
 #endif
-template <int NF, int TJV>
+/* VISCO as a template argument: the elastic kernel then needs no registers for the memory
+ * variables' path. */
+template <int NF, int TJV, bool VISCO>
 __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r) {
     int kk, j, ia, ib;
     if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
@@ -179,13 +181,13 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r) 
         const float myz =
             sgt_harm4(m0, __ldg(mu + p + k.sy), __ldg(mu + p + 1), __ldg(mu + p + k.sy + 1));
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
-        const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f, ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
+        const float wp = VISCO ? __ldg(k.qpw + p) : 0.0f, ws = VISCO ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             float d[9];
             sgt_derivs(k.v[f][0], k.v[f][1], k.v[f][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.ih,
                        d);
-            sgt_stress_point(k.s[f], k.visco ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
+            sgt_stress_point(k.s[f], VISCO ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
                              k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[f][2][p] = 0.0f;
         }
@@ -211,9 +213,15 @@ static void launch_plain_velocity(const kparams &k, int planes, int tj, kreg r, 
 template <int NF>
 static void launch_plain_stress(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
     dim3 g = grid_of(k, r, planes, tj);
-    if (tj == 4) stress_kernel<NF, 4><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
-    if (tj == 8) stress_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
-    if (tj == 16) stress_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+    if (k.visco) {
+        if (tj == 4) stress_kernel<NF, 4, true><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
+        if (tj == 8) stress_kernel<NF, 8, true><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
+        if (tj == 16) stress_kernel<NF, 16, true><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+    } else {
+        if (tj == 4) stress_kernel<NF, 4, false><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
+        if (tj == 8) stress_kernel<NF, 8, false><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
+        if (tj == 16) stress_kernel<NF, 16, false><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+    }
 }
 #include "sgt_cuda_tiled.cuh"
 
