@@ -89,6 +89,7 @@ struct dev_state {
      * the host on a stream of its own and transposed into the output by a host thread while
      * the next steps run (flush_start); finish and checkpoints wait for it (flush_wait). */
     float *batch2;
+    float *slotf; /* slot_factor_kernel's table */
     int cur;
     cudaStream_t sc;
     cudaEvent_t ev_saved, ev_copied[2];
@@ -322,7 +323,21 @@ __global__ void moment_kernel(kparams k, kreg r, int si, int sj, int sk, double 
     sgt_moment_apply(k.s[0], p, k.sx, k.sy, li, lj, sk, r.i0, r.i1, r.j0, r.j1, k.fs, amp, m);
 }
 
-__global__ void save_kernel(kparams k, const int *pts, long np, float *slot) {
+/* The shear slots' factors of every save point (sgt_point_slot_factor), once: the material does
+ * not change, and reading them saves each save four moduli and a Q weight per slot. Slot m of
+ * point q at fac[(m - 3) * np + q]. */
+__global__ void slot_factor_kernel(kparams k, const int *pts, long np, float *fac) {
+    const long q = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= np) return;
+    const int li = pts[3 * q] - k.i0, lj = pts[3 * q + 1] - k.j0, kk = pts[3 * q + 2];
+    if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
+    const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
+    for (int m = 3; m < SGT_PT_SLOTS; m++)
+        fac[(m - 3) * np + q] =
+            (float)sgt_point_slot_factor(m, k.mu, k.visco ? k.qsw : NULL, p, k.sx, k.sy, kk, k.fs);
+}
+
+__global__ void save_kernel(kparams k, const int *pts, long np, const float *fac, float *slot) {
     const long q = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (q >= np) return;
     const int li = pts[3 * q] - k.i0, lj = pts[3 * q + 1] - k.j0, kk = pts[3 * q + 2];
@@ -330,7 +345,7 @@ __global__ void save_kernel(kparams k, const int *pts, long np, float *slot) {
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
     sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.qpw, k.qsw, k.qtau, pts[3 * q],
-                     pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, e);
+                     pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
     for (int c = 0; c < 6; c++)
         slot[6 * q + c] = (float)e[c];
 }
@@ -408,7 +423,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const sgt_layout *L = &s->L;
     /* Memory needed on the device against memory free there. */
     double need = (double)L->ncell * 4 * (12 + (s->visco ? 8 : 0)) +
-                  (double)s->npoints * 24.0 * 16 + (double)s->nrec * 12.0 * s->nt;
+                  (double)s->npoints * (24.0 * 16 + 4.0 * (SGT_PT_SLOTS - 3)) +
+                  (double)s->nrec * 12.0 * s->nt;
     size_t free_b = 0, total_b = 0;
     CU(cudaMemGetInfo(&free_b, &total_b));
     if (need > (double)free_b)
@@ -475,6 +491,11 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         if (bs && atoi(bs) > 0 && atoi(bs) < d->nb) d->nb = atoi(bs);
         CU(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
         CU(cudaMalloc((void **)&d->batch2, (size_t)per * d->nb));
+        CU(cudaMalloc((void **)&d->slotf, (size_t)s->npoints * (SGT_PT_SLOTS - 3) * sizeof(float)));
+        slot_factor_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
+                                                                          d->slotf);
+        rc = check_launch(err, "save point factors");
+        if (rc) return rc;
         CU(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
         /* not blocking: the legacy stream's kernels must not wait for these copies */
         CU(cudaStreamCreateWithFlags(&d->sc, cudaStreamNonBlocking));
@@ -841,7 +862,7 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     long n6 = s->npoints * 6;
     if (d->filled == 0) d->first_m = m;
     save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128, 0, d->si>>>(
-        d->kp, d->pts, s->npoints, batch_buffer(d, d->cur) + (long)d->filled * n6);
+        d->kp, d->pts, s->npoints, d->slotf, batch_buffer(d, d->cur) + (long)d->filled * n6);
     boundary_waits_for_interior(d);
     int rc = check_launch(err, "save");
     if (rc) return rc;
@@ -884,7 +905,8 @@ static void cuda_teardown(sgt_state *s) {
     for (int q = 0; q < d->nslabs; q++)
         for (int c = 0; c < 6; c++)
             cudaFree(d->slab[q].psi[c]);
-    cudaFree(d->pts), cudaFree(d->batch), cudaFree(d->batch2), cudaFreeHost(d->host_batch);
+    cudaFree(d->pts), cudaFree(d->batch), cudaFree(d->batch2), cudaFree(d->slotf),
+        cudaFreeHost(d->host_batch);
     cudaFree(d->rec), cudaFree(d->rec_prev), cudaFree(d->rec_out);
     for (int a = 0; a < 2; a++)
         for (int side = 0; side < 2; side++) {

@@ -367,9 +367,25 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
  * eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components as
  * (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
  * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
+/* The factor of shear slot m (>= 3) of a point: its weight over 2 mu (1 - W_s) at its shear
+ * point, 0 for an unused slot. The material does not change, so a back end may compute these
+ * once per point (sgt_point_strain's fac). */
+SGT_HD double sgt_point_slot_factor(int m, const float *mu, const float *qsw, long p, long sx,
+                                    long sy, int k, int fs) {
+    int comp, di, dj, dk;
+    float w;
+    const long q = sgt_point_slot(m, p, sx, sy, k, fs, &comp, &w, &di, &dj, &dk);
+    if (q < 0) return 0;
+    const double ws = qsw ? qsw[q] : 0;
+    return w / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
+}
+
+/* fac: NULL, or the shear slots' factors of this point (sgt_point_slot_factor), slot m at
+ * fac[(m - 3) * fstride]. */
 SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
                              const float *qpw, const float *qsw, const float *tau, int gi, int gj,
-                             long p, long sx, long sy, int k, int fs, double e[6]) {
+                             long p, long sx, long sy, int k, int fs, const float *fac,
+                             long fstride, double e[6]) {
     double t[6] = {0, 0, 0, 0, 0, 0};
     for (int m = 0; m < SGT_PT_SLOTS; m++) {
         int comp, di, dj, dk;
@@ -381,9 +397,12 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
         if (r) {
             const int mech = ((gi + di) & 1) | (((gj + dj) & 1) << 1) | (((k + dk) & 1) << 2);
             v -= (double)tau[mech] * r[comp][q];
-            ws = qsw[q];
+            if (!fac) ws = qsw[q];
         }
-        if (comp >= 3) v = w * v / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
+        if (comp >= 3 && fac)
+            v *= fac[(m - 3) * fstride];
+        else if (comp >= 3)
+            v = w * v / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
         t[comp] += v;
     }
     /* Relaxed moduli of the node's cell. */
