@@ -42,30 +42,22 @@ static int sink_add(const erf_rupture *r, double rate, const char *key, void *ct
     return 0;
 }
 
-/* The next free source id of a forecast. */
-static int next_source_id(cs_db *db, long long erf_id, long long *id, cs_error *err) {
+/* The next free source id of a forecast, and whether `id` is taken. */
+static int source_ids(cs_db *db, long long erf_id, long long id, long long *next, int *taken,
+                      cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT coalesce(max(Source_ID) + 1, 0) FROM Ruptures WHERE ERF_ID = ?",
+    if (cs_db_prepare(db,
+                      "SELECT coalesce(max(Source_ID) + 1, 0), coalesce(sum(Source_ID = ?), 0) "
+                      "FROM Ruptures WHERE ERF_ID = ?",
                       &st, err))
         return -1;
-    sqlite3_bind_int64(st, 1, erf_id);
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, erf_id);
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+    if (rc == SQLITE_ROW)
+        *next = sqlite3_column_int64(st, 0), *taken = sqlite3_column_int(st, 1) > 0;
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the forecast's source ids", err);
-}
-
-static int source_taken(cs_db *db, long long erf_id, long long id, int *taken, cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT count(*) FROM Ruptures WHERE ERF_ID = ? AND Source_ID = ?", &st,
-                      err))
-        return -1;
-    sqlite3_bind_int64(st, 1, erf_id);
-    sqlite3_bind_int64(st, 2, id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *taken = sqlite3_column_int(st, 0) > 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the forecast's sources", err);
 }
 
 int cs_erf_add_area_main(int argc, char **argv) {
@@ -199,14 +191,12 @@ int cs_erf_add_area_main(int argc, char **argv) {
         else
             err = probe, rc = -1;
         int taken = 0;
-        if (!rc && id < 0) rc = next_source_id(db, erf_id, &a.source_id, &err);
-        if (!rc && id >= 0) {
-            a.source_id = (long long)id;
-            rc = source_taken(db, erf_id, a.source_id, &taken, &err);
-            if (!rc && taken)
-                rc = cs_error_input(&err, "--source-id", NULL, NULL,
-                                    "forecast %s already has a source %lld", name, a.source_id);
-        }
+        long long next = 0;
+        if (!rc) rc = source_ids(db, erf_id, (long long)id, &next, &taken, &err);
+        a.source_id = id >= 0 ? (long long)id : next;
+        if (!rc && id >= 0 && taken)
+            rc = cs_error_input(&err, "--source-id", NULL, NULL,
+                                "forecast %s already has a source %lld", name, a.source_id);
         if (!rc) rc = erf_db_writer_open(db, erf_id, &sink.w, &err);
         if (!rc) rc = erf_area_ruptures(&a, sink_add, &sink, &npoints, &err);
         erf_db_writer_close(&sink.w);

@@ -46,26 +46,29 @@ int erf_distances_at(const double *lat, const double *lon, const double *dep, in
                             "a rupture surface needs at least one point (%d x %d)", nrows, ncols);
     out->rrup = out->rjb = INFINITY;
     out->ztor = INFINITY;
+    /* the top row's points in the site's azimuthal equidistant frame, for Rx */
+    const int trace = n > 1 && ncols >= 2;
+    double *x = trace ? malloc(sizeof(double) * 2 * (size_t)ncols) : NULL;
+    if (trace && !x)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (%d trace points)", ncols);
+    double *y = x ? x + ncols : NULL;
     for (long q = 0; q < n; q++) {
         const double d = cs_geo_distance(site_lon, site_lat, lon[q], lat[q]) * 1e-3;
         out->rjb = fmin(out->rjb, d);
         out->rrup = fmin(out->rrup, hypot(d, dep[q]));
+        if (q < ncols) {
+            out->ztor = fmin(out->ztor, dep[q]);
+            if (x) {
+                const double az = cs_geo_azimuth(site_lon, site_lat, lon[q], lat[q]) * M_PI / 180;
+                x[q] = d > 0 ? d * sin(az) : 0;
+                y[q] = d > 0 ? d * cos(az) : 0;
+            }
+        }
     }
-    for (int c = 0; c < ncols; c++)
-        out->ztor = fmin(out->ztor, dep[c]);
-    if (n == 1 || ncols < 2) {
+    if (!trace) {
         /* a point (or a surface with no extent along strike): no trace to measure from */
         out->rx = -out->rjb;
         return 0;
-    }
-    double *x = malloc(sizeof(double) * 2 * (size_t)ncols);
-    if (!x) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (%d trace points)", ncols);
-    double *y = x + ncols;
-    for (int c = 0; c < ncols; c++) {
-        const double d = cs_geo_distance(site_lon, site_lat, lon[c], lat[c]) * 1e-3;
-        const double az = cs_geo_azimuth(site_lon, site_lat, lon[c], lat[c]) * M_PI / 180;
-        x[c] = d > 0 ? d * sin(az) : 0;
-        y[c] = d > 0 ? d * cos(az) : 0;
     }
     out->rx = erf_gc2_t(x, y, ncols);
     free(x);

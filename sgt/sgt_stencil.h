@@ -401,7 +401,8 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
         }
         if (comp >= 3 && fac)
             v *= fac[(m - 3) * fstride];
-        else if (comp >= 3)
+        else if (comp >= 3) /* sgt_point_slot_factor's value, in the order the CPU has always
+                               rounded it (w v first), so its outputs stay bit for bit */
             v = w * v / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
         t[comp] += v;
     }
