@@ -72,7 +72,7 @@ CUDA_LIBS :=
 NOCUDA_SRC := sgt/sgt_nocuda.c
 endif
 NVCCFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_90,code=[sm_90,compute_90] --Werror all-warnings \
-             -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp
+             -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp $(NVCC_EXTRA)
 
 FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)

@@ -88,8 +88,10 @@ int main(int argc, char **argv) {
         if (sgt_cuda_kernel_bench(nxy, nxy, nz, only, 1, steps, only_planes ? only_planes : 16,
                                   variant, tiled, &sec, sk, &g, &e1))
             return fail(&e1);
-        printf("%s %s grid=%dx%dx%d LUPS=%.2fG\n", only ? "viscoelastic" : "elastic",
-               tiled ? "tiled" : "plain", nxy, nxy, nz, (double)nxy * nxy * nz / sec / 1e9);
+        printf("%s %s block=32x%d grid=%dx%dx%d time_per_step=%.2fms (velocity %.2f, stress "
+               "%.2f) LUPS=%.2fG\n",
+               only ? "viscoelastic" : "elastic", tiled ? "tiled" : "plain", variant, nxy, nxy, nz,
+               sec * 1e3, sk[0] * 1e3, sk[1] * 1e3, (double)nxy * nxy * nz / sec / 1e9);
         return 0;
     }
     cs_error e;

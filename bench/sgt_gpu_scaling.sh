@@ -12,7 +12,7 @@
 set -u
 OUT=${OUT:-$PWD/gpu-scaling}
 mkdir -p "$OUT"
-CS=$PWD/build/sgt-only/bin/cybershake
+CS=${CS:-$PWD/build/sgt-only/bin/cybershake}
 NGPU=$(nvidia-smi -L 2>/dev/null | wc -l)
 NCPU=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -117,7 +117,7 @@ weak() {
         params $((1024 * px)) $((1024 * py)) 200 200 >run.par
         mpirun_n "$np" "$CS" sgt run.par --set ranks_x=$px --set ranks_y=$py >"$OUT/weak_$np.log" 2>&1
         l=$(lups "$OUT/weak_$np.log")
-        grep -h "halo exchange" "$OUT/weak_$np.log" | head -1
+        grep -h "halo exchange" "$OUT/weak_$np.log" | sort | uniq -c | head -3
         [ -z "$base" ] && base=$l
         echo "$np GPUs ($px x $py, $((1024 * px)) x $((1024 * py)) x 200): $l G LUPS, efficiency $(awk -v l="$l" -v b="$base" -v n="$np" 'BEGIN { printf "%.1f%%", 100 * l / (n * b) }')" | tee -a "$OUT/scaling.txt"
     done
@@ -132,7 +132,7 @@ strong() {
         params 2100 2850 200 100 >run.par
         mpirun_n "$np" "$CS" sgt run.par --set ranks_x=$px --set ranks_y=$py >"$OUT/strong_$np.log" 2>&1
         l=$(lups "$OUT/strong_$np.log")
-        grep -h "halo exchange" "$OUT/strong_$np.log" | head -1
+        grep -h "halo exchange" "$OUT/strong_$np.log" | sort | uniq -c | head -3
         [ -z "$base" ] && base=$l
         echo "$np GPUs ($px x $py): $l G LUPS, speed-up $(awk -v l="$l" -v b="$base" 'BEGIN { printf "%.2f", l / b }'), efficiency $(awk -v l="$l" -v b="$base" -v n="$np" 'BEGIN { printf "%.1f%%", 100 * l / (n * b) }')" | tee -a "$OUT/scaling.txt"
         grep -E "error|setup" "$OUT/strong_$np.log" | head -3

@@ -36,6 +36,7 @@
 
 extern "C" {
 #include "cs_log.h"
+#include "cs_progress.h"
 #include "sgt_run.h"
 }
 #include "sgt_stencil.h"
@@ -109,6 +110,10 @@ struct dev_state {
     cudaEvent_t ev_vb, ev_b, ev_i;
     int cuda_aware;
     halo_buf halo[2];
+    /* Host time blocked in the exchanges: waiting for the strips to reach the send buffers, and
+     * for the messages (reported at the end of the run). */
+    double wait_strips_s, wait_msgs_s;
+    long exchanges;
 };
 
 #define TK 32
@@ -704,7 +709,9 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     halo_buf &hb = d->halo[axis];
     /* The strips are in the buffers once the boundary stream gets here; the interior keeps the
      * GPU busy while the messages travel. */
+    const double t0 = cs_now();
     CU(cudaStreamSynchronize(d->sb));
+    const double t1 = cs_now();
     void *snd[2][3], *rcv[2][3];
     for (int side = 0; side < 2; side++) {
         snd[side][0] = d->cuda_aware ? hb.dsend[side] : hb.hsend[side];
@@ -713,6 +720,7 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     int rc = sgt_comm_post(s->comm, axis, 1, snd, rcv, (int)(3 * hb.count), MPI_FLOAT, err);
     if (!rc) rc = sgt_comm_wait(s->comm, err);
     if (rc) return rc;
+    d->wait_strips_s += t1 - t0, d->wait_msgs_s += cs_now() - t1, d->exchanges++;
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
         if (!d->cuda_aware)
@@ -876,6 +884,10 @@ static int cuda_finish(sgt_state *s, cs_error *err) {
     CU(cudaDeviceSynchronize());
     int rc = flush_all(s, d, err);
     if (rc) return rc;
+    if (d->exchanges)
+        cs_info("halo exchanges: %ld, the host waited %.3f s for the strips, %.3f s for the "
+                "messages",
+                d->exchanges, d->wait_strips_s, d->wait_msgs_s);
     if (s->nrec)
         CU(cudaMemcpy(s->rec_out, d->rec_out, (size_t)s->nrec * 3 * s->nt * sizeof(float),
                       cudaMemcpyDeviceToHost));
@@ -1272,9 +1284,12 @@ extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int step
     return rc;
 }
 
-static const sgt_backend cuda_backend = {"cuda",         cuda_setup,     cuda_velocity, cuda_stress,
-                                         cuda_halo_post, cuda_halo_wait, cuda_end_step, cuda_save,
-                                         cuda_finish,    cuda_field,     cuda_teardown};
+static const sgt_backend cuda_backend = {"cuda",         1,
+                                         cuda_setup,     cuda_velocity,
+                                         cuda_stress,    cuda_halo_post,
+                                         cuda_halo_wait, cuda_end_step,
+                                         cuda_save,      cuda_finish,
+                                         cuda_field,     cuda_teardown};
 
 extern "C" const sgt_backend *sgt_backend_cuda(void) {
     return &cuda_backend;

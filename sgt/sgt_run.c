@@ -102,9 +102,9 @@ static void cpu_teardown(sgt_state *s) {
     s->backend = NULL;
 }
 
-const sgt_backend sgt_backend_cpu = {"cpu",         cpu_setup,     cpu_velocity, cpu_stress,
-                                     cpu_halo_post, cpu_halo_wait, cpu_end_step, cpu_save,
-                                     cpu_finish,    NULL,          cpu_teardown};
+const sgt_backend sgt_backend_cpu = {
+    "cpu",        0,        cpu_setup,  cpu_velocity, cpu_stress,  cpu_halo_post, cpu_halo_wait,
+    cpu_end_step, cpu_save, cpu_finish, NULL,         cpu_teardown};
 
 static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
     char *desc = meta->stf_description;

@@ -43,6 +43,9 @@ int sgt_state_fields(const sgt_state *s, sgt_field *f);
  * messages travel, as long as each region's updates happen in the order given. */
 typedef struct {
     const char *name;
+    /* 1 where a region update is only queued when the call returns (the GPU's streams): the
+     * step then queues the interior's stress before it waits for a halo, which blocks the host. */
+    int queued;
     int (*setup)(sgt_state *s, cs_error *err);
     /* Velocity of a region to step n+1/2: update, force, absorbing boundary. `boundary`: a
      * strip whose values a neighbour waits for. */
@@ -66,7 +69,9 @@ typedef struct {
 
 /* One time step n (v to n+1/2, sigma to n+1) through a back end's region updates: with
  * neighbours, the strips they wait for first, their exchange while the interior is updated,
- * then the stress of the interior while the other axis exchanges, then the rims. */
+ * then the stress of the interior while the other axis exchanges, then the rims. A queued back
+ * end gets both interior updates before the first wait, so the device is never short of work
+ * while the host waits for messages. */
 int sgt_step(const sgt_backend *be, sgt_state *s, int n, cs_error *err);
 /* The region lists of a step: boundary strips then the interior (velocity, last of the 5), the
  * interior then the rims (stress, first of the 5). */

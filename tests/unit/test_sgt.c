@@ -457,6 +457,65 @@ TEST(step_regions_cover_each_column_once) {
     }
 }
 
+/* A back end that records the calls of a step: V and S for boundary updates, v and s for the
+ * interiors, P0 P1 W0 W1 for the halo posts and waits, E for the end of the step. */
+static char step_log[128];
+static void step_note(const char *what) {
+    strncat(step_log, what, sizeof step_log - strlen(step_log) - 1);
+}
+static int rec_velocity(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *e) {
+    step_note(boundary ? "V" : "v");
+    return 0;
+}
+static int rec_stress(sgt_state *s, int n, const sgt_region *r, int boundary, cs_error *e) {
+    step_note(boundary ? "S" : "s");
+    return 0;
+}
+static int rec_post(sgt_state *s, int axis, cs_error *e) {
+    step_note(axis ? "P1" : "P0");
+    return 0;
+}
+static int rec_wait(sgt_state *s, int axis, cs_error *e) {
+    step_note(axis ? "W1" : "W0");
+    return 0;
+}
+static int rec_end(sgt_state *s, int n, cs_error *e) {
+    step_note("E");
+    return 0;
+}
+
+TEST(step_queues_the_interior_before_waiting_for_a_halo) {
+    /* With neighbours on all four sides: the strips first, then the x exchange posted while
+     * the interior's velocity runs. A back end whose updates are only queued (the GPU) gets the
+     * interior's stress before the first wait, which blocks the host; one that computes as it
+     * is called (the CPU) computes it while the y exchange travels. The rims come last. */
+    sgt_state st;
+    memset(&st, 0, sizeof st);
+    st.L.lnx = 13, st.L.lny = 11;
+    st.L.nbr[0][0] = st.L.nbr[0][1] = st.L.nbr[1][0] = st.L.nbr[1][1] = 1;
+    sgt_layout_set_regions(&st.L);
+    sgt_backend be = {.name = "recorder",
+                      .velocity = rec_velocity,
+                      .stress = rec_stress,
+                      .halo_post = rec_post,
+                      .halo_wait = rec_wait,
+                      .end_step = rec_end};
+    cs_error e;
+    for (int queued = 0; queued < 2; queued++) {
+        be.queued = queued;
+        step_log[0] = 0;
+        CHECK(sgt_step(&be, &st, 0, &e) == 0);
+        const char *want = queued ? "VVVVP0vsW0P1W1SSSSE" : "VVVVP0vW0P1sW1SSSSE";
+        CHECK_MSG(!strcmp(step_log, want), "queued %d: %s, expected %s", queued, step_log, want);
+    }
+    /* Without neighbours: one velocity and one stress update. */
+    memset(st.L.nbr, 0, sizeof st.L.nbr);
+    sgt_layout_set_regions(&st.L);
+    step_log[0] = 0;
+    CHECK(sgt_step(&be, &st, 0, &e) == 0);
+    CHECK_MSG(!strcmp(step_log, "vsE"), "no neighbours: %s", step_log);
+}
+
 TEST(decomposition_splits_evenly_and_refuses_thin_parts) {
     int start, len, total = 0;
     for (int c = 0; c < 3; c++) {
