@@ -28,6 +28,7 @@
 #include <mpi-ext.h>
 #endif
 
+#include <algorithm>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -66,8 +67,15 @@ struct kparams {
 };
 
 struct dev_slab {
-    int axis, box[6]; /* [i0, i1) x [j0, j1) x [k0, k1), local */
+    int axis, side, box[6]; /* [i0, i1) x [j0, j1) x [k0, k1), local */
     float *psi[6];
+};
+
+/* The PML slabs and profiles, passed by value to the updates of the boundary shells. */
+struct pml_set {
+    int n;
+    dev_slab slab[6];
+    const float *an[3], *bn[3], *ah[3], *bh[3];
 };
 
 /* Halo buffers of one axis: what goes to and comes from each side, 3 components each. */
@@ -82,6 +90,7 @@ struct dev_state {
     float *an[3], *bn[3], *ah[3], *bh[3], *damp[3];
     dev_slab slab[6];
     int nslabs;
+    pml_set pml; /* the slabs again, for the boundary shells' updates */
     int *pts;
     float *batch; /* [nb][npoints][6] */
     int nb, filled, first_m;
@@ -119,23 +128,70 @@ struct dev_state {
 #define TK 32
 #define TJ 8
 
-/* A region of columns [i0, i1) x [j0, j1), passed by value. */
+/* A box of nodes [i0, i1) x [j0, j1) x [k0, k1), passed by value; kl is the depth of the first
+ * thread of a block, at or above k0 where a 128-byte line of the rows begins (see kbox). */
 struct kreg {
-    int i0, i1, j0, j1;
+    int i0, i1, j0, j1, k0, k1, kl;
 };
 
-/* This thread's depth kk and row j (blocks of 32 x tj threads, the first at depth -zshift) and
- * its block's run of x planes [ia, ib); false when it falls outside the region or the grid. */
+/* This thread's depth kk and row j (blocks of 32 x tj threads, the first at depth r.kl) and
+ * its block's run of x planes [ia, ib); false when it falls outside the box. */
 __device__ __forceinline__ bool thread_cell(const kparams &k, int planes, const kreg &r, int tj,
                                             int *kk, int *j, int *ia, int *ib) {
-    *kk = blockIdx.x * TK + threadIdx.x - k.zshift;
+    *kk = r.kl + blockIdx.x * TK + threadIdx.x;
     *j = r.j0 + blockIdx.y * tj + threadIdx.y;
     *ia = r.i0 + blockIdx.z * planes;
     *ib = min(*ia + planes, r.i1);
-    return *kk >= 0 && *kk < k.nz && *j < r.j1;
+    return *kk >= r.k0 && *kk < r.k1 && *j < r.j1;
 }
 
-template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes, kreg r) {
+/* A box with its first thread's depth: thread 0 of a block sits on a row's line start (depth
+ * -zshift is the row's first ghost node, where a line begins). */
+static kreg kbox(const kparams &k, int i0, int i1, int j0, int j1, int k0, int k1) {
+    const int kl = (k0 + k.zshift) / TK * TK - k.zshift;
+    return kreg{i0, i1, j0, j1, k0, k1, kl};
+}
+
+/* The PML terms of node (i, j, kk) after its update, slab by slab in order: those of every x
+ * and y slab that holds it (two at a vertical edge). The same per-cell formulas as the CPU's
+ * pass over the slabs. */
+__device__ __forceinline__ void pml_point(const kparams &k, const pml_set &ps, long p, int i, int j,
+                                          int kk, bool stress) {
+    for (int q = 0; q < ps.n; q++) {
+        const dev_slab &sl = ps.slab[q];
+        if (i < sl.box[0] || i >= sl.box[1] || j < sl.box[2] || j >= sl.box[3] || kk < sl.box[4] ||
+            kk >= sl.box[5])
+            continue;
+        const int nk = sl.box[5] - sl.box[4], a = sl.axis;
+        const long cell = ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk +
+                          (kk - sl.box[4]);
+        const int g = a == 0 ? i + k.i0 : j + k.j0;
+        if (!stress) {
+            sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, ps.an[a][g], ps.bn[a][g],
+                                  ps.ah[a][g], ps.bh[a][g], sl.psi, cell, k.ih, k.dt);
+        } else {
+            const int cb = (a + 1) % 3, cc = (a + 2) % 3;
+            const float m1 = sgt_shear_modulus(k.mu, p, k.sx, k.sy,
+                                               cb + a == 1   ? 0
+                                               : cb + a == 2 ? 1
+                                                             : 2);
+            const float m2 = sgt_shear_modulus(k.mu, p, k.sx, k.sy,
+                                               cc + a == 1   ? 0
+                                               : cc + a == 2 ? 1
+                                                             : 2);
+            const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
+            sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
+                                k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
+                                k.visco ? k.qsw[p] : 0.0f, k.qb[mech], ps.an[a][g], ps.bn[a][g],
+                                ps.ah[a][g], ps.bh[a][g], sl.psi, cell, k.ih, k.dt);
+        }
+    }
+}
+
+/* PML: the instance for the boundary shells, which adds the PML terms of each node right after
+ * its update (one wavefield); the interior's instance has no code for them. */
+template <int NF, int TJV, bool PML = false>
+__global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
     int kk, j, ia, ib;
     if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
     const float c = k.dt * k.ih;
@@ -160,6 +216,7 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
             k.v[f][1][p] = v1 + c * a1 * by;
             k.v[f][2][p] = v2 + c * a2 * bz;
         }
+        if (PML) pml_point(k, ps, p, i, j, kk, false);
     }
 }
 
@@ -172,8 +229,8 @@ template <int NF, int TJV> __global__ void velocity_kernel(kparams k, int planes
 #endif
 /* VISCO as a template argument: the elastic kernel then needs no registers for the memory
  * variables' path. */
-template <int NF, int TJV, bool VISCO>
-__global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r) {
+template <int NF, int TJV, bool VISCO, bool PML = false>
+__global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, pml_set ps) {
     int kk, j, ia, ib;
     if (!thread_cell(k, planes, r, TJV, &kk, &j, &ia, &ib)) return;
     for (int i = ia; i < ib; i++) {
@@ -197,37 +254,51 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r) 
                              k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[f][2][p] = 0.0f;
         }
+        if (PML) pml_point(k, ps, p, i, j, kk, true);
     }
 }
 
 /* Launch helpers for the kernels with blocks of 32 x tj threads. */
 static dim3 grid_of(const kparams &k, const kreg &r, int planes, int tj) {
-    return dim3((k.nz + k.zshift + TK - 1) / TK, (r.j1 - r.j0 + tj - 1) / tj,
+    return dim3((r.k1 - r.kl + TK - 1) / TK, (r.j1 - r.j0 + tj - 1) / tj,
                 (r.i1 - r.i0 + planes - 1) / planes);
 }
 /* No __launch_bounds__: the default register cap (set for 1024-thread blocks) leaves both
  * kernels at 40 registers, 6 blocks of 256 threads per SM. Measured on an H200: capping them at
  * 32 for full occupancy spills, and letting them take 54 and 64 registers (bounds of 256
  * threads) costs occupancy; both were 13-17% slower (docs/performance.md). */
+static const pml_set no_pml = {};
 template <int NF>
 static void launch_plain_velocity(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
     dim3 g = grid_of(k, r, planes, tj);
-    if (tj == 4) velocity_kernel<NF, 4><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
-    if (tj == 8) velocity_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
-    if (tj == 16) velocity_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+    if (tj == 4) velocity_kernel<NF, 4><<<g, dim3(TK, 4), 0, st>>>(k, planes, r, no_pml);
+    if (tj == 8) velocity_kernel<NF, 8><<<g, dim3(TK, 8), 0, st>>>(k, planes, r, no_pml);
+    if (tj == 16) velocity_kernel<NF, 16><<<g, dim3(TK, 16), 0, st>>>(k, planes, r, no_pml);
 }
 template <int NF>
 static void launch_plain_stress(const kparams &k, int planes, int tj, kreg r, cudaStream_t st) {
     dim3 g = grid_of(k, r, planes, tj);
+    const pml_set &z = no_pml;
     if (k.visco) {
-        if (tj == 4) stress_kernel<NF, 4, true><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
-        if (tj == 8) stress_kernel<NF, 8, true><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
-        if (tj == 16) stress_kernel<NF, 16, true><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+        if (tj == 4) stress_kernel<NF, 4, true><<<g, dim3(TK, 4), 0, st>>>(k, planes, r, z);
+        if (tj == 8) stress_kernel<NF, 8, true><<<g, dim3(TK, 8), 0, st>>>(k, planes, r, z);
+        if (tj == 16) stress_kernel<NF, 16, true><<<g, dim3(TK, 16), 0, st>>>(k, planes, r, z);
     } else {
-        if (tj == 4) stress_kernel<NF, 4, false><<<g, dim3(TK, 4), 0, st>>>(k, planes, r);
-        if (tj == 8) stress_kernel<NF, 8, false><<<g, dim3(TK, 8), 0, st>>>(k, planes, r);
-        if (tj == 16) stress_kernel<NF, 16, false><<<g, dim3(TK, 16), 0, st>>>(k, planes, r);
+        if (tj == 4) stress_kernel<NF, 4, false><<<g, dim3(TK, 4), 0, st>>>(k, planes, r, z);
+        if (tj == 8) stress_kernel<NF, 8, false><<<g, dim3(TK, 8), 0, st>>>(k, planes, r, z);
+        if (tj == 16) stress_kernel<NF, 16, false><<<g, dim3(TK, 16), 0, st>>>(k, planes, r, z);
     }
+}
+/* The boundary shells' instances (blocks of 32 x 8, one wavefield). */
+static void launch_pml_update(const kparams &k, const pml_set &ps, int planes, kreg r, int stress,
+                              cudaStream_t st) {
+    dim3 g = grid_of(k, r, planes, TJ);
+    if (!stress)
+        velocity_kernel<1, TJ, true><<<g, dim3(TK, TJ), 0, st>>>(k, planes, r, ps);
+    else if (k.visco)
+        stress_kernel<1, TJ, true, true><<<g, dim3(TK, TJ), 0, st>>>(k, planes, r, ps);
+    else
+        stress_kernel<1, TJ, false, true><<<g, dim3(TK, TJ), 0, st>>>(k, planes, r, ps);
 }
 #include "sgt_cuda_tiled.cuh"
 
@@ -477,12 +548,19 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     for (int q = 0; q < s->pml.nslabs && !rc; q++) {
         const sgt_pml_slab *sl = &s->pml.slab[q];
         dev_slab *ds = &d->slab[q];
-        ds->axis = sl->axis;
+        ds->axis = sl->axis, ds->side = sl->side;
         memcpy(ds->box, sl->box, sizeof ds->box);
         for (int c = 0; c < 6 && !rc; c++)
             rc = upload(&ds->psi[c], NULL, sl->count, err);
     }
     if (rc) return rc;
+    /* The x and y slabs come first (sgt_absorb.c), the z ones after them. */
+    d->pml.n = 0;
+    for (int q = 0; q < d->nslabs; q++)
+        if (d->slab[q].axis < 2) d->pml.slab[d->pml.n++] = d->slab[q];
+    for (int a = 0; a < 3; a++)
+        d->pml.an[a] = d->an[a], d->pml.bn[a] = d->bn[a], d->pml.ah[a] = d->ah[a],
+        d->pml.bh[a] = d->bh[a];
     /* Save points: accumulators and the batch buffer (a few hundred MB at most). */
     if (s->npoints) {
         CU(cudaMalloc((void **)&d->pts, (size_t)s->npoints * 3 * sizeof(int)));
@@ -546,28 +624,76 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     return rc;
 }
 
-static kreg kr(const sgt_region *r) {
-    return kreg{r->ib, r->ie, r->jb, r->je};
+static kreg kr(const kparams &k, const sgt_region *r) {
+    return kbox(k, r->ib, r->ie, r->jb, r->je, 0, k.nz);
 }
 
+/* Whether the x and y slabs' PML terms are added by the updates themselves (the plain kernels)
+ * rather than by passes of their own after them (the tiled kernels, and the sponge, keep the
+ * passes; the z slabs always have theirs). */
+static int fused_pml(const sgt_state *s, const dev_state *d) {
+    return !d->kernel_tiled && s->absorb == SGT_ABSORB_PML && d->pml.n > 0;
+}
+
+/* The update of region r with the x and y slabs' PML terms in it: the core, which no x or y
+ * slab reaches, with the interior's kernels; the shells around it (x sides, then the y sides
+ * between them) with the instances that add each node's PML terms right after its update, so
+ * that a PML node's fields are read and written once instead of once more by a pass over its
+ * slab. Measured on an H200 (docs/performance.md): this pays for the x and y slabs, whose shells
+ * are whole columns; the z slab at the bottom, 20 nodes of each column in two 32-node lines,
+ * ran slower as a shell than as a pass, and keeps its pass. */
+static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaStream_t st) {
+    const kparams &k = d->kp;
+    const int lo[2] = {r->ib, r->jb}, hi[2] = {r->ie, r->je};
+    int c0[2] = {lo[0], lo[1]}, c1[2] = {hi[0], hi[1]};
+    for (int q = 0; q < d->pml.n; q++) {
+        const dev_slab &sl = d->pml.slab[q];
+        const int a = sl.axis;
+        if (sl.side == 0)
+            c0[a] = std::max(c0[a], sl.box[2 * a + 1]);
+        else
+            c1[a] = std::min(c1[a], sl.box[2 * a]);
+    }
+    for (int a = 0; a < 2; a++) {
+        c0[a] = std::min(std::max(c0[a], lo[a]), hi[a]);
+        c1[a] = std::min(std::max(c1[a], c0[a]), hi[a]);
+    }
+    const int planes = d->planes_per_block;
+    /* The shells are 20 nodes thin: runs of 8 planes give them enough blocks to fill the
+     * device. */
+    const int shell_planes = std::min(planes, 8);
+    const kreg core = kbox(k, c0[0], c1[0], c0[1], c1[1], 0, k.nz);
+    const kreg shell[4] = {
+        kbox(k, lo[0], c0[0], lo[1], hi[1], 0, k.nz), kbox(k, c1[0], hi[0], lo[1], hi[1], 0, k.nz),
+        kbox(k, c0[0], c1[0], lo[1], c0[1], 0, k.nz), kbox(k, c0[0], c1[0], c1[1], hi[1], 0, k.nz)};
+    if (core.i1 > core.i0 && core.j1 > core.j0)
+        launch_update(k, 0, planes, d->kernel_tj, core, stress, st);
+    for (int b = 0; b < 4; b++)
+        if (shell[b].i1 > shell[b].i0 && shell[b].j1 > shell[b].j0)
+            launch_pml_update(k, d->pml, shell_planes, shell[b], stress, st);
+}
+
+/* The absorbing boundary's pass over region r: the sponge, or the PML terms of the slabs along
+ * the axes from first_axis on (0: all; 2: the z slabs, when the updates added the others). */
 static void absorb_region(sgt_state *s, dev_state *d, const sgt_region *r, int stress,
-                          cudaStream_t st) {
+                          int first_axis, cudaStream_t st) {
     const kparams &k = d->kp;
     if (s->absorb == SGT_ABSORB_SPONGE) {
         dim3 g((k.nz + TK - 1) / TK, (r->je - r->jb + TJ - 1) / TJ, r->ie - r->ib);
-        sponge_kernel<<<g, dim3(TK, TJ), 0, st>>>(k, kr(r), d->damp[0], d->damp[1], d->damp[2],
+        sponge_kernel<<<g, dim3(TK, TJ), 0, st>>>(k, kr(k, r), d->damp[0], d->damp[1], d->damp[2],
                                                   stress);
         return;
     }
     for (int q = 0; q < d->nslabs; q++) {
         const dev_slab &sl = d->slab[q];
+        if (sl.axis < first_axis) continue;
         sgt_region part =
             sgt_region_meet(*r, sgt_region{sl.box[0], sl.box[1], sl.box[2], sl.box[3]});
         if (sgt_region_empty(&part)) continue;
         long total = (long)(part.ie - part.ib) * (part.je - part.jb) * (sl.box[5] - sl.box[4]);
         int a = sl.axis;
         pml_kernel<<<(unsigned)((total + 255) / 256), 256, 0, st>>>(
-            k, sl, kr(&part), d->an[a], d->bn[a], d->ah[a], d->bh[a], stress);
+            k, sl, kr(k, &part), d->an[a], d->bn[a], d->ah[a], d->bh[a], stress);
     }
 }
 
@@ -576,17 +702,21 @@ static int cuda_velocity(sgt_state *s, int n, const sgt_region *r, int boundary,
     if (sgt_region_empty(r)) return 0;
     const kparams &k = d->kp;
     cudaStream_t st = boundary ? d->sb : d->si;
-    launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(r), 0, st);
+    const int fused = fused_pml(s, d);
+    if (fused)
+        update_with_pml(d, r, 0, st);
+    else
+        launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(k, r), 0, st);
     if (s->source_kind == SGT_SOURCE_FORCE) {
         const double amp = s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h);
         if (s->plane_source)
             force_kernel<<<dim3((r->ie - r->ib + 127) / 128, r->je - r->jb), 128, 0, st>>>(
-                k, kr(r), 0, 0, s->src_k, 1, amp, s->force[0], s->force[1], s->force[2]);
+                k, kr(k, r), 0, 0, s->src_k, 1, amp, s->force[0], s->force[1], s->force[2]);
         else
-            force_kernel<<<1, 1, 0, st>>>(k, kr(r), s->src_i, s->src_j, s->src_k, 0, amp,
+            force_kernel<<<1, 1, 0, st>>>(k, kr(k, r), s->src_i, s->src_j, s->src_k, 0, amp,
                                           s->force[0], s->force[1], s->force[2]);
     }
-    absorb_region(s, d, r, 0, st);
+    absorb_region(s, d, r, 0, fused ? 2 : 0, st);
     if (boundary) cudaEventRecord(d->ev_vb, d->sb);
     return check_launch(err, "velocity");
 }
@@ -598,7 +728,11 @@ static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, c
     cudaStream_t st = boundary ? d->sb : d->si;
     /* The interior stress reads the boundary strips' velocities. */
     if (d->split && !boundary) cudaStreamWaitEvent(d->si, d->ev_vb, 0);
-    launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(r), 1, st);
+    const int fused = fused_pml(s, d);
+    if (fused)
+        update_with_pml(d, r, 1, st);
+    else
+        launch_update(k, d->kernel_tiled, d->planes_per_block, d->kernel_tj, kr(k, r), 1, st);
     for (long q = 0; q < s->nmsrc; q++) {
         /* a finite source: one launch per subfault of this rank that acts at this step */
         const int *g = s->msrc_node + 3 * q;
@@ -608,18 +742,18 @@ static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, c
             s->dt * s->msrc_mu[q] * s->msrc_rate[(size_t)q * s->nt + n] / (s->h * s->h * s->h);
         if (amp == 0 || li < r->ib - 2 || li > r->ie + 1 || lj < r->jb - 2 || lj > r->je + 1)
             continue;
-        moment_kernel<<<1, 1, 0, st>>>(k, kr(r), g[0], g[1], g[2], amp, m[0], m[1], m[2], m[3],
+        moment_kernel<<<1, 1, 0, st>>>(k, kr(k, r), g[0], g[1], g[2], amp, m[0], m[1], m[2], m[3],
                                        m[4], m[5]);
     }
     if (s->source_kind == SGT_SOURCE_MOMENT && !s->nmsrc)
-        moment_kernel<<<1, 1, 0, st>>>(k, kr(r), s->src_i, s->src_j, s->src_k,
+        moment_kernel<<<1, 1, 0, st>>>(k, kr(k, r), s->src_i, s->src_j, s->src_k,
                                        s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
                                        s->moment[0], s->moment[1], s->moment[2], s->moment[3],
                                        s->moment[4], s->moment[5]);
-    absorb_region(s, d, r, 1, st);
+    absorb_region(s, d, r, 1, fused ? 2 : 0, st);
     if (s->free_surface)
         free_surface_kernel<<<dim3((r->je - r->jb + 127) / 128, r->ie - r->ib), 128, 0, st>>>(
-            k, kr(r));
+            k, kr(k, r));
     return check_launch(err, "stress");
 }
 
@@ -1204,7 +1338,7 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     float *all;
     rc = bench_grid(nx, ny, nz, visco, nf, &k, &all, gbytes, err);
     if (rc) return rc;
-    const kreg whole = {0, nx, 0, ny};
+    const kreg whole = kbox(k, 0, nx, 0, ny, 0, nz);
     for (int pass = 0; pass < 4; pass++) {
         /* pass 0 warms up; 1 times both kernels; 2 the velocity kernel, 3 the stress kernel */
         cudaEvent_t e0, e1;
@@ -1252,7 +1386,7 @@ extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int step
     rc = bench_grid(nx, ny, nz, visco, 1, &a, &all_a, &g, err);
     if (!rc) rc = bench_grid(nx, ny, nz, visco, 1, &b, &all_b, &g, err);
     if (rc) return rc;
-    const kreg reg = {margin[0], nx - margin[1], margin[2], ny - margin[3]};
+    const kreg reg = kbox(a, margin[0], nx - margin[1], margin[2], ny - margin[3], 0, nz);
     for (int st = 0; st < steps; st++) {
         launch_update(a, 0, planes, tj, reg, 0, 0), launch_update(a, 0, planes, tj, reg, 1, 0);
         launch_update(b, tiled, planes, tj, reg, 0, 0),
