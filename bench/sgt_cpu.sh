@@ -5,6 +5,7 @@
 # Prints one summary line per case. Usage: bench/sgt_cpu.sh [STEPS] [NX NY NZ]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/bench/box_params.sh"
 cs="$repo/build/bin/cybershake"
 steps=${1:-30}
 nx=${2:-280}
@@ -16,27 +17,10 @@ cd "$work"
 awk -v nx="$nx" -v ny="$ny" -v nz="$nz" 'BEGIN { srand(3); for (p = 0; p < 1000; p++)
     printf "%d %d %d\n", 30 + int(rand() * (nx - 60)), 30 + int(rand() * (ny - 60)), int(rand() * (nz - 40)) }' >pts.txt
 for visco in false true; do
-    cat >b.par <<PAR
-nx = $nx
-ny = $ny
-nz = $nz
-h = 100 m
-dt = 0.005 s
-nt = $steps
-model_format = homogeneous
-vp = 6000 m/s
-vs = 3464 m/s
-rho = 2700 kg/m3
-attenuation = $visco
-fmax = 3 Hz
-source_i = $((nx / 2))
-source_j = $((ny / 2))
-source_k = 0
-force_component = z
-save_points = pts.txt
-decimation = 10
-output = b.h5
-PAR
+    {
+        box_params "$nx" "$ny" "$nz" "$steps"
+        printf 'attenuation = %s\nsave_points = pts.txt\noutput = b.h5\n' "$visco"
+    } >b.par
     out=$(CYBERSHAKE_LOG=warn "$cs" sgt b.par)
     lups=$(echo "$out" | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\2/p')
     secs=$(echo "$out" | sed -n 's/.*steps, \([0-9.]*\) s, .*/\1/p')

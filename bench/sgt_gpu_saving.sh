@@ -4,6 +4,7 @@
 # Usage: bench/sgt_gpu_saving.sh [NX NY NZ STEPS] (default 807 807 384 200: the 22 GB viscoelastic grid of sgt_gpu_bench)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/bench/box_params.sh"
 cs=${CS_BIN:-$repo/build/sgt-only/bin/cybershake}
 nx=${1:-807}
 ny=${2:-807}
@@ -15,27 +16,10 @@ cd "$work"
 printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
 awk -v nx="$nx" -v ny="$ny" -v nz="$nz" 'BEGIN { srand(9); for (p = 0; p < 1000000; p++)
     printf "%d %d %d\n", 30 + int(rand() * (nx - 60)), 30 + int(rand() * (ny - 60)), int(rand() * (nz - 40)) }' >million.txt
-cat >s.par <<PAR
-backend = cuda
-nx = $nx
-ny = $ny
-nz = $nz
-h = 100 m
-dt = 0.005 s
-nt = $steps
-model_format = homogeneous
-vp = 6000 m/s
-vs = 3464 m/s
-rho = 2700 kg/m3
-attenuation = true
-fmax = 3 Hz
-source_i = $((nx / 2))
-source_j = $((ny / 2))
-source_k = 0
-force_vector = 0 0 1
-decimation = 10
-output = s.h5
-PAR
+{
+    box_params "$nx" "$ny" "$nz" "$steps"
+    printf 'backend = cuda\nattenuation = true\noutput = s.h5\n'
+} >s.par
 t1=$(CYBERSHAKE_LOG=warn "$cs" sgt s.par --set save_points=one.txt | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p')
 t2=$(CYBERSHAKE_LOG=warn "$cs" sgt s.par --set save_points=million.txt | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p')
 echo "$t1 $t2" | awk -v g="${nx}x${ny}x${nz}" -v n="$steps" '{ printf "gpu-solver-viscoelastic grid=%s steps=%d one_point=%.2fs (%.2f G LUPS) million_points=%.2fs (%.2f G LUPS) saving_cost=%.1f%%\n", g, n, $1, $2, $3, $4, 100 * ($3 / $1 - 1) }'

@@ -7,6 +7,7 @@
 # Usage: bench/sgt_gpu_solver.sh [NX NY NZ STEPS] (default 807 807 384 200); results in $OUT.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/bench/box_params.sh"
 cs=${CS_BIN:-$repo/build/sgt-only/bin/cybershake}
 OUT=${OUT:-$PWD/gpu-results}
 mkdir -p "$OUT"
@@ -18,28 +19,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
-cat >s.par <<PAR
-backend = cuda
-nx = $nx
-ny = $ny
-nz = $nz
-h = 100 m
-dt = 0.005 s
-nt = $steps
-model_format = homogeneous
-vp = 6000 m/s
-vs = 3464 m/s
-rho = 2700 kg/m3
-attenuation = true
-fmax = 3 Hz
-source_i = $((nx / 2))
-source_j = $((ny / 2))
-source_k = 0
-force_vector = 0 0 1
-decimation = 10
-save_points = one.txt
-output = s.h5
-PAR
+printf '%d %d %d\n' $((nx / 2)) $((ny / 2)) $((nz / 2)) >mid.txt
+{
+    box_params "$nx" "$ny" "$nz" "$steps"
+    printf 'backend = cuda\nattenuation = true\nsave_points = one.txt\noutput = s.h5\n'
+} >s.par
 run() { # run LABEL SETTINGS...
     label=$1
     shift
@@ -47,7 +31,7 @@ run() { # run LABEL SETTINGS...
     echo "$r" | awk -v l="$label" -v n="$steps" '{ printf "gpu-solver %-40s %.3f s for %d steps (%.2f ms/step), %.2f G LUPS\n", l, $1, n, 1e3 * $1 / n, $2 }' | tee -a "$OUT/solver.txt"
 }
 run "viscoelastic, PML 20, free surface"
-run "viscoelastic, PML 20, PML on top too" --set free_surface=false --set source_k=$((nz / 2))
+run "viscoelastic, PML 20, PML on top too" --set free_surface=false --set source_k=$((nz / 2)) --set save_points=mid.txt
 run "viscoelastic, sponge 20, free surface" --set absorbing=sponge
 run "viscoelastic, PML 1, free surface" --set absorbing_width=1
 run "elastic, PML 20, free surface" --set attenuation=false
