@@ -281,6 +281,20 @@ int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state
     return 0;
 }
 
+/* Removes the temporary files of manifests a killed run did not finish writing. */
+static void remove_manifest_temps(const sgt_config *c) {
+    DIR *d = opendir(c->checkpoint_dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[4400];
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, ".checkpoint.tmp.", 16)) continue;
+        snprintf(path, sizeof path, "%s/%s", c->checkpoint_dir, e->d_name);
+        remove(path);
+    }
+    closedir(d);
+}
+
 void sgt_checkpoint_remove(const sgt_config *c, const sgt_state *s) {
     remove_rank_files(c, rank_of(s), -1);
     MPI_Comm comm = comm_of(s);
@@ -289,6 +303,7 @@ void sgt_checkpoint_remove(const sgt_config *c, const sgt_state *s) {
         char path[4400];
         manifest_file(c, path, sizeof path);
         remove(path);
+        remove_manifest_temps(c);
         rmdir(c->checkpoint_dir);
     }
 }
