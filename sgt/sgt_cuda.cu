@@ -152,9 +152,39 @@ static kreg kbox(const kparams &k, int i0, int i1, int j0, int j1, int k0, int k
     return kreg{i0, i1, j0, j1, k0, k1, kl};
 }
 
+/* The PML terms of slab sl at node (i, j, kk), index p, added after its update: the same
+ * per-cell formulas as the CPU's pass over the slabs. an..bh: the slab axis's profiles. */
+__device__ __forceinline__ void pml_cell(const kparams &k, const dev_slab &sl, const float *an,
+                                         const float *bn, const float *ah, const float *bh, long p,
+                                         int i, int j, int kk, bool stress) {
+    const int nk = sl.box[5] - sl.box[4], a = sl.axis;
+    const long cell =
+        ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk + (kk - sl.box[4]);
+    const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
+    if (!stress) {
+        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
+                              sl.psi, cell, k.ih, k.dt);
+        return;
+    }
+    /* the shear points that pair axis a with the other two (0 xy, 1 xz, 2 yz) */
+    const int cb = (a + 1) % 3, cc = (a + 2) % 3;
+    const int q1 = cb + a == 1   ? 0
+                   : cb + a == 2 ? 1
+                                 : 2,
+              q2 = cc + a == 1   ? 0
+                   : cc + a == 2 ? 1
+                                 : 2;
+    const float m1 = sgt_shear_modulus(k.mu, p, k.sx, k.sy, q1);
+    const float m2 = sgt_shear_modulus(k.mu, p, k.sx, k.sy, q2);
+    const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
+    sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
+                        k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
+                        k.visco ? k.qsw[p] : 0.0f, k.qb[mech], an[g], bn[g], ah[g], bh[g], sl.psi,
+                        cell, k.ih, k.dt);
+}
+
 /* The PML terms of node (i, j, kk) after its update, slab by slab in order: those of every x
- * and y slab that holds it (two at a vertical edge). The same per-cell formulas as the CPU's
- * pass over the slabs. */
+ * and y slab that holds it (two at a vertical edge). */
 __device__ __forceinline__ void pml_point(const kparams &k, const pml_set &ps, long p, int i, int j,
                                           int kk, bool stress) {
     for (int q = 0; q < ps.n; q++) {
@@ -162,29 +192,8 @@ __device__ __forceinline__ void pml_point(const kparams &k, const pml_set &ps, l
         if (i < sl.box[0] || i >= sl.box[1] || j < sl.box[2] || j >= sl.box[3] || kk < sl.box[4] ||
             kk >= sl.box[5])
             continue;
-        const int nk = sl.box[5] - sl.box[4], a = sl.axis;
-        const long cell = ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk +
-                          (kk - sl.box[4]);
-        const int g = a == 0 ? i + k.i0 : j + k.j0;
-        if (!stress) {
-            sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, ps.an[a][g], ps.bn[a][g],
-                                  ps.ah[a][g], ps.bh[a][g], sl.psi, cell, k.ih, k.dt);
-        } else {
-            const int cb = (a + 1) % 3, cc = (a + 2) % 3;
-            const float m1 = sgt_shear_modulus(k.mu, p, k.sx, k.sy,
-                                               cb + a == 1   ? 0
-                                               : cb + a == 2 ? 1
-                                                             : 2);
-            const float m2 = sgt_shear_modulus(k.mu, p, k.sx, k.sy,
-                                               cc + a == 1   ? 0
-                                               : cc + a == 2 ? 1
-                                                             : 2);
-            const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
-            sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
-                                k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
-                                k.visco ? k.qsw[p] : 0.0f, k.qb[mech], ps.an[a][g], ps.bn[a][g],
-                                ps.ah[a][g], ps.bh[a][g], sl.psi, cell, k.ih, k.dt);
-        }
+        const int a = sl.axis;
+        pml_cell(k, sl, ps.an[a], ps.bn[a], ps.ah[a], ps.bh[a], p, i, j, kk, stress);
     }
 }
 
@@ -323,12 +332,6 @@ __global__ void free_surface_kernel(kparams k, kreg r) {
     sgt_free_surface_image(k.s[0][2] + b, k.s[0][4] + b, k.s[0][5] + b);
 }
 
-/* Harmonic mean of mu at a shear point of index p, component 0 xy, 1 xz, 2 yz. */
-__device__ __forceinline__ float shear_modulus(const kparams &k, long p, int q) {
-    const long a = q < 2 ? k.sx : k.sy, b = q == 0 ? k.sy : 1;
-    return sgt_harm4(k.mu[p], k.mu[p + a], k.mu[p + b], k.mu[p + a + b]);
-}
-
 /* The cells of slab sl inside region r (part: their intersection); memory variables are
  * indexed over the whole slab. */
 __global__ void pml_kernel(kparams k, dev_slab sl, kreg part, const float *an, const float *bn,
@@ -339,24 +342,8 @@ __global__ void pml_kernel(kparams k, dev_slab sl, kreg part, const float *an, c
     if (t >= total) return;
     const int kk = sl.box[4] + (int)(t % nk), j = part.j0 + (int)((t / nk) % nj),
               i = part.i0 + (int)(t / ((long)nk * nj));
-    const long cell =
-        ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk + (kk - sl.box[4]);
-    const int a = sl.axis;
-    const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
     const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
-    if (!stress) {
-        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
-                              sl.psi, cell, k.ih, k.dt);
-    } else {
-        const int cb = (a + 1) % 3, cc = (a + 2) % 3;
-        const float m1 = shear_modulus(k, p, cb + a == 1 ? 0 : cb + a == 2 ? 1 : 2);
-        const float m2 = shear_modulus(k, p, cc + a == 1 ? 0 : cc + a == 2 ? 1 : 2);
-        const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
-        sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
-                            k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
-                            k.visco ? k.qsw[p] : 0.0f, k.qb[mech], an[g], bn[g], ah[g], bh[g],
-                            sl.psi, cell, k.ih, k.dt);
-    }
+    pml_cell(k, sl, an, bn, ah, bh, p, i, j, kk, stress);
 }
 
 __global__ void sponge_kernel(kparams k, kreg r, const float *dx, const float *dy, const float *dz,
