@@ -13,6 +13,6 @@ mkdir -p "$OUT"
 } >"$OUT/machine.txt" 2>&1
 cat "$OUT/machine.txt"
 make -j"$(nproc)" sgt-only bench-gpu >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-build/sgt-only/bin/sgt_gpu_bench --gb "${GB:-20}" --steps 15 2>&1 | tee "$OUT/bench.txt" | grep -E "copy|best|3forces|planes_per_block=64|check|layout|ceiling"
+build/sgt-only/bin/sgt_gpu_bench --gb "${GB:-20}" --nz "${NZ:-380}" --steps 15 2>&1 | tee "$OUT/bench.txt" | grep -E "copy|best|sustained|3forces|planes_per_block=64|check|layout|ceiling|depth"
 CS_BIN=$PWD/build/sgt-only/bin/cybershake python3 tests/physics/run.py gpu 2>&1 | tee "$OUT/equality.txt"
 sh bench/sgt_gpu_saving.sh 2>&1 | tee "$OUT/saving.txt"

@@ -4,7 +4,7 @@
 # checked (tiled against plain kernels, bitwise) and timed on the one-case benchmark, elastic and
 # viscoelastic, in alternating order over `ROUNDS` rounds so drift between runs shows.
 #   sh bench/sgt_gpu_variants.sh "" "-DSGT_CARRY" "-DSGT_HINT=2"
-# Environment: GB (grid size, default 20), ROUNDS (default 2), PLANES (16), TJ (8).
+# Environment: GB (grid size, default 20), ROUNDS (default 2), PLANES (16), TJ (8), NZ (384).
 set -u
 GB=${GB:-20}
 ROUNDS=${ROUNDS:-2}
@@ -36,7 +36,7 @@ while [ $round -lt "$ROUNDS" ]; do
             [ $((round % 2)) -eq 1 ] && v=$((n - 1 - i))
             printf 'round %d variant %d ' $round $v
             build/variant-$v/sgt-only/bin/sgt_gpu_bench --gb "$GB" --steps 15 --only $kind \
-                --planes "$PLANES" --variant "$TJ"
+                --planes "$PLANES" --variant "$TJ" --nz "${NZ:-384}"
             i=$((i + 1))
         done
     done

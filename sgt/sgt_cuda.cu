@@ -9,13 +9,14 @@
  * from L1/L2 while the block is on them rather than fetched again from DRAM. Shear moduli are
  * harmonic means computed on the fly (no extra arrays to read). Each warp sits on one whole
  * 128-byte line of every array it streams: z rows are padded to 32 floats on the GPU and the
- * block's first thread is at depth -gz, the start of a row (zshift), so a warp's load is one
- * request, not two (+30%). Every value a thread reads is read before it writes any: the
- * arrays may alias as far as the compiler knows, so a load after a store waits for it (+20-24%;
- * docs/performance.md). Register queues along x and shared-memory tiles of the y-z plane
- * (sgt_cuda_tiled.cuh) were measured slower and are not the default. The other passes (free
- * surface, PML slabs, sources, save points, receivers) touch a small part of the grid and use one
- * thread per cell.
+ * warps start where a line begins, on the row's first ghost node or, where that saves a warp
+ * per row, on depth 0 with the arrays shifted to put it there (row_alignment): a warp's load is
+ * one request, not two (+30%), and a row of 384 nodes takes 12 warps, not 13 (+3%). Every value a
+ * thread reads is read before it writes any: the arrays may alias as far as the compiler knows, so
+ * a load after a store waits for it (+20-24%; docs/performance.md). Register queues along x and
+ * shared-memory tiles of the y-z plane (sgt_cuda_tiled.cuh) were measured slower and are not the
+ * default. The other passes (free surface, PML slabs, sources, save points, receivers) touch a
+ * small part of the grid and use one thread per cell.
  *
  * Every pass works on a region of columns (sgt_step): with neighbours, the boundary strips run
  * on one stream and the interior on another, and the halo travels while the interior computes,
@@ -60,7 +61,7 @@ struct kparams {
     long sx, sy;
     int lnx, lny, nz, i0, j0, halo, gz;
     int fs, visco;
-    int zshift;   /* thread x of block 0 sits at depth -zshift: gz aligns warps with the rows */
+    int zshift;   /* thread x of block 0 sits at depth -zshift (row_alignment) */
     int occ_full; /* see launch_plain_velocity */
     float ih, dt, h;
     float qa[SGT_Q_NMECH], qb[SGT_Q_NMECH], qtau[SGT_Q_NMECH];
@@ -111,6 +112,7 @@ struct dev_state {
     int *rec;
     float *rec_prev, *rec_out;
     int planes_per_block;
+    int field_shift;  /* floats between a grid array's allocation and its start (row_alignment) */
     int kernel_tj;    /* blocks of 32 x kernel_tj threads */
     int kernel_tiled; /* the shared-memory kernels of sgt_cuda_tiled.cuh */
     /* decomposed runs: boundary and interior streams, the halo */
@@ -145,8 +147,8 @@ __device__ __forceinline__ bool thread_cell(const kparams &k, int planes, const 
     return *kk >= r.k0 && *kk < r.k1 && *j < r.j1;
 }
 
-/* A box with its first thread's depth: thread 0 of a block sits on a row's line start (depth
- * -zshift is the row's first ghost node, where a line begins). */
+/* A box with its first thread's depth: thread 0 of a block sits where a 128-byte line of the
+ * rows begins (at depth -zshift plus a multiple of 32; row_alignment). */
 static kreg kbox(const kparams &k, int i0, int i1, int j0, int j1, int k0, int k1) {
     const int kl = (k0 + k.zshift) / TK * TK - k.zshift;
     return kreg{i0, i1, j0, j1, k0, k1, kl};
@@ -207,9 +209,9 @@ __global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
     for (int i = ia; i < ib; i++) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float r0 = __ldg(k.rho + p);
-        const float bx = 2.0f / (r0 + __ldg(k.rho + p + k.sx)),
-                    by = 2.0f / (r0 + __ldg(k.rho + p + k.sy)),
-                    bz = 2.0f / (r0 + __ldg(k.rho + p + 1));
+        const float bx = sgt_buoyancy(r0, __ldg(k.rho + p + k.sx)),
+                    by = sgt_buoyancy(r0, __ldg(k.rho + p + k.sy)),
+                    bz = sgt_buoyancy(r0, __ldg(k.rho + p + 1));
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             /* all reads before the writes (the arrays may alias as far as the compiler knows) */
@@ -246,12 +248,14 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, 
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
         const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
+        /* the reciprocals of the seven moduli the three means use, each computed once */
+        const float im0 = sgt_mdiv(1.0f, m0), imx = sgt_mdiv(1.0f, __ldg(mu + p + k.sx)),
+                    imy = sgt_mdiv(1.0f, __ldg(mu + p + k.sy)),
+                    imz = sgt_mdiv(1.0f, __ldg(mu + p + 1));
         const float mxy =
-            sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + k.sy), __ldg(mu + p + k.sx + k.sy));
-        const float mxz =
-            sgt_harm4(m0, __ldg(mu + p + k.sx), __ldg(mu + p + 1), __ldg(mu + p + k.sx + 1));
-        const float myz =
-            sgt_harm4(m0, __ldg(mu + p + k.sy), __ldg(mu + p + 1), __ldg(mu + p + k.sy + 1));
+            sgt_harm4_recip(im0, imx, imy, sgt_mdiv(1.0f, __ldg(mu + p + k.sx + k.sy)));
+        const float mxz = sgt_harm4_recip(im0, imx, imz, sgt_mdiv(1.0f, __ldg(mu + p + k.sx + 1)));
+        const float myz = sgt_harm4_recip(im0, imy, imz, sgt_mdiv(1.0f, __ldg(mu + p + k.sy + 1)));
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
         const float wp = VISCO ? __ldg(k.qpw + p) : 0.0f, ws = VISCO ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll
@@ -437,13 +441,48 @@ static int check_launch(cs_error *err, const char *what) {
     return 0;
 }
 
-static int upload(float **dst, const float *src, long n, cs_error *err) {
-    CU(cudaMalloc((void **)dst, (size_t)n * sizeof(float)));
+/* n floats on the device, from src or zeros. A grid array is allocated `shift` floats further
+ * on (row_alignment), so that depth 0 of its rows begins a 128-byte line; free it with
+ * free_shifted. */
+static int upload_shifted(float **dst, const float *src, long n, int shift, cs_error *err) {
+    float *base;
+    CU(cudaMalloc((void **)&base, (size_t)(n + shift) * sizeof(float)));
+    *dst = base + shift;
     if (src)
         CU(cudaMemcpy(*dst, src, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
     else
         CU(cudaMemset(*dst, 0, (size_t)n * sizeof(float)));
     return 0;
+}
+
+static int upload(float **dst, const float *src, long n, cs_error *err) {
+    return upload_shifted(dst, src, n, 0, err);
+}
+
+static void free_shifted(const float *p, int shift) {
+    if (p) cudaFree((void *)(p - shift));
+}
+
+/* Where the warps of a row start. A row is a z column of nz nodes with gz (2) ghost nodes above
+ * and below; rows are padded to multiples of 32 floats, so every row begins a 128-byte line.
+ * align 1: the warps start on the row's first ghost node (zshift gz), so the ghosts above share
+ *   the first line with nodes 0..29: ceil((nz + 2) / 32) warps per row;
+ * align 2: each array starts (32 - gz) floats into its allocation (shift), so depth 0 begins a
+ *   line and the warps start there (zshift 0): ceil(nz / 32) warps, but the ghost nodes above
+ *   lie in the line before (one more line read per row);
+ * align 0: warps on depth 0 with no shift (two nodes into a line: two requests per load).
+ * Automatic (-1): 2 where it saves a warp per row (nz % 32 of 31 or 0: 12 warps instead of 13
+ * for nz = 384), 1 otherwise. Measured on an H200 (docs/performance.md), elastic: nz = 384
+ * 24.1 G LUPS with 2, 23.4 G with 1; nz = 364 24.3 G with 1, 24.0 G with 2; nz = 380 (whole lines
+ * with both ghosts) 25.1 G. */
+static int auto_alignment(int align, int nz) {
+    if (align >= 0 && align <= 2) return align;
+    return nz % TK == 0 || nz % TK == TK - 1 ? 2 : 1;
+}
+static void row_alignment(int align, int nz, int gz, int *zshift, int *shift) {
+    align = auto_alignment(align, nz);
+    *zshift = align == 1 ? gz : 0;
+    *shift = align == 2 ? (TK - gz % TK) % TK : 0;
 }
 
 /* One GPU per rank: CYBERSHAKE_GPU when set, otherwise the rank's index among the ranks on its
@@ -496,19 +535,22 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                               "smaller grid or more GPUs",
                               need / 1e9, (double)free_b / 1e9);
     kparams &k = d->kp;
+    const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
+    row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
+    const int sh = d->field_shift;
     for (int c = 0; c < 3; c++)
-        rc = rc ? rc : upload(&k.v[0][c], s->v[c], L->ncell, err);
+        rc = rc ? rc : upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err);
     for (int c = 0; c < 6; c++)
-        rc = rc ? rc : upload(&k.s[0][c], s->s[c], L->ncell, err);
+        rc = rc ? rc : upload_shifted(&k.s[0][c], s->s[c], L->ncell, sh, err);
     float *rho, *lam, *mu, *qpw = NULL, *qsw = NULL;
-    if (!rc) rc = upload(&rho, s->rho, L->ncell, err);
-    if (!rc) rc = upload(&lam, s->lam, L->ncell, err);
-    if (!rc) rc = upload(&mu, s->mu, L->ncell, err);
+    if (!rc) rc = upload_shifted(&rho, s->rho, L->ncell, sh, err);
+    if (!rc) rc = upload_shifted(&lam, s->lam, L->ncell, sh, err);
+    if (!rc) rc = upload_shifted(&mu, s->mu, L->ncell, sh, err);
     if (!rc && s->visco) {
         for (int c = 0; c < 6 && !rc; c++)
-            rc = upload(&k.r[0][c], s->r[c], L->ncell, err);
-        if (!rc) rc = upload(&qpw, s->qpw, L->ncell, err);
-        if (!rc) rc = upload(&qsw, s->qsw, L->ncell, err);
+            rc = upload_shifted(&k.r[0][c], s->r[c], L->ncell, sh, err);
+        if (!rc) rc = upload_shifted(&qpw, s->qpw, L->ncell, sh, err);
+        if (!rc) rc = upload_shifted(&qsw, s->qsw, L->ncell, sh, err);
     }
     if (rc) return rc;
     k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw;
@@ -595,8 +637,6 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const char *kv = getenv("CYBERSHAKE_GPU_BLOCK_Y");
     d->kernel_tj = kv ? atoi(kv) : 8;
     if (d->kernel_tj != 4 && d->kernel_tj != 8 && d->kernel_tj != 16) d->kernel_tj = 8;
-    const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
-    k.zshift = (al ? atoi(al) : 1) ? k.gz : 0;
     const char *kn = getenv("CYBERSHAKE_GPU_KERNEL");
     d->kernel_tiled = kn && !strcmp(kn, "tiled");
     if (d->kernel_tiled && d->kernel_tj == 4) d->kernel_tj = 8;
@@ -1026,12 +1066,13 @@ static void cuda_teardown(sgt_state *s) {
         cudaEventDestroy(d->ev_copied[0]), cudaEventDestroy(d->ev_copied[1]);
     }
     kparams &k = d->kp;
+    const int sh = d->field_shift;
     for (int c = 0; c < 3; c++)
-        cudaFree(k.v[0][c]);
+        free_shifted(k.v[0][c], sh);
     for (int c = 0; c < 6; c++)
-        cudaFree(k.s[0][c]), cudaFree(k.r[0][c]);
-    cudaFree((void *)k.rho), cudaFree((void *)k.lam), cudaFree((void *)k.mu);
-    cudaFree((void *)k.qpw), cudaFree((void *)k.qsw);
+        free_shifted(k.s[0][c], sh), free_shifted(k.r[0][c], sh);
+    free_shifted(k.rho, sh), free_shifted(k.lam, sh), free_shifted(k.mu, sh);
+    free_shifted(k.qpw, sh), free_shifted(k.qsw, sh);
     for (int a = 0; a < 3; a++)
         cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]),
             cudaFree(d->damp[a]);
@@ -1238,11 +1279,8 @@ __global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
     }
 }
 
-/* A benchmark grid allocated on the device in one block: nf wavefields (velocities, stresses,
- * memory variables when visco) sharing one material, all filled with random values (never
- * zeros), the same values for the same arguments. */
-static int bench_align = 1, bench_pad = 32, bench_interleave = 0;
-/* The layout of the benchmark grids: warps aligned with the rows or not (zshift), z rows padded
+static int bench_align = -1, bench_pad = 32, bench_interleave = 0;
+/* The layout of the benchmark grids: where the warps of a row start (row_alignment), z rows padded
  * to a multiple of pad floats (the solver pads to 32 on the GPU), and the arrays apart or
  * interleaved by rows (every array's row (i, j) side by side: each array is then a strided
  * array whose y and x strides are narr times larger, so the kernels run unchanged). */
@@ -1270,7 +1308,8 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     kparams &k = *kp;
     memset(&k, 0, sizeof k);
     k.halo = 2, k.gz = 2, k.lnx = nx, k.lny = ny, k.nz = nz;
-    k.zshift = bench_align ? k.gz : 0;
+    int shift;
+    row_alignment(bench_align, nz, k.gz, &k.zshift, &shift);
     const long sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
     const long nrows = (long)(nx + 4) * (ny + 4), n = nrows * sy;
     const int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
@@ -1281,11 +1320,11 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     for (int l = 0; l < SGT_Q_NMECH; l++)
         k.qa[l] = 0.99f - 0.01f * l, k.qb[l] = 0.01f + 0.01f * l;
     *gbytes = (double)narr * n * 4 / 1e9;
-    CU(cudaMalloc((void **)all, (size_t)narr * n * sizeof(float)));
+    CU(cudaMalloc((void **)all, (size_t)(narr * n + shift) * sizeof(float)));
     int idx = 0;
     /* array number idx, filled */
     auto field = [&](float base, float amp, unsigned seed) {
-        float *f = bench_interleave ? *all + idx * sy : *all + idx * n;
+        float *f = *all + shift + (bench_interleave ? idx * sy : idx * n);
         idx++;
         fill_rows_kernel<<<4096, 256>>>(f, nrows, sy, pitch, base, amp, seed);
         return f;
@@ -1311,7 +1350,8 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
 
 /* tj: the block height (blocks of 32 x tj threads); tiled: 1 for the shared-memory kernels, -1
  * for the streaming ceiling. Times per step: both kernels, and the
- * velocity and stress kernels alone (sec_kernel[0], [1]; nf 1). */
+ * velocity and stress kernels alone (sec_kernel[0], [1]; nf 1; not timed when sec_kernel is
+ * NULL). */
 extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps,
                                      int planes, int tj, int tiled, double *sec_per_step,
                                      double sec_kernel[2], double *gbytes, cs_error *err) {
@@ -1326,8 +1366,9 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     rc = bench_grid(nx, ny, nz, visco, nf, &k, &all, gbytes, err);
     if (rc) return rc;
     const kreg whole = kbox(k, 0, nx, 0, ny, 0, nz);
-    for (int pass = 0; pass < 4; pass++) {
-        /* pass 0 warms up; 1 times both kernels; 2 the velocity kernel, 3 the stress kernel */
+    for (int pass = 0; pass < (sec_kernel ? 4 : 2); pass++) {
+        /* pass 0 warms up; 1 times both kernels; 2 the velocity kernel, 3 the stress kernel (when
+         * sec_kernel is given) */
         cudaEvent_t e0, e1;
         cudaEventCreate(&e0), cudaEventCreate(&e1);
         cudaEventRecord(e0);
@@ -1356,6 +1397,43 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
     }
     rc = check_launch(err, "benchmark kernels");
     cudaFree(all);
+    return rc;
+}
+
+/* The GPU's approximate material division (sgt_mdiv) against the host's exact one: harmonic
+ * means and buoyancies of n value sets spread over 1e9..1e11 and 1000..4000 (moduli and
+ * densities), and a mean with a zero modulus, which must be exactly 0. */
+__global__ void mdiv_check_kernel(float *out, int n) {
+    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
+        const float a = 1e9f + 1e11f * (q % 997) / 997.0f, b = 1e9f + 1e11f * (q % 991) / 991.0f;
+        out[3 * q] = sgt_harm4(a, b, a * 0.5f + b, b * 1.5f);
+        out[3 * q + 1] = sgt_buoyancy(1000.0f + 3.0f * (q % 1000), 1500.0f + 2.0f * (q % 997));
+        out[3 * q + 2] = sgt_harm4(a, 0.0f, b, a);
+    }
+}
+extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *err) {
+    int rc = choose_device(err);
+    if (rc) return rc;
+    const int n = 100000;
+    float *d, *h = (float *)malloc((size_t)n * 3 * sizeof(float));
+    if (!h) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    CU(cudaMalloc((void **)&d, (size_t)n * 3 * sizeof(float)));
+    mdiv_check_kernel<<<256, 256>>>(d, n);
+    rc = check_launch(err, "mdiv check");
+    if (!rc) CU(cudaMemcpy(h, d, (size_t)n * 3 * sizeof(float), cudaMemcpyDeviceToHost));
+    cudaFree(d);
+    *worst_rel = 0, *zero_ok = 1;
+    for (int q = 0; q < n && !rc; q++) {
+        const float a = 1e9f + 1e11f * (q % 997) / 997.0f, b = 1e9f + 1e11f * (q % 991) / 991.0f;
+        const double e[2] = {sgt_harm4(a, b, a * 0.5f + b, b * 1.5f),
+                             sgt_buoyancy(1000.0f + 3.0f * (q % 1000), 1500.0f + 2.0f * (q % 997))};
+        for (int c = 0; c < 2; c++) {
+            const double rel = fabs(h[3 * q + c] - e[c]) / fabs(e[c]);
+            if (!(rel <= *worst_rel)) *worst_rel = rel;
+        }
+        if (h[3 * q + 2] != 0.0f) *zero_ok = 0;
+    }
+    free(h);
     return rc;
 }
 

@@ -129,8 +129,8 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
                         *yz = ring_slot<2>(ryz, SZ, i), *ro = ring_slot<3>(rrho, SZ, i),
                         *ro1 = ring_slot<3>(rrho, SZ, i + 1);
             const float r0 = AT(ro, 0, 0);
-            const float bx = 2.0f / (r0 + AT(ro1, 0, 0)), by = 2.0f / (r0 + AT(ro, 1, 0)),
-                        bz = 2.0f / (r0 + AT(ro, 0, 1));
+            const float bx = sgt_buoyancy(r0, AT(ro1, 0, 0)), by = sgt_buoyancy(r0, AT(ro, 1, 0)),
+                        bz = sgt_buoyancy(r0, AT(ro, 0, 1));
             const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
             k.v[0][0][p] +=
                 c *
