@@ -182,7 +182,8 @@ int main(int argc, char **argv) {
                    100 * npts / sec * bytes / 1e9 / copy);
         }
         /* Where the warps of a row start (0: depth 0, two nodes into a line; 1: the row's
-         * first ghost node, on a line; 2: depth 0, on a line, the solver's default), rows padded
+         * first ghost node, on a line; 2: depth 0, on a line, what the solver picks where it
+         * saves a warp per row, as at nz = 384), rows padded
          * to 8 or 32 floats; then the arrays interleaved by rows. */
         const int lay_align[6] = {0, 1, 0, 1, 2, 2}, lay_pad[6] = {8, 8, 32, 32, 32, 32};
         for (int lay = 0; lay < 6; lay++) {
@@ -210,7 +211,7 @@ int main(int argc, char **argv) {
         /* Sustained: the best configuration of blocks 32 x 8 for about 30 s. The runs above
          * last a quarter of a second each; over longer runs the H200 holds its 700 W power cap by
          * lowering its clocks (1500-1650 MHz against 1980), and the kernels, which are bound by
-         * the L2 fabric's clock-paced throughput more than by DRAM, slow by 2-3%. */
+         * the L2 fabric's clock-paced throughput more than by DRAM, slow by 1-3%. */
         {
             const double npts = (double)nxy * nxy * nz;
             const int nsus = (int)ceil(30.0 * best_lups / npts);
@@ -237,8 +238,9 @@ int main(int argc, char **argv) {
                lups3 > best_lups ? "faster" : "slower");
     }
     /* The grid's depth against the rows' 128-byte lines (row_alignment): a row of nz nodes and
-     * 2 ghost nodes at each end fills whole lines when nz % 32 is 28; the automatic alignment
-     * against the row's first ghost node on a line (1), blocks 32 x 8, 16 planes. */
+     * 2 ghost nodes at each end fills whole lines when nz % 32 is 28. Each depth with the
+     * automatic alignment and, where that is 2, with alignment 1 beside it; blocks 32 x 8, 16
+     * planes. */
     const int depths[6] = {380, 384, 352, 364, 508, 512};
     for (int visco = 0; visco < 2; visco++)
         for (int q = 0; q < 6; q++)

@@ -5,6 +5,8 @@
 # kernel launch of a few steps (ncu_steps.txt), so the solver's cost beyond the two updates is
 # assigned to what spends it.
 # Usage: bench/sgt_gpu_solver.sh [NX NY NZ STEPS] (default 807 807 384 200); results in $OUT.
+# NCU=none skips Nsight Compute; CYBERSHAKE_GPU_ZSHELL=0 (and the other CYBERSHAKE_GPU_*
+# settings) pass through to the solver.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/box_params.sh"
@@ -35,7 +37,8 @@ run "viscoelastic, PML 20, PML on top too" --set free_surface=false --set source
 run "viscoelastic, sponge 20, free surface" --set absorbing=sponge
 run "viscoelastic, PML 1, free surface" --set absorbing_width=1
 run "elastic, PML 20, free surface" --set attenuation=false
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)
+NCU=${NCU:-$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)}
+[ "$NCU" = none ] && NCU= # NCU=none: the timings only
 if [ -n "$NCU" ]; then
     # 40 launches after the first 200 (a few steps, past the setup): each one's duration.
     "$NCU" --clock-control none --launch-skip 200 --launch-count 40 \

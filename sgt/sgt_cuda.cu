@@ -112,6 +112,7 @@ struct dev_state {
     int *rec;
     float *rec_prev, *rec_out;
     int planes_per_block;
+    int zshell;       /* the z slabs' PML terms in the updates' shells too (update_with_pml) */
     int field_shift;  /* floats between a grid array's allocation and its start (row_alignment) */
     int kernel_tj;    /* blocks of 32 x kernel_tj threads */
     int kernel_tiled; /* the shared-memory kernels of sgt_cuda_tiled.cuh */
@@ -583,10 +584,14 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
             rc = upload(&ds->psi[c], NULL, sl->count, err);
     }
     if (rc) return rc;
-    /* The x and y slabs come first (sgt_absorb.c), the z ones after them. */
+    /* The x and y slabs come first (sgt_absorb.c), the z ones after them: the order in which
+     * the boundary shells add a node's terms, as the CPU's passes do. The z slabs join them
+     * unless CYBERSHAKE_GPU_ZSHELL=0 (then they keep passes of their own). */
+    const char *zs = getenv("CYBERSHAKE_GPU_ZSHELL");
+    d->zshell = zs ? atoi(zs) != 0 : 1;
     d->pml.n = 0;
     for (int q = 0; q < d->nslabs; q++)
-        if (d->slab[q].axis < 2) d->pml.slab[d->pml.n++] = d->slab[q];
+        if (d->slab[q].axis < 2 || d->zshell) d->pml.slab[d->pml.n++] = d->slab[q];
     for (int a = 0; a < 3; a++)
         d->pml.an[a] = d->an[a], d->pml.bn[a] = d->bn[a], d->pml.ah[a] = d->ah[a],
         d->pml.bh[a] = d->bh[a];
@@ -655,20 +660,22 @@ static kreg kr(const kparams &k, const sgt_region *r) {
     return kbox(k, r->ib, r->ie, r->jb, r->je, 0, k.nz);
 }
 
-/* Whether the x and y slabs' PML terms are added by the updates themselves (the plain kernels)
- * rather than by passes of their own after them (the tiled kernels, and the sponge, keep the
- * passes; the z slabs always have theirs). */
+/* Whether the PML terms are added by the updates themselves (the plain kernels) rather than by
+ * passes of their own after them (the tiled kernels, and the sponge, keep the passes; so do the
+ * z slabs with CYBERSHAKE_GPU_ZSHELL=0). */
 static int fused_pml(const sgt_state *s, const dev_state *d) {
     return !d->kernel_tiled && s->absorb == SGT_ABSORB_PML && d->pml.n > 0;
 }
 
-/* The update of region r with the x and y slabs' PML terms in it: the core, which no x or y
- * slab reaches, with the interior's kernels; the shells around it (x sides, then the y sides
- * between them) with the instances that add each node's PML terms right after its update, so
- * that a PML node's fields are read and written once instead of once more by a pass over its
- * slab. Measured on an H200 (docs/performance.md): this pays for the x and y slabs, whose shells
- * are whole columns; the z slab at the bottom, 20 nodes of each column in two 32-node lines,
- * ran slower as a shell than as a pass, and keeps its pass. */
+/* The update of region r with the slabs' PML terms in it: the core, which no slab reaches, with
+ * the interior's kernels; the shells around it (x sides, then the y sides between them, then
+ * below and above the core) with the instances that add each node's PML terms right after its
+ * update, so that a PML node's fields are read and written once instead of once more by a pass
+ * over its slab. Measured on an H200 (docs/performance.md): the x and y shells are whole
+ * columns; the z shells are whole 128-byte lines of the rows (the core's depths stop at a line
+ * start), 5% faster than the z slabs' passes at nz = 384, where the 20-node bottom slab lies in
+ * one line (row_alignment 2), 0.6% at nz = 200, where it straddles two (9% and 7% with PML on
+ * top as well). */
 static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaStream_t st) {
     const kparams &k = d->kp;
     const int lo[2] = {r->ib, r->jb}, hi[2] = {r->ie, r->je};
@@ -676,6 +683,7 @@ static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaS
     for (int q = 0; q < d->pml.n; q++) {
         const dev_slab &sl = d->pml.slab[q];
         const int a = sl.axis;
+        if (a == 2) continue; /* the z slabs: below */
         if (sl.side == 0)
             c0[a] = std::max(c0[a], sl.box[2 * a + 1]);
         else
@@ -689,19 +697,37 @@ static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaS
     /* The shells are 20 nodes thin: runs of 8 planes give them enough blocks to fill the
      * device. */
     const int shell_planes = std::min(planes, 8);
-    const kreg core = kbox(k, c0[0], c1[0], c0[1], c1[1], 0, k.nz);
-    const kreg shell[4] = {
-        kbox(k, lo[0], c0[0], lo[1], hi[1], 0, k.nz), kbox(k, c1[0], hi[0], lo[1], hi[1], 0, k.nz),
-        kbox(k, c0[0], c1[0], lo[1], c0[1], 0, k.nz), kbox(k, c0[0], c1[0], c1[1], hi[1], 0, k.nz)};
-    if (core.i1 > core.i0 && core.j1 > core.j0)
-        launch_update(k, 0, planes, d->kernel_tj, core, stress, st);
-    for (int b = 0; b < 4; b++)
-        if (shell[b].i1 > shell[b].i0 && shell[b].j1 > shell[b].j0)
-            launch_pml_update(k, d->pml, shell_planes, shell[b], stress, st);
+    /* With the z slabs in the shells, the core's depths stop at the 128-byte lines that hold
+     * a z slab's first (bottom) or last (top) node, so that the z shells are whole lines: at
+     * nz = 384 with warps from depth 0 (row_alignment 2), the 20-node bottom slab lies in one
+     * line of each row. */
+    int k0 = 0, k1 = k.nz;
+    for (int q = 0; q < d->pml.n; q++) {
+        const dev_slab &sl = d->pml.slab[q];
+        if (sl.axis != 2) continue;
+        if (sl.side == 0)
+            k0 = std::max(k0, (sl.box[5] + k.zshift + TK - 1) / TK * TK - k.zshift);
+        else
+            k1 = std::min(k1, (sl.box[4] + k.zshift) / TK * TK - k.zshift);
+    }
+    k0 = std::min(std::max(k0, 0), k.nz);
+    k1 = std::min(std::max(k1, k0), k.nz);
+    const kreg core = kbox(k, c0[0], c1[0], c0[1], c1[1], k0, k1);
+    const kreg shell[6] = {kbox(k, lo[0], c0[0], lo[1], hi[1], 0, k.nz),
+                           kbox(k, c1[0], hi[0], lo[1], hi[1], 0, k.nz),
+                           kbox(k, c0[0], c1[0], lo[1], c0[1], 0, k.nz),
+                           kbox(k, c0[0], c1[0], c1[1], hi[1], 0, k.nz),
+                           kbox(k, c0[0], c1[0], c0[1], c1[1], 0, k0),
+                           kbox(k, c0[0], c1[0], c0[1], c1[1], k1, k.nz)};
+    auto nonempty = [](const kreg &b) { return b.i1 > b.i0 && b.j1 > b.j0 && b.k1 > b.k0; };
+    if (nonempty(core)) launch_update(k, 0, planes, d->kernel_tj, core, stress, st);
+    for (int b = 0; b < 6; b++)
+        if (nonempty(shell[b])) launch_pml_update(k, d->pml, shell_planes, shell[b], stress, st);
 }
 
 /* The absorbing boundary's pass over region r: the sponge, or the PML terms of the slabs along
- * the axes from first_axis on (0: all; 2: the z slabs, when the updates added the others). */
+ * the axes from first_axis on (0: all; 2: the z slabs, when the updates added the others; 3:
+ * none, when they added all). */
 static void absorb_region(sgt_state *s, dev_state *d, const sgt_region *r, int stress,
                           int first_axis, cudaStream_t st) {
     const kparams &k = d->kp;
@@ -743,7 +769,7 @@ static int cuda_velocity(sgt_state *s, int n, const sgt_region *r, int boundary,
             force_kernel<<<1, 1, 0, st>>>(k, kr(k, r), s->src_i, s->src_j, s->src_k, 0, amp,
                                           s->force[0], s->force[1], s->force[2]);
     }
-    absorb_region(s, d, r, 0, fused ? 2 : 0, st);
+    absorb_region(s, d, r, 0, fused ? (d->zshell ? 3 : 2) : 0, st);
     if (boundary) cudaEventRecord(d->ev_vb, d->sb);
     return check_launch(err, "velocity");
 }
@@ -777,7 +803,7 @@ static int cuda_stress(sgt_state *s, int n, const sgt_region *r, int boundary, c
                                        s->dt * s->amplitude * s->stf[n] / (s->h * s->h * s->h),
                                        s->moment[0], s->moment[1], s->moment[2], s->moment[3],
                                        s->moment[4], s->moment[5]);
-    absorb_region(s, d, r, 1, fused ? 2 : 0, st);
+    absorb_region(s, d, r, 1, fused ? (d->zshell ? 3 : 2) : 0, st);
     if (s->free_surface)
         free_surface_kernel<<<dim3((r->je - r->jb + 127) / 128, r->ie - r->ib), 128, 0, st>>>(
             k, kr(k, r));
