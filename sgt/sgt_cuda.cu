@@ -538,6 +538,15 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     kparams &k = d->kp;
     const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
     row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
+    {
+        const int align = auto_alignment(al ? atoi(al) : -1, L->nz);
+        const int warps = (L->nz + (align == 1 ? L->gz : 0) + TK - 1) / TK;
+        cs_info("GPU rows: %d nodes in %d warps (alignment %d)%s", L->nz, warps, align,
+                L->nz % TK == TK - 2 * L->gz
+                    ? ""
+                    : "; depths with nz % 32 = 28 fill whole 128-byte lines and run fastest "
+                      "(docs/performance.md)");
+    }
     const int sh = d->field_shift;
     for (int c = 0; c < 3; c++)
         rc = rc ? rc : upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err);
