@@ -11,6 +11,7 @@
 #include "sgt_q.h"
 #include "sgt_run.h"
 #include "sgt_source.h"
+#include "sgt_stencil.h"
 #include "tf.h"
 
 static void write_text(const char *path, const char *text) {
@@ -133,6 +134,23 @@ TEST(cfl_limit_value) {
     /* 1 / (sqrt(3) (9/8 + 1/24)) = 0.49487 */
     CHECK_NEAR(sgt_cfl_limit(100, 1) / 100, 1 / (sqrt(3.0) * (9.0 / 8 + 1.0 / 24)), 1e-15);
     CHECK_NEAR(sgt_cfl_limit(100, 6000), 0.0082478, 1e-6);
+}
+
+/* The material factors on the CPU: exact division (the GPU's approximate one is checked against
+ * these by bench/sgt_gpu_bench.c on the device). */
+TEST(shear_means_and_buoyancy_are_exact_on_the_cpu) {
+    CHECK(sgt_harm4(3e10f, 3e10f, 3e10f, 3e10f) == 3e10f);
+    /* 4 / (1 + 1/2 + 1/4 + 1/4) = 2, every step exact in binary */
+    CHECK(sgt_harm4(1.0f, 2.0f, 4.0f, 4.0f) == 2.0f);
+    /* a fluid node (mu = 0) gives a zero mean, not NaN */
+    CHECK(sgt_harm4(3e10f, 0.0f, 2e10f, 1e10f) == 0.0f);
+    /* the means from shared reciprocals are the same bits as from the moduli */
+    const float m[4] = {2.7e10f, 3.1e10f, 1.9e10f, 4.4e10f};
+    CHECK(sgt_harm4_recip(1.0f / m[0], 1.0f / m[1], 1.0f / m[2], 1.0f / m[3]) ==
+          sgt_harm4(m[0], m[1], m[2], m[3]));
+    CHECK_NEAR(sgt_harm4(m[0], m[1], m[2], m[3]),
+               4.0 / (1.0 / m[0] + 1.0 / m[1] + 1.0 / m[2] + 1.0 / m[3]), 3e10 * 4e-7);
+    CHECK(sgt_buoyancy(2000.0f, 3000.0f) == 2.0f / 5000.0f);
 }
 
 TEST(q_fit_holds_q_across_the_band) {
