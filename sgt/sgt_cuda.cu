@@ -480,10 +480,11 @@ static int auto_alignment(int align, int nz) {
     if (align >= 0 && align <= 2) return align;
     return nz % TK == 0 || nz % TK == TK - 1 ? 2 : 1;
 }
-static void row_alignment(int align, int nz, int gz, int *zshift, int *shift) {
+static int row_alignment(int align, int nz, int gz, int *zshift, int *shift) {
     align = auto_alignment(align, nz);
     *zshift = align == 1 ? gz : 0;
     *shift = align == 2 ? (TK - gz % TK) % TK : 0;
+    return align;
 }
 
 /* One GPU per rank: CYBERSHAKE_GPU when set, otherwise the rank's index among the ranks on its
@@ -537,10 +538,10 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                               need / 1e9, (double)free_b / 1e9);
     kparams &k = d->kp;
     const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
-    row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
     {
-        const int align = auto_alignment(al ? atoi(al) : -1, L->nz);
-        const int warps = (L->nz + (align == 1 ? L->gz : 0) + TK - 1) / TK;
+        const int align =
+            row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
+        const int warps = (L->nz + k.zshift + TK - 1) / TK;
         cs_info("GPU rows: %d nodes in %d warps (alignment %d)%s", L->nz, warps, align,
                 L->nz % TK == TK - 2 * L->gz
                     ? ""
