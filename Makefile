@@ -99,7 +99,7 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(V),,echo "  CC    $<")
 	$(Q)$(CC) $(CFLAGS_FULL) -c $< -o $@
 
-$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_gpu_rows.h sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
@@ -132,7 +132,7 @@ $(SGTONLY_DIR)/obj/%.o: %.c
 	@$(if $(V),,echo "  CC    $< (sgt-only)")
 	$(Q)$(CC) $(SGTONLY_CFLAGS) -c $< -o $@
 
-$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_gpu_rows.h sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $< (sgt-only)")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_SGT_ONLY -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS) -c $< -o $@

@@ -8,7 +8,7 @@
  * plain ones on small odd-sized grids (they must agree to 1e-6; the benchmark stops otherwise).
  * Usage: sgt_gpu_bench [--gb 20] [--steps 20] [--nz 384] [--check-only 1]
  *        sgt_gpu_bench --only elastic|viscoelastic [--planes 16] [--variant 8 (block height)]
- *                      [--tiled 0|1] [--align 0|1|2, -1 automatic (row_alignment)] [--pad 32] */
+ *                      [--tiled 0|1] [--align 0|1|2, -1 automatic (sgt_gpu_rows.h)] [--pad 32] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +237,7 @@ int main(int argc, char **argv) {
                best_lups / 1e9, 100 * fabs(lups3 / best_lups - 1),
                lups3 > best_lups ? "faster" : "slower");
     }
-    /* The grid's depth against the rows' 128-byte lines (row_alignment): a row of nz nodes and
+    /* The grid's depth against the rows' 128-byte lines (sgt_gpu_rows.h): a row of nz nodes and
      * 2 ghost nodes at each end fills whole lines when nz % 32 is 28. Each depth with the
      * automatic alignment and, where that is 2, with alignment 1 beside it; blocks 32 x 8, 16
      * planes. */

@@ -10,7 +10,7 @@
  * harmonic means computed on the fly (no extra arrays to read). Each warp sits on one whole
  * 128-byte line of every array it streams: z rows are padded to 32 floats on the GPU and the
  * warps start where a line begins, on the row's first ghost node or, where that saves a warp
- * per row, on depth 0 with the arrays shifted to put it there (row_alignment): a warp's load is
+ * per row, on depth 0 with the arrays shifted to put it there (sgt_gpu_rows.h): a warp's load is
  * one request, not two (+30%), and a row of 384 nodes takes 12 warps, not 13 (+3%). Every value a
  * thread reads is read before it writes any: the arrays may alias as far as the compiler knows, so
  * a load after a store waits for it (+20-24%; docs/performance.md). Register queues along x and
@@ -41,6 +41,7 @@ extern "C" {
 #include "cs_progress.h"
 #include "sgt_run.h"
 }
+#include "sgt_gpu_rows.h"
 #include "sgt_stencil.h"
 
 #define CU(call)                                                                                   \
@@ -61,7 +62,7 @@ struct kparams {
     long sx, sy;
     int lnx, lny, nz, i0, j0, halo, gz;
     int fs, visco;
-    int zshift;   /* thread x of block 0 sits at depth -zshift (row_alignment) */
+    int zshift;   /* thread x of block 0 sits at depth -zshift (sgt_gpu_rows.h) */
     int occ_full; /* see launch_plain_velocity */
     float ih, dt, h;
     float qa[SGT_Q_NMECH], qb[SGT_Q_NMECH], qtau[SGT_Q_NMECH];
@@ -113,7 +114,7 @@ struct dev_state {
     float *rec_prev, *rec_out;
     int planes_per_block;
     int zshell;       /* the z slabs' PML terms in the updates' shells too (update_with_pml) */
-    int field_shift;  /* floats between a grid array's allocation and its start (row_alignment) */
+    int field_shift;  /* floats between a grid array's allocation and its start (sgt_gpu_rows.h) */
     int kernel_tj;    /* blocks of 32 x kernel_tj threads */
     int kernel_tiled; /* the shared-memory kernels of sgt_cuda_tiled.cuh */
     /* decomposed runs: boundary and interior streams, the halo */
@@ -149,7 +150,7 @@ __device__ __forceinline__ bool thread_cell(const kparams &k, int planes, const 
 }
 
 /* A box with its first thread's depth: thread 0 of a block sits where a 128-byte line of the
- * rows begins (at depth -zshift plus a multiple of 32; row_alignment). */
+ * rows begins (at depth -zshift plus a multiple of 32; sgt_gpu_rows.h). */
 static kreg kbox(const kparams &k, int i0, int i1, int j0, int j1, int k0, int k1) {
     const int kl = (k0 + k.zshift) / TK * TK - k.zshift;
     return kreg{i0, i1, j0, j1, k0, k1, kl};
@@ -443,7 +444,7 @@ static int check_launch(cs_error *err, const char *what) {
 }
 
 /* n floats on the device, from src or zeros. A grid array is allocated `shift` floats further
- * on (row_alignment), so that depth 0 of its rows begins a 128-byte line; free it with
+ * on (sgt_gpu_rows.h), so that depth 0 of its rows begins a 128-byte line; free it with
  * free_shifted. */
 static int upload_shifted(float **dst, const float *src, long n, int shift, cs_error *err) {
     float *base;
@@ -462,29 +463,6 @@ static int upload(float **dst, const float *src, long n, cs_error *err) {
 
 static void free_shifted(const float *p, int shift) {
     if (p) cudaFree((void *)(p - shift));
-}
-
-/* Where the warps of a row start. A row is a z column of nz nodes with gz (2) ghost nodes above
- * and below; rows are padded to multiples of 32 floats, so every row begins a 128-byte line.
- * align 1: the warps start on the row's first ghost node (zshift gz), so the ghosts above share
- *   the first line with nodes 0..29: ceil((nz + 2) / 32) warps per row;
- * align 2: each array starts (32 - gz) floats into its allocation (shift), so depth 0 begins a
- *   line and the warps start there (zshift 0): ceil(nz / 32) warps, but the ghost nodes above
- *   lie in the line before (one more line read per row);
- * align 0: warps on depth 0 with no shift (two nodes into a line: two requests per load).
- * Automatic (-1): 2 where it saves a warp per row (nz % 32 of 31 or 0: 12 warps instead of 13
- * for nz = 384), 1 otherwise. Measured on an H200 (docs/performance.md), elastic: nz = 384
- * 24.1 G LUPS with 2, 23.4 G with 1; nz = 364 24.3 G with 1, 24.0 G with 2; nz = 380 (whole lines
- * with both ghosts) 25.1 G. */
-static int auto_alignment(int align, int nz) {
-    if (align >= 0 && align <= 2) return align;
-    return nz % TK == 0 || nz % TK == TK - 1 ? 2 : 1;
-}
-static int row_alignment(int align, int nz, int gz, int *zshift, int *shift) {
-    align = auto_alignment(align, nz);
-    *zshift = align == 1 ? gz : 0;
-    *shift = align == 2 ? (TK - gz % TK) % TK : 0;
-    return align;
 }
 
 /* One GPU per rank: CYBERSHAKE_GPU when set, otherwise the rank's index among the ranks on its
@@ -540,8 +518,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
     {
         const int align =
-            row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
-        const int warps = (L->nz + k.zshift + TK - 1) / TK;
+            sgt_gpu_row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
+        const int warps = sgt_gpu_row_warps(L->nz, k.zshift);
         cs_info("GPU rows: %d nodes in %d warps (alignment %d)%s", L->nz, warps, align,
                 L->nz % TK == TK - 2 * L->gz
                     ? ""
@@ -684,8 +662,8 @@ static int fused_pml(const sgt_state *s, const dev_state *d) {
  * over its slab. Measured on an H200 (docs/performance.md): the x and y shells are whole
  * columns; the z shells are whole 128-byte lines of the rows (the core's depths stop at a line
  * start), 5% faster than the z slabs' passes at nz = 384, where the 20-node bottom slab lies in
- * one line (row_alignment 2), 0.6% at nz = 200, where it straddles two (9% and 7% with PML on
- * top as well). */
+ * one line (alignment 2, sgt_gpu_rows.h), 0.6% at nz = 200, where it straddles two (9% and 7% with
+ * PML on top as well). */
 static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaStream_t st) {
     const kparams &k = d->kp;
     const int lo[2] = {r->ib, r->jb}, hi[2] = {r->ie, r->je};
@@ -709,8 +687,8 @@ static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaS
     const int shell_planes = std::min(planes, 8);
     /* With the z slabs in the shells, the core's depths stop at the 128-byte lines that hold
      * a z slab's first (bottom) or last (top) node, so that the z shells are whole lines: at
-     * nz = 384 with warps from depth 0 (row_alignment 2), the 20-node bottom slab lies in one
-     * line of each row. */
+     * nz = 384 with warps from depth 0 (alignment 2, sgt_gpu_rows.h), the 20-node bottom slab lies
+     * in one line of each row. */
     int k0 = 0, k1 = k.nz;
     for (int q = 0; q < d->pml.n; q++) {
         const dev_slab &sl = d->pml.slab[q];
@@ -1316,7 +1294,7 @@ __global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
 }
 
 static int bench_align = -1, bench_pad = 32, bench_interleave = 0;
-/* The layout of the benchmark grids: where the warps of a row start (row_alignment), z rows padded
+/* The layout of the benchmark grids: where the warps of a row start (sgt_gpu_rows.h), z rows padded
  * to a multiple of pad floats (the solver pads to 32 on the GPU), and the arrays apart or
  * interleaved by rows (every array's row (i, j) side by side: each array is then a strided
  * array whose y and x strides are narr times larger, so the kernels run unchanged). */
@@ -1345,7 +1323,7 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     memset(&k, 0, sizeof k);
     k.halo = 2, k.gz = 2, k.lnx = nx, k.lny = ny, k.nz = nz;
     int shift;
-    row_alignment(bench_align, nz, k.gz, &k.zshift, &shift);
+    sgt_gpu_row_alignment(bench_align, nz, k.gz, &k.zshift, &shift);
     const long sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
     const long nrows = (long)(nx + 4) * (ny + 4), n = nrows * sy;
     const int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));

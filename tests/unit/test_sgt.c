@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sgt_config.h"
+#include "sgt_gpu_rows.h"
 #include "sgt_comm.h"
 #include "sgt_cpu.h"
 #include "sgt_mesh.h"
@@ -151,6 +152,32 @@ TEST(shear_means_and_buoyancy_are_exact_on_the_cpu) {
     CHECK_NEAR(sgt_harm4(m[0], m[1], m[2], m[3]),
                4.0 / (1.0 / m[0] + 1.0 / m[1] + 1.0 / m[2] + 1.0 / m[3]), 3e10 * 4e-7);
     CHECK(sgt_buoyancy(2000.0f, 3000.0f) == 2.0f / 5000.0f);
+}
+
+/* The GPU's rows (sgt_gpu_rows.h): at every depth the warps start on a 128-byte line, a row takes
+ * the fewest warps either alignment can give, and where both give as many the ghost nodes stay
+ * in the row's own lines (alignment 1, measured faster). */
+TEST(gpu_rows_start_on_lines_with_the_fewest_warps) {
+    const int gz = 2;
+    for (int nz = 1; nz <= 600; nz++) {
+        int zshift, shift;
+        const int a = sgt_gpu_row_alignment(-1, nz, gz, &zshift, &shift);
+        /* depth -zshift sits shift + gz - zshift floats into the row's allocation */
+        CHECK_MSG((shift + gz - zshift) % SGT_GPU_LINE == 0, "nz %d: warps off the lines", nz);
+        const int w1 = sgt_gpu_row_warps(nz, gz), w2 = sgt_gpu_row_warps(nz, 0);
+        const int fewest = w1 < w2 ? w1 : w2;
+        CHECK_MSG(sgt_gpu_row_warps(nz, zshift) == fewest, "nz %d: %d warps, %d possible", nz,
+                  sgt_gpu_row_warps(nz, zshift), fewest);
+        CHECK_MSG(w1 != w2 || a == 1, "nz %d: alignment %d where 1 takes as few warps", nz, a);
+    }
+    int zshift, shift;
+    CHECK(sgt_gpu_row_alignment(-1, 384, gz, &zshift, &shift) == 2 && zshift == 0 && shift == 30);
+    CHECK(sgt_gpu_row_warps(384, zshift) == 12);
+    CHECK(sgt_gpu_row_alignment(-1, 380, gz, &zshift, &shift) == 1 && zshift == 2 && shift == 0);
+    CHECK(sgt_gpu_row_warps(380, zshift) == 12);
+    /* forced alignments pass through */
+    CHECK(sgt_gpu_row_alignment(0, 384, gz, &zshift, &shift) == 0 && zshift == 0 && shift == 0);
+    CHECK(sgt_gpu_row_alignment(1, 384, gz, &zshift, &shift) == 1 && zshift == 2 && shift == 0);
 }
 
 TEST(q_fit_holds_q_across_the_band) {
