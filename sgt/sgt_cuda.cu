@@ -496,8 +496,26 @@ static int choose_device(cs_error *err) {
 
 static int setup_halo(sgt_state *s, dev_state *d, cs_error *err);
 
+/* An integer setting from the environment: `dflt` when unset, otherwise a whole integer from lo
+ * to hi, or an error naming the variable (a typo must not silently pick another layout). */
+static int env_setting(const char *name, int lo, int hi, int dflt, int *out, cs_error *err) {
+    const char *v = getenv(name);
+    *out = dflt;
+    if (!v) return 0;
+    char *end;
+    const long x = strtol(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi)
+        return cs_error_input(err, name, NULL, v, "must be an integer from %d to %d", lo, hi);
+    *out = (int)x;
+    return 0;
+}
+
 static int cuda_setup(sgt_state *s, cs_error *err) {
-    int rc = choose_device(err);
+    /* the layout settings first, so that a bad one is named even where there is no device */
+    int align, zshell;
+    int rc = env_setting("CYBERSHAKE_GPU_ALIGN", 0, 2, -1, &align, err);
+    if (!rc) rc = env_setting("CYBERSHAKE_GPU_ZSHELL", 0, 1, 1, &zshell, err);
+    if (!rc) rc = choose_device(err);
     if (rc) return rc;
     dev_state *d = (dev_state *)calloc(1, sizeof(dev_state));
     if (!d) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
@@ -515,10 +533,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                               "smaller grid or more GPUs",
                               need / 1e9, (double)free_b / 1e9);
     kparams &k = d->kp;
-    const char *al = getenv("CYBERSHAKE_GPU_ALIGN");
     {
-        const int align =
-            sgt_gpu_row_alignment(al ? atoi(al) : -1, L->nz, L->gz, &k.zshift, &d->field_shift);
+        align = sgt_gpu_row_alignment(align, L->nz, L->gz, &k.zshift, &d->field_shift);
         const int warps = sgt_gpu_row_warps(L->nz, k.zshift);
         cs_info("GPU rows: %d nodes in %d warps (alignment %d)%s", L->nz, warps, align,
                 L->nz % TK == TK - 2 * L->gz
@@ -575,8 +591,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     /* The x and y slabs come first (sgt_absorb.c), the z ones after them: the order in which
      * the boundary shells add a node's terms, as the CPU's passes do. The z slabs join them
      * unless CYBERSHAKE_GPU_ZSHELL=0 (then they keep passes of their own). */
-    const char *zs = getenv("CYBERSHAKE_GPU_ZSHELL");
-    d->zshell = zs ? atoi(zs) != 0 : 1;
+    d->zshell = zshell;
     d->pml.n = 0;
     for (int q = 0; q < d->nslabs; q++)
         if (d->slab[q].axis < 2 || d->zshell) d->pml.slab[d->pml.n++] = d->slab[q];

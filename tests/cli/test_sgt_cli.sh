@@ -137,6 +137,18 @@ t_cuda_backend_without_device() {
     run "$CS" sgt run.par --set backend=cuda && expect_rc 1 && expect_err "CUDA" || return 1
 }
 
+# The GPU's layout settings are checked before the device is looked for: a typo is named, not
+# taken for another layout.
+t_cuda_bad_layout_setting() {
+    base >run.par
+    run env CYBERSHAKE_GPU_ALIGN=2x "$CS" sgt run.par --set backend=cuda && expect_rc 1 &&
+        expect_err "CYBERSHAKE_GPU_ALIGN" && expect_err "from 0 to 2" || return 1
+    run env CYBERSHAKE_GPU_ZSHELL=yes "$CS" sgt run.par --set backend=cuda && expect_rc 1 &&
+        expect_err "CYBERSHAKE_GPU_ZSHELL" || return 1
+    run env CYBERSHAKE_GPU_ALIGN=2 "$CS" sgt run.par --set backend=cuda && expect_rc 1 &&
+        expect_err "CUDA" || return 1
+}
+
 tcase help t_help
 tcase runs_and_reports t_runs_and_reports
 tcase bad_key_names_line t_bad_key_names_line
@@ -147,4 +159,5 @@ tcase mesh_file_matches_direct_sampling t_mesh_file_matches_direct_sampling
 tcase killed_run_leaves_no_output t_killed_run_leaves_no_output
 tcase geographic_source_and_points t_geographic_source_and_points
 tcase cuda_backend_without_device t_cuda_backend_without_device
+tcase cuda_bad_layout_setting t_cuda_bad_layout_setting
 tsummary
