@@ -1,6 +1,9 @@
 # Sourced by the SGT benchmarks: `box_params NX NY NZ STEPS` prints the parameter file they share
 # (a homogeneous box of 100 m nodes, a vertical force at the centre of its surface, strain every
 # 10 steps); each script adds its own keys (back end, attenuation, save points, output).
+# `gpu_box_params NX NY NZ STEPS` adds the GPU benchmarks' keys (CUDA, viscoelastic, s.h5);
+# `sgt_timing CYBERSHAKE ARGS...` runs the solver quietly and prints "SECONDS GLUPS" from its
+# summary line.
 box_params() {
     cat <<PAR
 nx = $1
@@ -20,4 +23,11 @@ source_k = 0
 force_component = z
 decimation = 10
 PAR
+}
+gpu_box_params() {
+    box_params "$@"
+    printf 'backend = cuda\nattenuation = true\noutput = s.h5\n'
+}
+sgt_timing() {
+    CYBERSHAKE_LOG=warn "$@" | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p'
 }

@@ -21,9 +21,8 @@ for visco in false true; do
         box_params "$nx" "$ny" "$nz" "$steps"
         printf 'attenuation = %s\nsave_points = pts.txt\noutput = b.h5\n' "$visco"
     } >b.par
-    out=$(CYBERSHAKE_LOG=warn "$cs" sgt b.par)
-    lups=$(echo "$out" | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\2/p')
-    secs=$(echo "$out" | sed -n 's/.*steps, \([0-9.]*\) s, .*/\1/p')
+    r=$(sgt_timing "$cs" sgt b.par)
+    secs=${r% *} lups=${r#* }
     bytes=120
     case=cpu-elastic
     if [ "$visco" = true ]; then bytes=184; case=cpu-viscoelastic; fi

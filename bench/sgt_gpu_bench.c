@@ -75,6 +75,13 @@ static int check_mdiv(void) {
     return !ok;
 }
 
+/* The side in x and y of a square grid nz deep whose arrays for one wavefield (material,
+ * velocities, stresses, and for visco the Q weights and memory variables) take at least gb GB. */
+static int grid_side(double gb, int visco, int nz) {
+    const double arrays = 3 + (visco ? 2 : 0) + 9 + (visco ? 6 : 0);
+    return (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
+}
+
 static int fail(const cs_error *e) {
     fprintf(stderr, "sgt_gpu_bench: %s\n", e->message);
     return 1;
@@ -111,8 +118,8 @@ int main(int argc, char **argv) {
     if (only >= 0) {
         /* One case only, for profilers and layout experiments. */
         sgt_cuda_bench_layout(row_align, row_pad, 0);
-        double arrays = 3 + (only ? 2 : 0) + 9 + (only ? 6 : 0), sec, sk[2], g;
-        int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
+        double sec, sk[2], g;
+        const int nxy = grid_side(gb, only, nz);
         cs_error e1;
         if (sgt_cuda_kernel_bench(nxy, nxy, nz, only, 1, steps, only_planes ? only_planes : 16,
                                   variant, tiled, &sec, sk, &g, &e1))
@@ -138,9 +145,7 @@ int main(int argc, char **argv) {
     }
     const int planes[4] = {1, 4, 16, 64};
     for (int visco = 0; visco < 2; visco++) {
-        /* Square in x, y, at least gb gigabytes of arrays for one wavefield. */
-        double arrays = 3 + (visco ? 2 : 0) + 9 + (visco ? 6 : 0);
-        int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (nz + 4)))) + 4;
+        const int nxy = grid_side(gb, visco, nz);
         double bytes = visco ? 184 : 120;
         double best_lups = 0, best_any = 0;
         int best_p = 0, best_name = 0, best_any_p = 0, best_tiled = 0;
@@ -247,8 +252,8 @@ int main(int argc, char **argv) {
             for (int al = -1; al <= 1; al += 2) {
                 const int dz = depths[q];
                 if (al == 1 && dz % 32 != 0) continue; /* automatic is 1 there */
-                double arrays = 3 + (visco ? 2 : 0) + 9 + (visco ? 6 : 0), sec, sk[2], g;
-                int nxy = (int)ceil(sqrt(gb * 1e9 / (arrays * 4.0 * (dz + 4)))) + 4;
+                double sec, sk[2], g;
+                const int nxy = grid_side(gb, visco, dz);
                 sgt_cuda_bench_layout(al, 32, 0);
                 if (sgt_cuda_kernel_bench(nxy, nxy, dz, visco, 1, steps, 16, 8, 0, &sec, sk, &g,
                                           &e))

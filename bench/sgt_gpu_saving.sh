@@ -16,10 +16,7 @@ cd "$work"
 printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
 awk -v nx="$nx" -v ny="$ny" -v nz="$nz" 'BEGIN { srand(9); for (p = 0; p < 1000000; p++)
     printf "%d %d %d\n", 30 + int(rand() * (nx - 60)), 30 + int(rand() * (ny - 60)), int(rand() * (nz - 40)) }' >million.txt
-{
-    box_params "$nx" "$ny" "$nz" "$steps"
-    printf 'backend = cuda\nattenuation = true\noutput = s.h5\n'
-} >s.par
-t1=$(CYBERSHAKE_LOG=warn "$cs" sgt s.par --set save_points=one.txt | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p')
-t2=$(CYBERSHAKE_LOG=warn "$cs" sgt s.par --set save_points=million.txt | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p')
+gpu_box_params "$nx" "$ny" "$nz" "$steps" >s.par
+t1=$(sgt_timing "$cs" sgt s.par --set save_points=one.txt)
+t2=$(sgt_timing "$cs" sgt s.par --set save_points=million.txt)
 echo "$t1 $t2" | awk -v g="${nx}x${ny}x${nz}" -v n="$steps" '{ printf "gpu-solver-viscoelastic grid=%s steps=%d one_point=%.2fs (%.2f G LUPS) million_points=%.2fs (%.2f G LUPS) saving_cost=%.1f%%\n", g, n, $1, $2, $3, $4, 100 * ($3 / $1 - 1) }'

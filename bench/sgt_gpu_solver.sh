@@ -23,13 +23,13 @@ cd "$work"
 printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
 printf '%d %d %d\n' $((nx / 2)) $((ny / 2)) $((nz / 2)) >mid.txt
 {
-    box_params "$nx" "$ny" "$nz" "$steps"
-    printf 'backend = cuda\nattenuation = true\nsave_points = one.txt\noutput = s.h5\n'
+    gpu_box_params "$nx" "$ny" "$nz" "$steps"
+    printf 'save_points = one.txt\n'
 } >s.par
 run() { # run LABEL SETTINGS...
     label=$1
     shift
-    r=$(CYBERSHAKE_LOG=warn "$cs" sgt s.par "$@" | sed -n 's/.*steps, \([0-9.]*\) s, \([0-9.e+-]*\) G LUPS.*/\1 \2/p')
+    r=$(sgt_timing "$cs" sgt s.par "$@")
     echo "$r" | awk -v l="$label" -v n="$steps" '{ printf "gpu-solver %-40s %.3f s for %d steps (%.2f ms/step), %.2f G LUPS\n", l, $1, n, 1e3 * $1 / n, $2 }' | tee -a "$OUT/solver.txt"
 }
 run "viscoelastic, PML 20, free surface"

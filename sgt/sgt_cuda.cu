@@ -152,8 +152,7 @@ __device__ __forceinline__ bool thread_cell(const kparams &k, int planes, const 
 /* A box with its first thread's depth: thread 0 of a block sits where a 128-byte line of the
  * rows begins (at depth -zshift plus a multiple of 32; sgt_gpu_rows.h). */
 static kreg kbox(const kparams &k, int i0, int i1, int j0, int j1, int k0, int k1) {
-    const int kl = (k0 + k.zshift) / TK * TK - k.zshift;
-    return kreg{i0, i1, j0, j1, k0, k1, kl};
+    return kreg{i0, i1, j0, j1, k0, k1, sgt_gpu_line_start(k0, k.zshift)};
 }
 
 /* The PML terms of slab sl at node (i, j, kk), index p, added after its update: the same
@@ -709,9 +708,9 @@ static void update_with_pml(dev_state *d, const sgt_region *r, int stress, cudaS
         const dev_slab &sl = d->pml.slab[q];
         if (sl.axis != 2) continue;
         if (sl.side == 0)
-            k0 = std::max(k0, (sl.box[5] + k.zshift + TK - 1) / TK * TK - k.zshift);
+            k0 = std::max(k0, sgt_gpu_line_start(sl.box[5] + TK - 1, k.zshift));
         else
-            k1 = std::min(k1, (sl.box[4] + k.zshift) / TK * TK - k.zshift);
+            k1 = std::min(k1, sgt_gpu_line_start(sl.box[4], k.zshift));
     }
     k0 = std::min(std::max(k0, 0), k.nz);
     k1 = std::min(std::max(k1, k0), k.nz);
@@ -1432,13 +1431,15 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
 /* The GPU's approximate material division (sgt_mdiv) against the host's exact one: harmonic
  * means and buoyancies of n value sets spread over 1e9..1e11 and 1000..4000 (moduli and
  * densities), and a mean with a zero modulus, which must be exactly 0. */
+__host__ __device__ static void mdiv_case(int q, float out[3]) {
+    const float a = 1e9f + 1e11f * (q % 997) / 997.0f, b = 1e9f + 1e11f * (q % 991) / 991.0f;
+    out[0] = sgt_harm4(a, b, a * 0.5f + b, b * 1.5f);
+    out[1] = sgt_buoyancy(1000.0f + 3.0f * (q % 1000), 1500.0f + 2.0f * (q % 997));
+    out[2] = sgt_harm4(a, 0.0f, b, a);
+}
 __global__ void mdiv_check_kernel(float *out, int n) {
-    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
-        const float a = 1e9f + 1e11f * (q % 997) / 997.0f, b = 1e9f + 1e11f * (q % 991) / 991.0f;
-        out[3 * q] = sgt_harm4(a, b, a * 0.5f + b, b * 1.5f);
-        out[3 * q + 1] = sgt_buoyancy(1000.0f + 3.0f * (q % 1000), 1500.0f + 2.0f * (q % 997));
-        out[3 * q + 2] = sgt_harm4(a, 0.0f, b, a);
-    }
+    for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x)
+        mdiv_case(q, out + 3 * q);
 }
 extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *err) {
     int rc = choose_device(err);
@@ -1453,11 +1454,10 @@ extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *er
     cudaFree(d);
     *worst_rel = 0, *zero_ok = 1;
     for (int q = 0; q < n && !rc; q++) {
-        const float a = 1e9f + 1e11f * (q % 997) / 997.0f, b = 1e9f + 1e11f * (q % 991) / 991.0f;
-        const double e[2] = {sgt_harm4(a, b, a * 0.5f + b, b * 1.5f),
-                             sgt_buoyancy(1000.0f + 3.0f * (q % 1000), 1500.0f + 2.0f * (q % 997))};
+        float e[3]; /* the host's exact division */
+        mdiv_case(q, e);
         for (int c = 0; c < 2; c++) {
-            const double rel = fabs(h[3 * q + c] - e[c]) / fabs(e[c]);
+            const double rel = fabs((double)h[3 * q + c] - e[c]) / fabs((double)e[c]);
             if (!(rel <= *worst_rel)) *worst_rel = rel;
         }
         if (h[3 * q + 2] != 0.0f) *zero_ok = 0;

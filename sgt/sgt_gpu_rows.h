@@ -23,6 +23,11 @@ static inline int sgt_gpu_row_warps(int nz, int zshift) {
     return (nz + zshift + SGT_GPU_LINE - 1) / SGT_GPU_LINE;
 }
 
+/* The first depth of the line that holds depth k >= 0, with warps starting at depth -zshift. */
+static inline int sgt_gpu_line_start(int k, int zshift) {
+    return (k + zshift) / SGT_GPU_LINE * SGT_GPU_LINE - zshift;
+}
+
 static inline int sgt_gpu_row_alignment(int align, int nz, int gz, int *zshift, int *shift) {
     if (align < 0 || align > 2)
         align = sgt_gpu_row_warps(nz, 0) < sgt_gpu_row_warps(nz, gz) ? 2 : 1;

@@ -169,7 +169,13 @@ TEST(gpu_rows_start_on_lines_with_the_fewest_warps) {
         CHECK_MSG(sgt_gpu_row_warps(nz, zshift) == fewest, "nz %d: %d warps, %d possible", nz,
                   sgt_gpu_row_warps(nz, zshift), fewest);
         CHECK_MSG(w1 != w2 || a == 1, "nz %d: alignment %d where 1 takes as few warps", nz, a);
+        /* the line holding a depth begins within 32 depths above it, on a line */
+        const int ls = sgt_gpu_line_start(nz, zshift);
+        CHECK_MSG(ls <= nz && nz - ls < SGT_GPU_LINE && (shift + gz + ls) % SGT_GPU_LINE == 0,
+                  "nz %d: line start %d", nz, ls);
     }
+    /* the bottom PML slab of 20 nodes at nz = 384: one line with alignment 2, two with 1 */
+    CHECK(sgt_gpu_line_start(364, 0) == 352 && sgt_gpu_line_start(364, 2) == 350);
     int zshift, shift;
     CHECK(sgt_gpu_row_alignment(-1, 384, gz, &zshift, &shift) == 2 && zshift == 0 && shift == 30);
     CHECK(sgt_gpu_row_warps(384, zshift) == 12);
