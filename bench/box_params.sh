@@ -1,6 +1,9 @@
 # Sourced by the SGT benchmarks: `box_params NX NY NZ STEPS` prints the parameter file they share
 # (a homogeneous box of 100 m nodes, a vertical force at the centre of its surface, strain every
 # 10 steps); each script adds its own keys (back end, attenuation, save points, output).
+# `gpu_box_setup [NX NY NZ STEPS]` sets nx ny nz steps (default 807 x 807 x 384, 200 steps: the
+# 22 GB viscoelastic grid of sgt_gpu_bench), moves into a scratch folder removed at exit and
+# writes one.txt, a save point at the centre of the surface.
 # `gpu_box_params NX NY NZ STEPS` adds the GPU benchmarks' keys (CUDA, viscoelastic, s.h5);
 # `sgt_timing CYBERSHAKE ARGS...` runs the solver quietly and prints "SECONDS GLUPS" from its
 # summary line.
@@ -23,6 +26,13 @@ source_k = 0
 force_component = z
 decimation = 10
 PAR
+}
+gpu_box_setup() {
+    nx=${1:-807} ny=${2:-807} nz=${3:-384} steps=${4:-200}
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    cd "$work" || return 1
+    printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
 }
 gpu_box_params() {
     box_params "$@"

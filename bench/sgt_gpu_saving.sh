@@ -6,14 +6,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/box_params.sh"
 cs=${CS_BIN:-$repo/build/sgt-only/bin/cybershake}
-nx=${1:-807}
-ny=${2:-807}
-nz=${3:-384}
-steps=${4:-200}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
+gpu_box_setup "$@"
 awk -v nx="$nx" -v ny="$ny" -v nz="$nz" 'BEGIN { srand(9); for (p = 0; p < 1000000; p++)
     printf "%d %d %d\n", 30 + int(rand() * (nx - 60)), 30 + int(rand() * (ny - 60)), int(rand() * (nz - 40)) }' >million.txt
 gpu_box_params "$nx" "$ny" "$nz" "$steps" >s.par

@@ -13,14 +13,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cs=${CS_BIN:-$repo/build/sgt-only/bin/cybershake}
 OUT=${OUT:-$PWD/gpu-results}
 mkdir -p "$OUT"
-nx=${1:-807}
-ny=${2:-807}
-nz=${3:-384}
-steps=${4:-200}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-printf '%d %d 0\n' $((nx / 2)) $((ny / 2)) >one.txt
+gpu_box_setup "$@"
 printf '%d %d %d\n' $((nx / 2)) $((ny / 2)) $((nz / 2)) >mid.txt
 {
     gpu_box_params "$nx" "$ny" "$nz" "$steps"
