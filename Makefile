@@ -55,7 +55,7 @@ WORKFLOW_SRC := workflow/wf_config.c workflow/wf_plan.c workflow/wf_db.c workflo
                workflow/wf_run.c workflow/wf_slurm.c workflow/wf_summary.c workflow/wf_stage.c \
                workflow/wf_cli.c workflow/stage_cli.c workflow/check_cli.c
 SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
-               sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_config.c \
+               sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_effective.c sgt/sgt_config.c \
                sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \
                sgt/sgt_comm.c sgt/sgt_step.c sgt/sgt_checkpoint.c
 CLI_SRC     := cli/cybershake.c

@@ -59,6 +59,11 @@ const cs_param_spec sgt_param_specs[] = {
     R("vp_min", CS_DIM_VELOCITY, 0, "0 m/s", 0, 2e4, "Vp floor"),
     R("rho_min", CS_DIM_DENSITY, 0, "0 kg/m3", 0, 2e4, "density floor"),
     R("vp_vs_min", CS_DIM_NONE, 0, "1.45", 1.0, 10, "smallest Vp/Vs; Vp is raised to it"),
+    C("material_sampling", "effective", "effective|point",
+      "effective: each node takes its cell's effective medium (interfaces where the model puts "
+      "them); point: the model at the node (a node on an interface takes the layer below)"),
+    I("material_subsamples", 0, "3", 1, 16,
+      "3D gridded models: samples per axis in each cell for the effective medium"),
     B("attenuation", "true", "viscoelastic (coarse-grained memory variables) or purely elastic"),
     C("q_source", "auto", "auto|model|vs",
       "Q from the model, from Vs (Qs = 50 Vs[km/s], Qp = 2 Qs), or the model's where it has one"),
@@ -74,6 +79,9 @@ const cs_param_spec sgt_param_specs[] = {
     C("absorbing", "pml", "pml|sponge", "absorbing boundary: convolutional PML or Cerjan sponge"),
     I("absorbing_width", 0, "20", 1, 1000,
       "width of the absorbing layer in nodes (CyberShake's sponge: 80)"),
+    R("absorbing_thickness", CS_DIM_LENGTH, 0, NULL, 1e-3, 1e7,
+      "width of the absorbing layer as a length, rounded up to whole nodes (instead of "
+      "absorbing_width: absorption then holds as h is refined)"),
     R("sponge_edge_factor", CS_DIM_NONE, 0, "0.92", 1e-6, 0.999999,
       "sponge damping factor at the outermost node"),
     R("pml_reflection", CS_DIM_NONE, 0, "1e-3", 1e-12, 0.5, "PML nominal reflection coefficient"),
@@ -115,7 +123,8 @@ const cs_param_spec sgt_param_specs[] = {
       "time shift recorded with a file time function"),
     S("save_points", NULL, "SGT save points: a file of 'i j k' grid indices"),
     S("save_points_geographic", NULL, "SGT save points: a file of 'lon lat depth_m'"),
-    I("decimation", 0, "10", 1, 1e6, "save strain every this many steps"),
+    I("decimation", 0, "10", 1, 1e6,
+      "save strain every this many steps (SGT mode; forward receivers record every step)"),
     S("receivers", NULL, "forward mode: a file of 'i j k' receiver nodes"),
     S("output", NULL, "output HDF5 file (required)"),
 };
@@ -176,6 +185,10 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mesh.vp_min = cs_params_real(p, "vp_min");
     c->mesh.rho_min = cs_params_real(p, "rho_min");
     c->mesh.vpvs_min = cs_params_real(p, "vp_vs_min");
+    c->mesh.sampling = strcmp(cs_params_string(p, "material_sampling"), "point")
+                           ? SGT_SAMPLE_EFFECTIVE
+                           : SGT_SAMPLE_POINT;
+    c->mesh.subsamples = (int)cs_params_int(p, "material_subsamples");
     const char *qs = cs_params_string(p, "q_source");
     c->mesh.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
                        : !strcmp(qs, "model") ? SGT_QSRC_MODEL
@@ -193,6 +206,17 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->absorb.kind =
         strcmp(cs_params_string(p, "absorbing"), "pml") ? SGT_ABSORB_SPONGE : SGT_ABSORB_PML;
     c->absorb.width = (int)cs_params_int(p, "absorbing_width");
+    if (cs_params_has(p, "absorbing_thickness")) {
+        if (cs_params_given(p, "absorbing_width"))
+            return cs_error_input(err, cs_params_where(p, "absorbing_thickness"),
+                                  "absorbing_thickness", NULL,
+                                  "give absorbing_width (nodes) or absorbing_thickness (a "
+                                  "length), not both");
+        /* rounded up, but a thickness that is a whole number of cells to round-off is that */
+        double cells = cs_params_real(p, "absorbing_thickness") / c->h;
+        c->absorb.width = (int)ceil(cells * (1 - 1e-9));
+        if (c->absorb.width < 1) c->absorb.width = 1;
+    }
     c->absorb.sponge_edge = cs_params_real(p, "sponge_edge_factor");
     c->absorb.pml_r = cs_params_real(p, "pml_reflection");
     c->absorb.pml_f0 = 0.5 * c->fmax;

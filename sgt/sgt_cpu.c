@@ -32,15 +32,14 @@ void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
         const float *restrict xx = s->s[SGT_XX] + b, *restrict yy = s->s[SGT_YY] + b,
                               *restrict zz = s->s[SGT_ZZ] + b, *restrict xy = s->s[SGT_XY] + b,
                               *restrict xz = s->s[SGT_XZ] + b, *restrict yz = s->s[SGT_YZ] + b,
-                              *restrict rho = s->rho + b;
+                              *restrict rho = s->rho + b, *restrict bz = s->bz + b;
 #pragma omp simd
         for (int k = 0; k < nz; k++) {
             vx[k] += dt * ih * (sgt_fwd(xx, k, sx) + sgt_bwd(xy, k, sy) + sgt_bwd(xz, k, 1)) *
                      2.0f / (rho[k] + rho[k + sx]);
             vy[k] += dt * ih * (sgt_bwd(xy, k, sx) + sgt_fwd(yy, k, sy) + sgt_bwd(yz, k, 1)) *
                      2.0f / (rho[k] + rho[k + sy]);
-            vz[k] += dt * ih * (sgt_bwd(xz, k, sx) + sgt_bwd(yz, k, sy) + sgt_fwd(zz, k, 1)) *
-                     2.0f / (rho[k] + rho[k + 1]);
+            vz[k] += dt * ih * (sgt_bwd(xz, k, sx) + sgt_bwd(yz, k, sy) + sgt_fwd(zz, k, 1)) * bz[k];
         }
     }
 }

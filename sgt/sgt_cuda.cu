@@ -59,6 +59,8 @@ extern "C" {
 struct kparams {
     float *v[SGT_NF_MAX][3], *s[SGT_NF_MAX][6], *r[SGT_NF_MAX][6];
     const float *rho, *lam, *mu, *qpw, *qsw;
+    const float *bz, *cz; /* the vertical staggered positions' buoyancy and compliance */
+    const float *muxy;    /* the xy points' nodal shear moduli */
     long sx, sy;
     int lnx, lny, nz, i0, j0, halo, gz;
     int fs, visco;
@@ -165,7 +167,7 @@ __device__ __forceinline__ void pml_cell(const kparams &k, const dev_slab &sl, c
         ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk + (kk - sl.box[4]);
     const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
     if (!stress) {
-        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
+        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, k.bz, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
                               sl.psi, cell, k.ih, k.dt);
         return;
     }
@@ -177,8 +179,8 @@ __device__ __forceinline__ void pml_cell(const kparams &k, const dev_slab &sl, c
               q2 = cc + a == 1   ? 0
                    : cc + a == 2 ? 1
                                  : 2;
-    const float m1 = sgt_shear_modulus(k.mu, p, k.sx, k.sy, q1);
-    const float m2 = sgt_shear_modulus(k.mu, p, k.sx, k.sy, q2);
+    const float m1 = sgt_shear_modulus(k.muxy, k.cz, p, k.sx, k.sy, q1);
+    const float m2 = sgt_shear_modulus(k.muxy, k.cz, p, k.sx, k.sy, q2);
     const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
     sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
                         k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
@@ -212,7 +214,7 @@ __global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
         const float r0 = __ldg(k.rho + p);
         const float bx = sgt_buoyancy(r0, __ldg(k.rho + p + k.sx)),
                     by = sgt_buoyancy(r0, __ldg(k.rho + p + k.sy)),
-                    bz = sgt_buoyancy(r0, __ldg(k.rho + p + 1));
+                    bz = __ldg(k.bz + p);
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             /* all reads before the writes (the arrays may alias as far as the compiler knows) */
@@ -249,14 +251,14 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, 
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
         const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
-        /* the reciprocals of the seven moduli the three means use, each computed once */
-        const float im0 = sgt_mdiv(1.0f, m0), imx = sgt_mdiv(1.0f, __ldg(mu + p + k.sx)),
-                    imy = sgt_mdiv(1.0f, __ldg(mu + p + k.sy)),
-                    imz = sgt_mdiv(1.0f, __ldg(mu + p + 1));
-        const float mxy =
-            sgt_harm4_recip(im0, imx, imy, sgt_mdiv(1.0f, __ldg(mu + p + k.sx + k.sy)));
-        const float mxz = sgt_harm4_recip(im0, imx, imz, sgt_mdiv(1.0f, __ldg(mu + p + k.sx + 1)));
-        const float myz = sgt_harm4_recip(im0, imy, imz, sgt_mdiv(1.0f, __ldg(mu + p + k.sy + 1)));
+        /* xy: the harmonic mean of the four nodes' muxy; xz, yz: of the two vertical staggered
+         * compliances beside them */
+        const float *mh = k.muxy;
+        const float mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
+                                    __ldg(mh + p + k.sx + k.sy));
+        const float cz0 = __ldg(k.cz + p);
+        const float mxz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sx));
+        const float myz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sy));
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
         const float wp = VISCO ? __ldg(k.qpw + p) : 0.0f, ws = VISCO ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll
@@ -379,8 +381,8 @@ __global__ void force_kernel(kparams k, kreg r, int si, int sj, int sk, int plan
     }
     const double f[3] = {fx, fy, fz};
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (sk + k.gz);
-    sgt_force_apply(k.v[0], k.rho, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, r.i0, r.i1, r.j0, r.j1,
-                    k.fs, amp, f);
+    sgt_force_apply(k.v[0], k.rho, k.bz, k.lam, k.mu, p, k.sx, k.sy, li, lj, sk, r.i0, r.i1, r.j0,
+                    r.j1, k.fs, amp, f);
 }
 
 __global__ void moment_kernel(kparams k, kreg r, int si, int sj, int sk, double amp, double m0,
@@ -402,7 +404,8 @@ __global__ void slot_factor_kernel(kparams k, const int *pts, long np, float *fa
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     for (int m = 3; m < SGT_PT_SLOTS; m++)
         fac[(m - 3) * np + q] =
-            (float)sgt_point_slot_factor(m, k.mu, k.visco ? k.qsw : NULL, p, k.sx, k.sy, kk, k.fs);
+            (float)sgt_point_slot_factor(m, k.muxy, k.cz, k.visco ? k.qsw : NULL, p, k.sx, k.sy, kk,
+                                         k.fs);
 }
 
 __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac, float *slot) {
@@ -412,7 +415,7 @@ __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
-    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.qpw, k.qsw, k.qtau, pts[3 * q],
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.cz, k.qpw, k.qsw, k.qtau, pts[3 * q],
                      pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
     for (int c = 0; c < 6; c++)
         slot[6 * q + c] = (float)e[c];
@@ -546,8 +549,11 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         rc = rc ? rc : upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err);
     for (int c = 0; c < 6; c++)
         rc = rc ? rc : upload_shifted(&k.s[0][c], s->s[c], L->ncell, sh, err);
-    float *rho, *lam, *mu, *qpw = NULL, *qsw = NULL;
+    float *rho, *lam, *mu, *bz, *cz, *muxy, *qpw = NULL, *qsw = NULL;
     if (!rc) rc = upload_shifted(&rho, s->rho, L->ncell, sh, err);
+    if (!rc) rc = upload_shifted(&bz, s->bz, L->ncell, sh, err);
+    if (!rc) rc = upload_shifted(&cz, s->cz, L->ncell, sh, err);
+    if (!rc) rc = upload_shifted(&muxy, s->muxy, L->ncell, sh, err);
     if (!rc) rc = upload_shifted(&lam, s->lam, L->ncell, sh, err);
     if (!rc) rc = upload_shifted(&mu, s->mu, L->ncell, sh, err);
     if (!rc && s->visco) {
@@ -557,7 +563,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         if (!rc) rc = upload_shifted(&qsw, s->qsw, L->ncell, sh, err);
     }
     if (rc) return rc;
-    k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw;
+    k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw, k.bz = bz, k.cz = cz;
+    k.muxy = muxy;
     k.sx = L->sx, k.sy = L->sy;
     k.lnx = L->lnx, k.lny = L->lny, k.nz = L->nz, k.i0 = L->i0, k.j0 = L->j0;
     k.halo = L->halo, k.gz = L->gz;
@@ -634,7 +641,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0],   &s->s[1],   &s->s[2],
                       &s->s[3], &s->s[4], &s->s[5], &s->r[0],   &s->r[1],   &s->r[2],
                       &s->r[3], &s->r[4], &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2],
-                      &s->rho,  &s->lam,  &s->mu,   &s->qpw,    &s->qsw};
+                      &s->rho,  &s->lam,  &s->mu,   &s->qpw,    &s->qsw,    &s->bz,
+                      &s->cz,   &s->muxy};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;
@@ -1100,6 +1108,7 @@ static void cuda_teardown(sgt_state *s) {
     for (int c = 0; c < 6; c++)
         free_shifted(k.s[0][c], sh), free_shifted(k.r[0][c], sh);
     free_shifted(k.rho, sh), free_shifted(k.lam, sh), free_shifted(k.mu, sh);
+    free_shifted(k.bz, sh), free_shifted(k.cz, sh), free_shifted(k.muxy, sh);
     free_shifted(k.qpw, sh), free_shifted(k.qsw, sh);
     for (int a = 0; a < 3; a++)
         cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]),
@@ -1340,7 +1349,7 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     sgt_gpu_row_alignment(bench_align, nz, k.gz, &k.zshift, &shift);
     const long sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
     const long nrows = (long)(nx + 4) * (ny + 4), n = nrows * sy;
-    const int narr = 3 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
+    const int narr = 6 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
     const long pitch = bench_interleave ? narr * sy : sy;
     k.sy = pitch;
     k.sx = (long)(ny + 4) * k.sy;
@@ -1360,6 +1369,9 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     k.rho = field(2700.0f, 200.0f, 1u);
     k.lam = field(3.0e10f, 1.0e9f, 2u);
     k.mu = field(3.0e10f, 1.0e9f, 3u);
+    k.bz = field(3.7e-4f, 2.0e-5f, 6u);
+    k.cz = field(3.3e-11f, 1.0e-12f, 7u);
+    k.muxy = field(3.0e10f, 1.0e9f, 8u);
     if (visco) {
         k.qpw = field(0.05f, 0.01f, 4u);
         k.qsw = field(0.08f, 0.01f, 5u);

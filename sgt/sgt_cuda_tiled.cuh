@@ -129,9 +129,9 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
                         *yz = ring_slot<2>(ryz, SZ, i), *ro = ring_slot<3>(rrho, SZ, i),
                         *ro1 = ring_slot<3>(rrho, SZ, i + 1);
             const float r0 = AT(ro, 0, 0);
-            const float bx = sgt_buoyancy(r0, AT(ro1, 0, 0)), by = sgt_buoyancy(r0, AT(ro, 1, 0)),
-                        bz = sgt_buoyancy(r0, AT(ro, 0, 1));
             const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
+            const float bx = sgt_buoyancy(r0, AT(ro1, 0, 0)), by = sgt_buoyancy(r0, AT(ro, 1, 0)),
+                        bz = __ldg(k.bz + p);
             k.v[0][0][p] +=
                 c *
                 (sgt_diff4(AT(xx[0], 0, 0), AT(xx[1], 0, 0), AT(xx[2], 0, 0), AT(xx[3], 0, 0)) +
@@ -209,12 +209,15 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
                                   ring_slot<5>(rvy, SZ, i + 1), ring_slot<5>(rvy, SZ, i + 2)};
             const float *vz[4] = {ring_slot<5>(rvz, SZ, i - 1), ring_slot<5>(rvz, SZ, i),
                                   ring_slot<5>(rvz, SZ, i + 1), ring_slot<5>(rvz, SZ, i + 2)};
-            const float *m = ring_slot<3>(rmu, SZ, i), *m1 = ring_slot<3>(rmu, SZ, i + 1);
+            const float *m = ring_slot<3>(rmu, SZ, i);
             const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
             const float m0 = AT(m, 0, 0), l0 = __ldg(k.lam + p);
-            const float mxy = sgt_harm4(m0, AT(m1, 0, 0), AT(m, 1, 0), AT(m1, 1, 0));
-            const float mxz = sgt_harm4(m0, AT(m1, 0, 0), AT(m, 0, 1), AT(m1, 0, 1));
-            const float myz = sgt_harm4(m0, AT(m, 1, 0), AT(m, 0, 1), AT(m, 1, 1));
+            const float *mh = k.muxy;
+            const float mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
+                                        __ldg(mh + p + k.sx + k.sy));
+            const float cz0 = __ldg(k.cz + p);
+            const float mxz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sx));
+            const float myz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sy));
             const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
             const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f,
                         ws = k.visco ? __ldg(k.qsw + p) : 0.0f;

@@ -8,6 +8,7 @@
 #include "cs_hdf5.h"
 #include "cs_log.h"
 #include "cs_version.h"
+#include "sgt_effective.h"
 
 void sgt_mesh_stats_init(sgt_mesh_stats *st) {
     memset(st, 0, sizeof *st);
@@ -31,8 +32,10 @@ void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
     if (from->vs_max > into->vs_max) into->vs_max = from->vs_max;
 }
 
-static void note(sgt_mesh_stats *st, const sgt_material *m, int gi, int gj, int k) {
-    st->nodes++;
+/* The model's extremes, for the stability and resolution checks: those of every sample the
+ * mesh takes (with the node it belongs to), not of the effective media, whose vs at a node cut
+ * by an interface can lie below both sides' and is no wave speed of the model. */
+static void extremes(sgt_mesh_stats *st, const sgt_material *m, int gi, int gj, int k) {
     if (m->vp > st->vp_max) {
         st->vp_max = m->vp;
         st->vp_max_at[0] = gi, st->vp_max_at[1] = gj, st->vp_max_at[2] = k;
@@ -46,7 +49,12 @@ static void note(sgt_mesh_stats *st, const sgt_material *m, int gi, int gj, int 
 
 int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
                   sgt_material *out, sgt_mesh_stats *st, cs_error *err) {
-    double x = r->x0 + gi * r->h, y = r->y0 + gj * r->h, z = k * r->h;
+    return sgt_mesh_point(m, r, r->x0 + gi * r->h, r->y0 + gj * r->h, k * r->h, gi, gj, k, out, st,
+                          err);
+}
+
+int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double z,
+                   int gi, int gj, int k, sgt_material *out, sgt_mesh_stats *st, cs_error *err) {
     sgt_material a;
     int rc = sgt_model_query(m, x, y, z, gi, gj, k, &a, err);
     if (rc) return rc;
@@ -63,6 +71,7 @@ int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
         a.rho = r->rho_min;
         if (st) st->clamped_rho++;
     }
+    if (st) extremes(st, &a, gi, gj, k);
     int derive = r->q_source == SGT_QSRC_VS || isnan(a.qs) || isnan(a.qp);
     if (r->q_source == SGT_QSRC_MODEL && (isnan(a.qs) || isnan(a.qp)))
         return cs_error_input(err, m->name, "q_source", "model",
@@ -77,7 +86,8 @@ int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     return 0;
 }
 
-static void put(sgt_state *s, long p, const sgt_material *a) {
+static void put(sgt_state *s, long p, const sgt_material *a, double mu_xy) {
+    s->muxy[p] = (float)mu_xy;
     s->lam[p] = (float)a->vp;
     s->mu[p] = (float)a->vs;
     s->rho[p] = (float)a->rho;
@@ -87,36 +97,84 @@ static void put(sgt_state *s, long p, const sgt_material *a) {
     }
 }
 
+/* Unrelaxed-modulus factors of the last Q seen (models repeat their values). */
+typedef struct {
+    double q, f;
+} q_cache;
+
+static double unrelaxed(const sgt_state *s, double qs, q_cache *qc) {
+    if (!s->visco) return 1.0;
+    if (qs != qc->q) qc->q = qs, qc->f = sgt_q_unrelaxed_factor(&s->q, qs);
+    return qc->f;
+}
+
+/* The vertical staggered position's buoyancy and unrelaxed compliance (sgt_state's bz, cz) from
+ * its effective density, shear modulus at the reference frequency and Qs. */
+static void below_values(const sgt_state *s, double rho, double mu, double qs, q_cache *qc,
+                         float *bz, float *cz) {
+    *bz = (float)(1.0 / rho);
+    *cz = mu > 0 ? (float)(1.0 / (mu * unrelaxed(s, qs, qc))) : INFINITY;
+}
+
+static void below_of(const sgt_state *s, const sgt_material *a, q_cache *qc, float *bz,
+                     float *cz) {
+    /* through float, as a material file stores them, so both paths give the same bits */
+    below_values(s, (float)a->rho, (float)(a->rho * a->vs * a->vs), (float)a->qs, qc, bz, cz);
+}
+
 int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
                         sgt_mesh_stats *st, cs_error *err) {
     const sgt_layout *L = &s->L;
     sgt_mesh_stats_init(st);
     const int nk = L->nz + 2 * L->gz;
     /* Ghost nodes take the material of the nearest grid node (clamped global index); only nodes
-     * of the grid owned here are counted. */
+     * of the grid owned here are counted. The vertical staggered positions below the last node
+     * (in the absorbing layer) repeat the one above them. */
     if (m->kind == SGT_MODEL_HOMOGENEOUS || m->kind == SGT_MODEL_LAYERED ||
         m->kind == SGT_MODEL_LINEAR) {
         /* The model depends on depth alone: one column, copied to every column. */
         sgt_material *col = malloc((size_t)nk * sizeof *col);
-        if (!col) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        float *colz = malloc((size_t)nk * 2 * sizeof *colz);
+        double *colxy = malloc((size_t)nk * sizeof *colxy);
+        if (!col || !colz || !colxy) {
+            free(col);
+            free(colz);
+            free(colxy);
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        }
         sgt_mesh_stats one;
         sgt_mesh_stats_init(&one);
+        q_cache qc = {-1, 1};
         int rc = 0;
         for (int k = -L->gz; k < L->nz + L->gz && !rc; k++) {
             int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
-            rc = sgt_mesh_node(m, r, L->i0, L->j0, ck, &col[k + L->gz], ck == k ? &one : NULL, err);
-            if (!rc && ck == k) note(&one, &col[k + L->gz], L->i0, L->j0, k);
+            int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
+            sgt_material az;
+            rc = sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz], &colxy[k + L->gz],
+                               ck == k ? &one : NULL, err);
+            if (!rc) rc = sgt_mesh_cell_below(m, r, L->i0, L->j0, ckz, &az, err);
+            if (rc) break;
+            if (ck == k) one.nodes++;
+            below_of(s, &az, &qc, &colz[2 * (k + L->gz)], &colz[2 * (k + L->gz) + 1]);
         }
         if (rc) {
             free(col);
+            free(colz);
+            free(colxy);
             return rc;
         }
 #pragma omp parallel for collapse(2) schedule(static)
         for (int i = -L->halo; i < L->lnx + L->halo; i++)
             for (int j = -L->halo; j < L->lny + L->halo; j++)
-                for (int k = -L->gz; k < L->nz + L->gz; k++)
-                    put(s, sgt_idx(L, i, j, k), &col[k + L->gz]);
+                for (int k = -L->gz; k < L->nz + L->gz; k++) {
+                    long p = sgt_idx(L, i, j, k);
+                    put(s, p, &col[k + L->gz], colxy[k + L->gz]);
+                    s->bz[p] = colz[2 * (k + L->gz)];
+                    s->cz[p] = colz[2 * (k + L->gz) + 1];
+                }
         free(col);
+        free(colz);
+        free(colxy);
         long ncol = (long)L->lnx * L->lny;
         *st = one;
         st->nodes *= ncol, st->clamped_vs *= ncol, st->clamped_vp *= ncol;
@@ -128,6 +186,7 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
     {
         sgt_mesh_stats mine;
         sgt_mesh_stats_init(&mine);
+        q_cache qc = {-1, 1};
         cs_error e2;
         cs_error_clear(&e2);
         int bad = 0;
@@ -139,15 +198,20 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
                     int ci = gi < 0 ? 0 : gi >= L->nx ? L->nx - 1 : gi;
                     int cj = gj < 0 ? 0 : gj >= L->ny ? L->ny - 1 : gj;
                     int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                    int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
                     int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx &&
                                  j >= 0 && j < L->lny;
-                    sgt_material a = {0};
-                    if (sgt_mesh_node(m, r, ci, cj, ck, &a, inside ? &mine : NULL, &e2)) {
+                    sgt_material a = {0}, az = {0};
+                    double mxy = 0;
+                    if (sgt_mesh_cell(m, r, ci, cj, ck, &a, &mxy, inside ? &mine : NULL, &e2) ||
+                        sgt_mesh_cell_below(m, r, ci, cj, ckz, &az, &e2)) {
                         bad = 1;
                         break;
                     }
-                    if (inside) note(&mine, &a, gi, gj, k);
-                    put(s, sgt_idx(L, i, j, k), &a);
+                    if (inside) mine.nodes++;
+                    long p = sgt_idx(L, i, j, k);
+                    put(s, p, &a, mxy);
+                    below_of(s, &az, &qc, &s->bz[p], &s->cz[p]);
                 }
         }
 #pragma omp critical
@@ -237,6 +301,7 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
                     }
                     double mu = rho * vs * vs * fs;
                     double pm = rho * vp * vp * fp;
+                    s->muxy[p] = (float)(s->muxy[p] * fs);
                     s->mu[p] = (float)mu;
                     s->lam[p] = (float)(pm - 2 * mu);
                 }
@@ -249,7 +314,22 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
     return 0;
 }
 
-static const char *names[5] = {"vp", "vs", "rho", "qp", "qs"};
+const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r) {
+    if (r->sampling == SGT_SAMPLE_POINT) return "point: the model at each node";
+    return "effective: each node's cell averaged (rho arithmetic; lambda + 2 mu, mu harmonic; "
+           "1/Q compliance-weighted), 1D models integrated exactly, 3D models sampled n x n x n "
+           "(material_subsamples)";
+}
+
+/* The nodes' material for the normal stresses (sgt_effective.h), then that of the vertical
+ * staggered positions below each node (between nodes k and k + 1; sgt_state's bz and cz):
+ * density, shear modulus at the reference frequency and Qs; then the nodes' mean shear modulus
+ * for the xy points (sgt_state's muxy). */
+#define MESH_DATASETS 9
+static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs",
+                                           "rho_z", "mu_z", "qs_z", "mu_xy"};
+/* 2: the vertical staggered positions' datasets; files of version 1 lack them */
+#define MESH_FORMAT_VERSION 2
 
 int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
                    int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
@@ -264,8 +344,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     }
     hsize_t dims[3] = {(hsize_t)nx, (hsize_t)ny, (hsize_t)nz};
     hsize_t chunk[3] = {1, (hsize_t)ny, (hsize_t)nz};
-    hid_t ds[5];
-    for (int a = 0; a < 5; a++) {
+    hid_t ds[MESH_DATASETS];
+    for (int a = 0; a < MESH_DATASETS; a++) {
         hid_t sp = H5Screate_simple(3, dims, NULL);
         hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
         H5Pset_chunk(pl, 3, chunk);
@@ -275,25 +355,31 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
         H5Sclose(sp);
     }
     size_t plane = (size_t)ny * nz;
-    float *buf = malloc(plane * 5 * sizeof(float));
+    float *buf = malloc(plane * MESH_DATASETS * sizeof(float));
     if (!buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sgt_mesh_stats_init(st);
     for (int i = 0; i < nx && !rc; i++) {
         for (int j = 0; j < ny && !rc; j++)
             for (int k = 0; k < nz && !rc; k++) {
-                sgt_material a = {0};
-                rc = sgt_mesh_node(m, r, i, j, k, &a, st, err);
+                sgt_material a = {0}, az = {0};
+                double mxy = 0;
+                rc = sgt_mesh_cell(m, r, i, j, k, &a, &mxy, st, err);
+                if (!rc) rc = sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, err);
                 if (rc) break;
-                note(st, &a, i, j, k);
+                st->nodes++;
                 size_t q = (size_t)j * nz + k;
                 buf[q] = (float)a.vp;
                 buf[plane + q] = (float)a.vs;
                 buf[2 * plane + q] = (float)a.rho;
                 buf[3 * plane + q] = (float)a.qp;
                 buf[4 * plane + q] = (float)a.qs;
+                buf[5 * plane + q] = (float)az.rho;
+                buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
+                buf[7 * plane + q] = (float)az.qs;
+                buf[8 * plane + q] = (float)mxy;
             }
         hsize_t start[3] = {(hsize_t)i, 0, 0}, count[3] = {1, (hsize_t)ny, (hsize_t)nz};
-        for (int a = 0; a < 5 && !rc; a++) {
+        for (int a = 0; a < MESH_DATASETS && !rc; a++) {
             hid_t fs = H5Dget_space(ds[a]);
             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
             hid_t ms = H5Screate_simple(3, count, NULL);
@@ -304,19 +390,29 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
         }
     }
     free(buf);
-    for (int a = 0; a < 5; a++)
+    for (int a = 0; a < MESH_DATASETS; a++)
         H5Dclose(ds[a]);
     if (!rc) {
         int grid[3] = {nx, ny, nz};
         double geo[3] = {r->h, r->x0, r->y0};
         double floors[4] = {r->vs_min, r->vp_min, r->rho_min, r->vpvs_min};
+        double vpx[4] = {st->vp_max, st->vp_max_at[0], st->vp_max_at[1], st->vp_max_at[2]};
+        double vsn[5] = {st->vs_min_seen, st->vs_min_at[0], st->vs_min_at[1], st->vs_min_at[2],
+                         st->vs_max};
         if (cs_h5_attr_string(f, "format", "cybershake-material") ||
-            cs_h5_attr_int(f, "format_version", (int[]){1}, 1) ||
+            cs_h5_attr_int(f, "format_version", (int[]){MESH_FORMAT_VERSION}, 1) ||
             cs_h5_attr_int(f, "grid", grid, 3) || cs_h5_attr_double(f, "h_x0_y0", geo, 3) ||
             cs_h5_attr_double(f, "floors_vsmin_vpmin_rhomin_vpvsmin", floors, 4) ||
+            cs_h5_attr_double(f, "model_vp_max_i_j_k", vpx, 4) ||
+            cs_h5_attr_double(f, "model_vs_min_i_j_k_vs_max", vsn, 5) ||
             cs_h5_attr_string(f, "model", m->name) ||
-            cs_h5_attr_string(f, "units", "vp, vs: m/s; rho: kg/m^3; qp, qs: dimensionless") ||
-            cs_h5_attr_string(f, "layout", "[x][y][z], z down from the free surface") ||
+            cs_h5_attr_string(f, "material_sampling", sgt_mesh_sampling_name(r)) ||
+            cs_h5_attr_string(f, "units",
+                              "vp, vs: m/s; rho, rho_z: kg/m^3; mu_z, mu_xy: Pa; qp, qs, qs_z: "
+                              "dimensionless") ||
+            cs_h5_attr_string(f, "layout",
+                              "[x][y][z], z down from the free surface; rho_z, mu_z, qs_z at "
+                              "[i][j][k] are those between nodes k and k + 1") ||
             cs_h5_attr_string(f, "code_version", CS_VERSION))
             rc = cs_error_set(err, CS_ERR_IO, "%s: cannot write attributes", tmp);
     }
@@ -338,8 +434,15 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     cs_h5_quiet();
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot open as HDF5 material file");
-    int grid[3];
+    int grid[3], version = 0;
     int rc = cs_h5_read_attr_int(f, path, "grid", grid, 3, err);
+    if (!rc && (cs_h5_read_attr_int(f, path, "format_version", &version, 1, err) ||
+                version != MESH_FORMAT_VERSION))
+        rc = cs_error_input(err, path, "format_version", NULL,
+                            "is %d, but this version reads material files of version %d (with "
+                            "the vertical staggered positions' material); remake it with "
+                            "cybershake mesh",
+                            version, MESH_FORMAT_VERSION);
     if (!rc && (grid[0] != L->nx || grid[1] != L->ny || grid[2] != L->nz))
         rc = cs_error_input(err, path, "grid", NULL,
                             "is %d x %d x %d but the run's grid is %d x %d x %d; remake the mesh",
@@ -354,9 +457,13 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     size_t cnt = (size_t)(ib - ia) * (jb - ja) * L->nz;
     float *buf = rc ? NULL : malloc(cnt * sizeof(float));
     if (!rc && !buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    float *dest[5] = {s->lam, s->mu, s->rho, s->qpw, s->qsw};
-    for (int a = 0; a < 5 && !rc; a++) {
-        if (!dest[a]) continue;
+    /* rho_z and mu_z wait in bz and cz until qs_z (read last) turns them into a buoyancy and an
+     * unrelaxed compliance; an elastic run needs no qs_z. */
+    float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw, s->qsw,
+                                  s->bz,  s->cz, NULL,   s->muxy};
+    q_cache qc = {-1, 1};
+    for (int a = 0; a < MESH_DATASETS && !rc; a++) {
+        if (!dest[a] && !(a == 7 && s->visco)) continue;
         hid_t ds = H5Dopen2(f, names[a], H5P_DEFAULT);
         if (ds < 0) {
             rc = cs_error_input(err, path, "dataset", names[a], "missing");
@@ -379,26 +486,38 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
                     int ci = gi < ia ? ia : gi >= ib ? ib - 1 : gi;
                     int cj = gj < ja ? ja : gj >= jb ? jb - 1 : gj;
                     int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+                    if (a >= 5 && a <= 7) ck = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
                     float v = buf[((size_t)(ci - ia) * (jb - ja) + (cj - ja)) * L->nz + ck];
-                    if (!(v > 0) || !isfinite(v)) {
+                    int ok = a == 1 || a == 6 || a == 8 ? v >= 0 : v > 0;
+                    if (!ok || !isfinite(v)) {
                         rc = cs_error_input(err, path, names[a], NULL,
                                             "node (%d, %d, %d) holds %g; material values must be "
-                                            "positive",
+                                            "positive (vs, mu_z, mu_xy not negative)",
                                             ci, cj, ck, v);
                         break;
                     }
-                    dest[a][sgt_idx(L, i, j, k)] = v;
+                    long p = sgt_idx(L, i, j, k);
+                    if (a == 7) { /* qs_z, after rho_z and mu_z */
+                        below_values(s, s->bz[p], s->cz[p], v, &qc, &s->bz[p], &s->cz[p]);
+                        continue;
+                    }
+                    dest[a][p] = v;
                 }
     }
+    if (!rc && !s->visco) /* no qs_z to wait for */
+        for (long p = 0; p < L->ncell; p++)
+            below_values(s, s->bz[p], s->cz[p], 1, &qc, &s->bz[p], &s->cz[p]);
     free(buf);
+    /* the model's extremes over the whole grid, as the mesh found them */
+    double vpx[4], vsn[5];
+    if (!rc && (cs_h5_read_attr_double(f, path, "model_vp_max_i_j_k", vpx, 4, err) ||
+                cs_h5_read_attr_double(f, path, "model_vs_min_i_j_k_vs_max", vsn, 5, err)))
+        rc = err->status;
     H5Fclose(f);
     if (rc) return rc;
-    for (int i = 0; i < L->lnx; i++)
-        for (int j = 0; j < L->lny; j++)
-            for (int k = 0; k < L->nz; k++) {
-                long p = sgt_idx(L, i, j, k);
-                sgt_material a = {s->lam[p], s->mu[p], s->rho[p], NAN, NAN};
-                note(st, &a, i + L->i0, j + L->j0, k);
-            }
+    st->nodes = (long)L->lnx * L->lny * L->nz;
+    st->vp_max = vpx[0], st->vs_min_seen = vsn[0], st->vs_max = vsn[4];
+    for (int a = 0; a < 3; a++)
+        st->vp_max_at[a] = (int)vpx[a + 1], st->vs_min_at[a] = (int)vsn[a + 1];
     return sgt_mesh_to_moduli(s, err);
 }

@@ -11,12 +11,18 @@
 #include "sgt_state.h"
 
 enum { SGT_QSRC_AUTO = 0, SGT_QSRC_MODEL, SGT_QSRC_VS };
+/* How a node takes the model: its cell's effective medium (sgt_effective.h), or the model at
+ * the node alone (the older rule, which puts a node on an interface in the layer below). */
+enum { SGT_SAMPLE_EFFECTIVE = 0, SGT_SAMPLE_POINT };
+#define SGT_SUBSAMPLES_DEFAULT 3
 
 typedef struct {
     double vs_min, vp_min, rho_min, vpvs_min;
     int q_source;
     double x0, y0; /* box-frame position of node (0, 0, 0), m */
     double h;
+    int sampling;   /* SGT_SAMPLE_* */
+    int subsamples; /* 3D models: samples per axis in a cell (0: SGT_SUBSAMPLES_DEFAULT) */
 } sgt_mesh_rules;
 
 typedef struct {
@@ -29,11 +35,16 @@ typedef struct {
 void sgt_mesh_stats_init(sgt_mesh_stats *st);
 void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from);
 
-/* The material (vp, vs, rho, qp, qs) of global node (gi, gj, k) after the rules. */
+/* The model at box-frame point (x, y, z) after the rules (floors, Q from Vs); (i, j, k) is the
+ * node it belongs to (the AWP format's values are per node). */
+int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double z,
+                   int i, int j, int k, sgt_material *out, sgt_mesh_stats *st, cs_error *err);
+/* The material (vp, vs, rho, qp, qs) at global node (gi, gj, k) itself, after the rules. The
+ * solver takes the cell's effective medium instead (sgt_mesh_cell, sgt_effective.h). */
 int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
                   sgt_material *out, sgt_mesh_stats *st, cs_error *err);
 
-/* Samples the model into a state's material arrays (ghosts included), then converts to
+/* Puts the model's effective media (sgt_mesh_cell) into a state's material arrays (ghosts included), then converts to
  * unrelaxed moduli with the state's Q model. */
 int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
                         sgt_mesh_stats *st, cs_error *err);
@@ -45,6 +56,9 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
  * points' material, then converts to unrelaxed lambda, mu and each node's memory-variable
  * weights. */
 int sgt_mesh_to_moduli(sgt_state *s, cs_error *err);
+
+/* How the rules put the model on the grid, in words (recorded in outputs). */
+const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r);
 
 /* Writes the whole grid's material to `path` atomically, sampling one x plane at a time. */
 int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sgt_stencil.h"
+
 static float *zalloc(long n) {
     /* 64-byte alignment for vector loads; calloc-like zeroing. */
     void *p = NULL;
@@ -27,7 +29,7 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     L->sy = sgt_state_row_floats(s);
     L->sx = (long)(L->lny + 2 * L->halo) * L->sy;
     L->ncell = (long)(L->lnx + 2 * L->halo) * L->sx;
-    float **all[20];
+    float **all[32];
     int n = 0;
     /* The wavefield starts at zero: a GPU run creates it on the device, not here. */
     for (int c = 0; c < 3 && !s->device_fields; c++)
@@ -37,6 +39,9 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     all[n++] = &s->rho;
     all[n++] = &s->lam;
     all[n++] = &s->mu;
+    all[n++] = &s->bz;
+    all[n++] = &s->cz;
+    all[n++] = &s->muxy;
     if (s->visco) {
         for (int c = 0; c < 6 && !s->device_fields; c++)
             all[n++] = &s->r[c];
@@ -66,6 +71,9 @@ void sgt_state_free(sgt_state *s) {
     free(s->rho);
     free(s->lam);
     free(s->mu);
+    free(s->bz);
+    free(s->cz);
+    free(s->muxy);
     free(s->qpw);
     free(s->qsw);
     for (int a = 0; a < 3; a++) {
@@ -95,7 +103,7 @@ void sgt_state_free(sgt_state *s) {
     memset(s->v, 0, sizeof s->v);
     memset(s->s, 0, sizeof s->s);
     memset(s->r, 0, sizeof s->r);
-    s->rho = s->lam = s->mu = s->qpw = s->qsw = NULL;
+    s->rho = s->lam = s->mu = s->qpw = s->qsw = s->bz = s->cz = s->muxy = NULL;
     memset(s->damp, 0, sizeof s->damp);
     memset(&s->pml, 0, sizeof s->pml);
     s->stf = NULL;
@@ -113,7 +121,7 @@ double sgt_state_bytes(const sgt_state *s) {
     const sgt_layout *L = &s->L;
     double cells =
         (double)(L->lnx + 2 * L->halo) * (L->lny + 2 * L->halo) * sgt_state_row_floats(s);
-    double arrays = s->device_fields ? 3 + (s->visco ? 2 : 0) : 12 + (s->visco ? 8 : 0);
+    double arrays = s->device_fields ? 6 + (s->visco ? 2 : 0) : 15 + (s->visco ? 8 : 0);
     double b = cells * 4 * arrays;
     if (s->absorb == SGT_ABSORB_PML) {
         double w = s->absorb_width;
@@ -136,18 +144,19 @@ void sgt_layout_set_regions(sgt_layout *L) {
 
 int sgt_state_shear_moduli(sgt_state *s, cs_error *err) {
     const sgt_layout *L = &s->L;
-    const long off[3][2] = {{L->sx, L->sy}, {L->sx, 1}, {L->sy, 1}};
     for (int c = 0; c < 3; c++) {
         if (!s->mus[c]) s->mus[c] = zalloc(L->ncell);
         if (!s->mus[c]) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (shear moduli)");
-        const long a = off[c][0], b = off[c][1];
-        /* The last cell of each axis has no neighbour beyond it; it only feeds ghost updates. */
-        for (long p = 0; p + a + b < L->ncell; p++) {
-            float m0 = s->mu[p], m1 = s->mu[p + a], m2 = s->mu[p + b], m3 = s->mu[p + a + b];
-            s->mus[c][p] = (m0 > 0 && m1 > 0 && m2 > 0 && m3 > 0)
-                               ? 4.0f / (1.0f / m0 + 1.0f / m1 + 1.0f / m2 + 1.0f / m3)
-                               : 0.0f;
-        }
+    }
+    /* The last cell of each axis has no neighbour beyond it; it only feeds ghost updates. */
+    for (long p = 0; p + L->sx + L->sy < L->ncell; p++) {
+        float m0 = s->muxy[p], m1 = s->muxy[p + L->sx], m2 = s->muxy[p + L->sy],
+              m3 = s->muxy[p + L->sx + L->sy];
+        s->mus[0][p] = (m0 > 0 && m1 > 0 && m2 > 0 && m3 > 0)
+                           ? 4.0f / (1.0f / m0 + 1.0f / m1 + 1.0f / m2 + 1.0f / m3)
+                           : 0.0f;
+        s->mus[1][p] = sgt_harm2_compliance(s->cz[p], s->cz[p + L->sx]);
+        s->mus[2][p] = sgt_harm2_compliance(s->cz[p], s->cz[p + L->sy]);
     }
     return 0;
 }

@@ -85,8 +85,17 @@ typedef struct sgt_state {
     /* visco only: the coarse-grained weight of the node's own mechanism, 8 y_l(Q), for the P
      * modulus (Qp) and the shear modulus (Qs) */
     float *qpw, *qsw;
-    /* shear moduli at the xy, xz, yz points: harmonic means of the four nodes around each (a
-     * zero anywhere gives zero), precomputed for the CPU kernels */
+    /* material of the vertical staggered positions (i, j, k+1/2), from the effective medium of
+     * the cell between nodes k and k+1 (sgt_mesh_cell_below): bz the buoyancy 1/rho at vz, cz
+     * the compliance 1/mu (unrelaxed; inf where mu = 0) whose two-point harmonic means in x and
+     * y give the shear moduli at the xz and yz points. Taken from the model rather than from the
+     * two nodes, so that an interface on a node is not smeared over two cells. */
+    float *bz, *cz;
+    /* at nodes: the shear modulus the xy points take (the harmonic mean of their four nodes'
+     * values), the cell's arithmetic mean of mu (unrelaxed); the normal stresses use lam, mu */
+    float *muxy;
+    /* shear moduli at the xy, xz, yz points (xy: harmonic mean of the four muxy around it; xz,
+     * yz: of the two cz beside it; a zero anywhere gives zero), precomputed for the CPU kernels */
     float *mus[3];
     sgt_q_model q;
     float q_a[SGT_Q_NMECH], q_b[SGT_Q_NMECH]; /* memory-variable update constants */

@@ -87,6 +87,13 @@ SGT_HD float sgt_harm4(float a, float b, float c, float d) {
                            sgt_mdiv(1.0f, d));
 }
 
+/* The shear modulus at an xz or yz point from the compliances (1/mu) of the two vertical
+ * staggered positions beside it (sgt_state's cz): their harmonic mean. An infinite compliance
+ * (no rigidity) gives zero. */
+SGT_HD float sgt_harm2_compliance(float c0, float c1) {
+    return sgt_mdiv(2.0f, c0 + c1);
+}
+
 /* Buoyancy at the velocity point between two densities. */
 SGT_HD float sgt_buoyancy(float r0, float r1) {
     return sgt_mdiv(2.0f, r0 + r1);
@@ -201,9 +208,10 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
  * [ib, ie) x [jb, je) are touched: the time step updates its regions one after another, and
  * each applies the part of the force that falls in it, so every velocity gets it once, right
  * after its own update. */
-SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam, const float *mu,
-                            long p, long sx, long sy, int li, int lj, int k, int ib, int ie, int jb,
-                            int je, int fs, double amp, const double f[3]) {
+SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *bz, const float *lam,
+                            const float *mu, long p, long sx, long sy, int li, int lj, int k,
+                            int ib, int ie, int jb, int je, int fs, double amp,
+                            const double f[3]) {
     const int surface = fs && k == 0;
     for (int c = 0; c < 3; c++) {
         const double fc = amp * f[c];
@@ -239,7 +247,9 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *lam,
             const int oi = li + (c == 0 ? first + a : 0), oj = lj + (c == 1 ? first + a : 0);
             if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
             const long q = p + (first + a) * st;
-            v[c][q] += (float)(w[a] * fc / (0.5 * (rho[q] + rho[q + st])));
+            /* the buoyancy the velocity update uses there */
+            const double b = c == 2 ? (double)bz[q] : 1.0 / (0.5 * (rho[q] + rho[q + st]));
+            v[c][q] += (float)(w[a] * fc * b);
         }
     }
 }
@@ -282,9 +292,10 @@ SGT_HD void sgt_moment_apply(float *const *s, long p, long sx, long sy, int li, 
  * ah, bh at the half position after it; psi[0..2] are the slab's memory variables, cell the
  * cell's index in them. Velocity c uses sigma_{ca} along a: forward difference for the component
  * along a (it sits at a half node), backward for the two others. */
-SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float *rho, long p,
-                                  long sx, long sy, int a, float an, float bn, float ah, float bh,
-                                  float *const *psi, long cell, float ih, float dt) {
+SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float *rho,
+                                  const float *bz, long p, long sx, long sy, int a, float an,
+                                  float bn, float ah, float bh, float *const *psi, long cell,
+                                  float ih, float dt) {
     const long st = a == 0 ? sx : a == 1 ? sy : 1;
     for (int c = 0; c < 3; c++) {
         /* sigma_{ca}: normal c when c == a, else xy (c + a = 1), xz (2) or yz (3) */
@@ -292,8 +303,8 @@ SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float 
         const float d = c == a ? sgt_fwd(s[comp], p, st) : sgt_bwd(s[comp], p, st);
         const float ps = (c == a ? bh : bn) * psi[c][cell] + (c == a ? ah : an) * ih * d;
         psi[c][cell] = ps;
-        const long sc = c == 0 ? sx : c == 1 ? sy : 1;
-        v[c][p] += dt * ps * 2.0f / (rho[p] + rho[p + sc]);
+        const long sc = c == 0 ? sx : sy;
+        v[c][p] += dt * ps * (c == 2 ? bz[p] : 2.0f / (rho[p] + rho[p + sc]));
     }
 }
 
@@ -340,11 +351,13 @@ SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *
         s[comp[c]][p] += dt * rate[c];
 }
 
-/* Shear modulus at the shear point of index q: component 0 xy, 1 xz, 2 yz (the harmonic mean
- * of its four nodes, as the stress update uses it). */
-SGT_HD float sgt_shear_modulus(const float *mu, long q, long sx, long sy, int comp) {
-    const long a = comp < 2 ? sx : sy, b = comp == 0 ? sy : 1;
-    return sgt_harm4(mu[q], mu[q + a], mu[q + b], mu[q + a + b]);
+/* Shear modulus at the shear point of index q, as the stress update uses it: component 0 xy
+ * (the harmonic mean of its four nodes' muxy), 1 xz and 2 yz (of the two vertical staggered
+ * compliances beside it). */
+SGT_HD float sgt_shear_modulus(const float *muxy, const float *cz, long q, long sx, long sy,
+                               int comp) {
+    if (comp == 0) return sgt_harm4(muxy[q], muxy[q + sx], muxy[q + sy], muxy[q + sx + sy]);
+    return sgt_harm2_compliance(cz[q], cz[q + (comp == 1 ? sx : sy)]);
 }
 
 /* ---- Strain at save points, from the stresses ----
@@ -397,20 +410,20 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
 /* The factor of shear slot m (>= 3) of a point: its weight over 2 mu (1 - W_s) at its shear
  * point, 0 for an unused slot. The material does not change, so a back end may compute these
  * once per point (sgt_point_strain's fac). */
-SGT_HD double sgt_point_slot_factor(int m, const float *mu, const float *qsw, long p, long sx,
-                                    long sy, int k, int fs) {
+SGT_HD double sgt_point_slot_factor(int m, const float *muxy, const float *cz, const float *qsw,
+                                    long p, long sx, long sy, int k, int fs) {
     int comp, di, dj, dk;
     float w;
     const long q = sgt_point_slot(m, p, sx, sy, k, fs, &comp, &w, &di, &dj, &dk);
     if (q < 0) return 0;
     const double ws = qsw ? qsw[q] : 0;
-    return w / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
+    return w / (2.0 * sgt_shear_modulus(muxy, cz, q, sx, sy, comp - 3) * (1.0 - ws));
 }
 
 /* fac: NULL, or the shear slots' factors of this point (sgt_point_slot_factor), slot m at
  * fac[(m - 3) * fstride]. */
 SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
-                             const float *qpw, const float *qsw, const float *tau, int gi, int gj,
+                             const float *muxy, const float *cz, const float *qpw, const float *qsw, const float *tau, int gi, int gj,
                              long p, long sx, long sy, int k, int fs, const float *fac,
                              long fstride, double e[6]) {
     double t[6] = {0, 0, 0, 0, 0, 0};
@@ -430,7 +443,7 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
             v *= fac[(m - 3) * fstride];
         else if (comp >= 3) /* sgt_point_slot_factor's value, in the order the CPU has always
                                rounded it (w v first), so its outputs stay bit for bit */
-            v = w * v / (2.0 * sgt_shear_modulus(mu, q, sx, sy, comp - 3) * (1.0 - ws));
+            v = w * v / (2.0 * sgt_shear_modulus(muxy, cz, q, sx, sy, comp - 3) * (1.0 - ws));
         t[comp] += v;
     }
     /* Relaxed moduli of the node's cell. */

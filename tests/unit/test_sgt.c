@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sgt_config.h"
+#include "sgt_effective.h"
 #include "sgt_gpu_rows.h"
 #include "sgt_comm.h"
 #include "sgt_cpu.h"
@@ -323,7 +324,7 @@ TEST(mesh_floors_and_q_from_vs) {
     sgt_model m;
     cs_error e;
     CHECK_OK(sgt_model_homogeneous(&m, 1000, 300, 1800, NAN, NAN, &e), &e);
-    sgt_mesh_rules r = {500, 0, 2000, 1.45, SGT_QSRC_AUTO, 0, 0, 100};
+    sgt_mesh_rules r = {500, 0, 2000, 1.45, SGT_QSRC_AUTO, 0, 0, 100, SGT_SAMPLE_EFFECTIVE, 0};
     sgt_mesh_stats st;
     sgt_mesh_stats_init(&st);
     sgt_material a;
@@ -339,6 +340,201 @@ TEST(mesh_floors_and_q_from_vs) {
     CHECK(a.vp == 1250 && st.clamped_vp == 1);
     r.q_source = SGT_QSRC_MODEL;
     CHECK(sgt_mesh_node(&m, &r, 0, 0, 0, &a, &st, &e) == CS_ERR_INPUT);
+}
+
+/* LOH.1's layer over half space (SCEC), with Q (LOH.3), in the depth-table format. */
+static void loh_model(sgt_model *m, double interface_m) {
+    cs_error e;
+    const char *p = tf_path("loh.txt");
+    char text[512];
+    snprintf(text, sizeof text,
+             "depth[m] vp[m/s] vs[m/s] rho[kg/m3] qp qs\n0 4000 2000 2600 120 40\n"
+             "%.17g 6000 3464 2700 155.9 69.3\n",
+             interface_m);
+    write_text(p, text);
+    CHECK_OK(sgt_model_read_depth_table(m, p, &e), &e);
+}
+
+/* The effective media of a cell made of fractions f and 1 - f of two materials, by hand
+ * (Backus 1962): for the normal stresses C33 = <1/M>^-1, C13 = <lambda/M> C33, vs from
+ * (C33 - C13) / 2; for the vertical staggered positions mu harmonic; mu_xy arithmetic. */
+static sgt_material two_part_node(double f, sgt_material a, sgt_material b, double *mu_xy) {
+    double ma = a.rho * a.vp * a.vp, mb = b.rho * b.vp * b.vp;
+    double ua = a.rho * a.vs * a.vs, ub = b.rho * b.vs * b.vs;
+    double rho = f * a.rho + (1 - f) * b.rho;
+    double c33 = 1 / (f / ma + (1 - f) / mb);
+    double c13 = (f * (ma - 2 * ua) / ma + (1 - f) * (mb - 2 * ub) / mb) * c33;
+    double qp = (f / ma + (1 - f) / mb) / (f / (ma * a.qp) + (1 - f) / (mb * b.qp));
+    double qs = (f * ua + (1 - f) * ub) / (f * ua / a.qs + (1 - f) * ub / b.qs);
+    *mu_xy = f * ua + (1 - f) * ub;
+    return (sgt_material){sqrt(c33 / rho), sqrt(0.5 * (c33 - c13) / rho), rho, qp, qs};
+}
+static sgt_material two_part_below(double f, sgt_material a, sgt_material b) {
+    double ma = a.rho * a.vp * a.vp, mb = b.rho * b.vp * b.vp;
+    double ua = a.rho * a.vs * a.vs, ub = b.rho * b.vs * b.vs;
+    double rho = f * a.rho + (1 - f) * b.rho;
+    double pm = 1 / (f / ma + (1 - f) / mb), mu = 1 / (f / ua + (1 - f) / ub);
+    double qp = (f / ma + (1 - f) / mb) / (f / (ma * a.qp) + (1 - f) / (mb * b.qp));
+    double qs = (f / ua + (1 - f) / ub) / (f / (ua * a.qs) + (1 - f) / (ub * b.qs));
+    return (sgt_material){sqrt(pm / rho), sqrt(mu / rho), rho, qp, qs};
+}
+
+static void check_material(sgt_material got, sgt_material want, double rel, const char *what) {
+    double g[5] = {got.vp, got.vs, got.rho, got.qp, got.qs};
+    double w[5] = {want.vp, want.vs, want.rho, want.qp, want.qs};
+    for (int c = 0; c < 5; c++)
+        CHECK_MSG(fabs(g[c] - w[c]) <= rel * fabs(w[c]), "%s: component %d is %.9g, want %.9g",
+                  what, c, g[c], w[c]);
+}
+
+TEST(mesh_effective_medium_layer_over_half_space) {
+    const sgt_material layer = {4000, 2000, 2600, 120, 40}, half = {6000, 3464, 2700, 155.9, 69.3};
+    sgt_model m;
+    cs_error e;
+    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 50, SGT_SAMPLE_EFFECTIVE, 0};
+    sgt_material a;
+    double mxy, want_xy;
+    /* Interface on node 20 (z = 1000 m): its cell is half layer, half half space; the nodes
+     * beside it, and the vertical staggered positions above and below it, lie wholly on one
+     * side. */
+    loh_model(&m, 1000);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    check_material(a, two_part_node(0.5, layer, half, &want_xy), 1e-12, "node on the interface");
+    CHECK_NEAR(mxy, want_xy, 1e-12 * want_xy);
+    /* C66 = <mu> is 36% above the harmonic mean that an isotropic rule would give */
+    CHECK(mxy > 1.3 * (2 / (1 / (2600 * 2000. * 2000) + 1 / (2700 * 3464. * 3464))));
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 19, &a, &mxy, NULL, &e), &e);
+    check_material(a, layer, 1e-12, "node above");
+    CHECK_NEAR(mxy, 2600 * 2000. * 2000, 1e-3);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 21, &a, NULL, NULL, &e), &e);
+    check_material(a, half, 1e-12, "node below");
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 19, &a, &e), &e);
+    check_material(a, layer, 1e-12, "between nodes 19 and 20");
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 20, &a, &e), &e);
+    check_material(a, half, 1e-12, "between nodes 20 and 21");
+    /* The older rule put the node on the interface in the layer below, and the position above
+     * it half in each. */
+    r.sampling = SGT_SAMPLE_POINT;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    check_material(a, half, 0, "point sampling");
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 19, &a, &e), &e);
+    check_material(a, two_part_below(0.5, layer, half), 1e-12, "point sampling, between");
+    r.sampling = SGT_SAMPLE_EFFECTIVE;
+    sgt_model_free(&m);
+    /* Interface 15 m below node 20: node 20's cell [975, 1025] m holds 40 m of layer; the
+     * position between nodes 20 and 21 ([1000, 1050] m) 15 m. */
+    loh_model(&m, 1015);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    check_material(a, two_part_node(0.8, layer, half, &want_xy), 1e-12, "interface off the node");
+    CHECK_NEAR(mxy, want_xy, 1e-12 * want_xy);
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 20, &a, &e), &e);
+    check_material(a, two_part_below(0.3, layer, half), 1e-12, "between, interface inside");
+    /* The surface node's cell is [0, h/2]: an interface 10 m down leaves 40% layer in it. */
+    sgt_model_free(&m);
+    loh_model(&m, 10);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, NULL, &e), &e);
+    check_material(a, two_part_node(0.4, layer, half, &want_xy), 1e-12, "surface node");
+    /* A floor applies to the samples before they are averaged: vs >= 2500 raises the layer's
+     * part (4000 > 1.45 x 2500, so vp stays). */
+    r.vs_min = 2500;
+    sgt_mesh_stats st;
+    sgt_mesh_stats_init(&st);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, &st, &e), &e);
+    sgt_material floored = layer;
+    floored.vs = 2500;
+    check_material(a, two_part_node(0.4, floored, half, &want_xy), 1e-12, "floor first");
+    CHECK(st.clamped_vs == 1 && st.clamped_vp == 0); /* the node counts once */
+    sgt_model_free(&m);
+}
+
+/* The vertical staggered positions hold the model's mass and compliance: summed over the
+ * positions between nodes 2 and 60, h rho and h / mu equal the integrals of rho and 1/mu over
+ * [100, 3000] m, wherever the interface lies; for the linear model (ucvm1d) to the
+ * quadrature's accuracy. */
+TEST(mesh_effective_medium_conserves_column_integrals) {
+    cs_error e;
+    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_AUTO, 0, 0, 50, SGT_SAMPLE_EFFECTIVE, 0};
+    const double ifaces[3] = {1000, 1013.7, 1049.99};
+    for (int t = 0; t < 4; t++) {
+        sgt_model m;
+        if (t < 3)
+            loh_model(&m, ifaces[t]);
+        else
+            CHECK_OK(sgt_model_read_ucvm1d(&m, data("hadley_kanamori_1d.txt"), &e), &e);
+        double sum_c = 0, sum_rho = 0, int_c = 0, int_rho = 0;
+        for (int k = 2; k < 60; k++) {
+            sgt_material a;
+            CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, k, &a, &e), &e);
+            sum_c += 50 / (a.rho * a.vs * a.vs);
+            sum_rho += 50 * a.rho;
+        }
+        for (int q = 0; q < 290000; q++) {
+            sgt_material s;
+            CHECK_OK(sgt_model_query(&m, 0, 0, 100 + (q + 0.5) * 0.01, 0, 0, 0, &s, &e), &e);
+            int_c += 0.01 / (s.rho * s.vs * s.vs);
+            int_rho += 0.01 * s.rho;
+        }
+        CHECK_MSG(fabs(sum_c / int_c - 1) < 1e-6, "model %d: compliance %.9g against %.9g", t,
+                  sum_c, int_c);
+        CHECK_MSG(fabs(sum_rho / int_rho - 1) < 1e-6, "model %d: mass %.9g against %.9g", t,
+                  sum_rho, int_rho);
+        sgt_model_free(&m);
+    }
+}
+
+TEST(mesh_effective_medium_3d_grid) {
+    /* A 3D model linear in x and z, sampled 4 x 4 x 4 in each cell; one sample per axis is the
+     * point rule. */
+    int nx = 5, ny = 4, nz = 6;
+    float vp[120], vs[120], rho[120];
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int p = (k * ny + j) * nx + i;
+                vp[p] = 4000 + 200 * k;
+                vs[p] = 2000 + 200 * k;
+                rho[p] = 2500 + 10 * i + 40 * k;
+            }
+    cs_error e;
+    const char *p = tf_path("m3.h5");
+    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL,
+                                  &e),
+             &e);
+    sgt_model m;
+    CHECK_OK(sgt_model_read_hdf5(&m, p, &e), &e);
+    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_VS, 0, 0, 100, SGT_SAMPLE_EFFECTIVE, 4};
+    sgt_material a, c, n;
+    double mxy;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &c, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_node(&m, &r, 2, 1, 2, &n, NULL, &e), &e);
+    CHECK_NEAR(c.rho, n.rho, 1e-9); /* the arithmetic mean of a linear density: its centre */
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 2, 1, 2, &a, &e), &e);
+    /* By hand: the samples of the (trilinear, here exactly linear) model in the node's cell
+     * [150, 250] x [50, 150] x [150, 250] m (mu arithmetic) and in the box below it,
+     * [150, 250] x [50, 150] x [200, 300] m (mu, M harmonic). */
+    double inv_mu = 0, inv_m = 0, srho = 0, smu = 0;
+    for (int sa = 0; sa < 4; sa++)
+        for (int sc = 0; sc < 4; sc++) {
+            double x = 150 + 100 * (sa + 0.5) / 4, z = 200 + 100 * (sc + 0.5) / 4, zn = z - 50;
+            double rh = 2500 + 0.1 * x + 0.4 * z, v = 2000 + 2 * z, w = 4000 + 2 * z;
+            inv_mu += 1.0 / 16 / (rh * v * v);
+            inv_m += 1.0 / 16 / (rh * w * w);
+            srho += rh / 16;
+            smu += (2500 + 0.1 * x + 0.4 * zn) * (2000 + 2 * zn) * (2000 + 2 * zn) / 16;
+        }
+    CHECK_NEAR(a.rho, srho, 1e-9);
+    CHECK_NEAR(a.vs, sqrt(1 / inv_mu / srho), 1e-9);
+    CHECK_NEAR(a.vp, sqrt(1 / inv_m / srho), 1e-9);
+    CHECK_NEAR(mxy, smu, 1e-6 * smu);
+    r.subsamples = 1;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &a, NULL, NULL, &e), &e);
+    check_material(a, n, 1e-9, "one sample per axis");
+    /* A node at the model's edge: its cell reaches beyond the model, which extends there. */
+    r.subsamples = 3;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 4, 3, 5, &a, NULL, NULL, &e), &e);
+    /* A node outside the model is still an error. */
+    CHECK(sgt_mesh_cell(&m, &r, 5, 0, 0, &a, NULL, NULL, &e) == CS_ERR_INPUT);
+    sgt_model_free(&m);
 }
 
 /* A small state with random material and fields, for kernel identities. */
@@ -358,6 +554,9 @@ static int small_state(sgt_state *s, int fs, int visco, cs_error *e) {
         s->rho[p] = 2000 + 500.0f * rand() / RAND_MAX;
         s->lam[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
         s->mu[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
+        s->bz[p] = 1.0f / (2000 + 500.0f * rand() / RAND_MAX);
+        s->cz[p] = 1e-10f / (1 + (float)rand() / RAND_MAX);
+        s->muxy[p] = 1e10f * (1 + (float)rand() / RAND_MAX);
         if (visco) s->qpw[p] = 0.1f * rand() / RAND_MAX, s->qsw[p] = 0.1f * rand() / RAND_MAX;
         for (int c = 0; c < 3; c++)
             s->v[c][p] = (float)rand() / RAND_MAX - 0.5f;
@@ -435,7 +634,8 @@ TEST(force_source_is_the_adjoint_of_the_receiver) {
                     for (int c = 0; c < 3; c++) {
                         if (s.v[c][p] == 0) continue;
                         long st = c == 0 ? s.L.sx : c == 1 ? s.L.sy : 1;
-                        double rho = 0.5 * (s.rho[p] + s.rho[p + st]);
+                        /* the density the velocity update uses there */
+                        double rho = c == 2 ? 1.0 / s.bz[p] : 0.5 * (s.rho[p] + s.rho[p + st]);
                         double vol = (fs && kk == 0 && c < 2) ? h3 / 2 : h3;
                         lhs += rho * vol * s.v[c][p] * u[c][p];
                     }

@@ -1,0 +1,190 @@
+#include "sgt_effective.h"
+
+#include <math.h>
+#include <string.h>
+
+void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) {
+    const double mu = a->rho * a->vs * a->vs, pm = a->rho * a->vp * a->vp;
+    acc->w += w;
+    acc->rho += w * a->rho;
+    acc->mu += w * mu;
+    acc->mu_q += w * mu / a->qs;
+    acc->inv_m += w / pm;
+    acc->inv_m_q += w / (pm * a->qp);
+    acc->lam_over_m += w * (pm - 2 * mu) / pm;
+    acc->inv_qs += w / a->qs;
+    if (mu > 0) {
+        acc->inv_mu += w / mu;
+        acc->inv_mu_q += w / (mu * a->qs);
+    } else {
+        acc->inv_mu = INFINITY; /* a fluid part: no rigidity across the cell */
+    }
+}
+
+sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy) {
+    sgt_material out;
+    out.rho = acc->rho / acc->w;
+    const double c33 = acc->w / acc->inv_m, c13 = acc->lam_over_m / acc->w * c33;
+    out.vp = sqrt(c33 / out.rho);
+    out.vs = sqrt(0.5 * (c33 - c13) / out.rho);
+
+    /* 1/Q: the compliance-weighted mean for the P modulus (springs in series: the complex
+     * compliances add, exact to first order in 1/Q), the stiffness-weighted one for the shear
+     * modulus, whose value here lies between the series and parallel means */
+    out.qp = acc->inv_m / acc->inv_m_q;
+    out.qs = acc->mu > 0 ? acc->mu / acc->mu_q : acc->w / acc->inv_qs;
+    if (mu_xy) *mu_xy = acc->mu / acc->w;
+    return out;
+}
+
+sgt_material sgt_effective_below(const sgt_effective_sum *acc) {
+    sgt_material out;
+    out.rho = acc->rho / acc->w;
+    const double mu = isinf(acc->inv_mu) ? 0.0 : acc->w / acc->inv_mu;
+    out.vp = sqrt(acc->w / acc->inv_m / out.rho);
+    out.vs = sqrt(mu / out.rho);
+    out.qp = acc->inv_m / acc->inv_m_q;
+    out.qs = mu > 0 ? acc->inv_mu / acc->inv_mu_q : acc->w / acc->inv_qs;
+    return out;
+}
+
+/* A node counts once per counter, however many of its samples were clamped. */
+static void count_node(sgt_mesh_stats *st, const sgt_mesh_stats *cell) {
+    if (!st) return;
+    /* the samples' extremes (sgt_mesh_point noted them with this node's indices) */
+    if (cell->vp_max > st->vp_max) {
+        st->vp_max = cell->vp_max;
+        memcpy(st->vp_max_at, cell->vp_max_at, sizeof st->vp_max_at);
+    }
+    if (cell->vs_min_seen < st->vs_min_seen) {
+        st->vs_min_seen = cell->vs_min_seen;
+        memcpy(st->vs_min_at, cell->vs_min_at, sizeof st->vs_min_at);
+    }
+    if (cell->vs_max > st->vs_max) st->vs_max = cell->vs_max;
+    st->clamped_vs += cell->clamped_vs > 0;
+    st->clamped_vp += cell->clamped_vp > 0;
+    st->clamped_rho += cell->clamped_rho > 0;
+    st->q_from_vs += cell->q_from_vs > 0;
+}
+
+static int is_1d(const sgt_model *m) {
+    return m->kind == SGT_MODEL_LAYERED || m->kind == SGT_MODEL_LINEAR;
+}
+
+/* 3-point Gauss-Legendre on [-1, 1]: exact for the constant layers, and to 1e-6 relative for the
+ * smooth functions (1/(rho v^2)) of the linear model within one of its pieces. */
+static const double gl_x[3] = {-0.7745966692414834, 0.0, 0.7745966692414834};
+static const double gl_w[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
+
+static int cell_1d(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double za,
+                   double zb, int gi, int gj, int k, sgt_effective_sum *acc, sgt_mesh_stats *cell,
+                   cs_error *err) {
+    double a = za;
+    int l = 0;
+    while (a < zb) {
+        /* the next model depth strictly inside the cell ends this piece */
+        while (l < m->n && m->top[l] <= a)
+            l++;
+        double b = l < m->n && m->top[l] < zb ? m->top[l] : zb;
+        double mid = 0.5 * (a + b), half = 0.5 * (b - a);
+        for (int q = 0; q < 3; q++) {
+            sgt_material s;
+            int rc = sgt_mesh_point(m, r, x, y, mid + half * gl_x[q], gi, gj, k, &s, cell, err);
+            if (rc) return rc;
+            sgt_effective_add(acc, &s, gl_w[q] * half / (zb - za));
+        }
+        a = b;
+    }
+    return 0;
+}
+
+static double clampd(double v, double lo, double hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int cell_3d(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double za,
+                   double zb, int gi, int gj, int k, sgt_effective_sum *acc, sgt_mesh_stats *cell,
+                   cs_error *err) {
+    const int n = r->subsamples > 0 ? r->subsamples : SGT_SUBSAMPLES_DEFAULT;
+    const double h = r->h, w = 1.0 / ((double)n * n * n);
+    /* A cell whose node lies in the model may reach half a cell beyond it: the model's edge
+     * values extend there. */
+    const double xlo = m->gx0, xhi = m->gx0 + (m->gnx - 1) * m->gdx;
+    const double ylo = m->gy0, yhi = m->gy0 + (m->gny - 1) * m->gdy;
+    const double zlo = m->gz0, zhi = m->gz0 + (m->gnz - 1) * m->gdz;
+    for (int c = 0; c < n; c++)
+        for (int b = 0; b < n; b++)
+            for (int a = 0; a < n; a++) {
+                double px = clampd(x + h * ((a + 0.5) / n - 0.5), xlo, xhi);
+                double py = clampd(y + h * ((b + 0.5) / n - 0.5), ylo, yhi);
+                double pz = clampd(za + (zb - za) * (c + 0.5) / n, zlo, zhi);
+                sgt_material s;
+                int rc = sgt_mesh_point(m, r, px, py, pz, gi, gj, k, &s, cell, err);
+                if (rc) return rc;
+                sgt_effective_add(acc, &s, w);
+            }
+    return 0;
+}
+
+/* Accumulates the model over the box [x - h/2, x + h/2] x [y - h/2, y + h/2] x [za, zb]
+ * around column (gi, gj); k names the node for messages and the AWP format. */
+static int effective_box(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
+                         double za, double zb, sgt_effective_sum *acc, sgt_mesh_stats *st,
+                         cs_error *err) {
+    const double h = r->h;
+    const double x = r->x0 + gi * h, y = r->y0 + gj * h;
+    sgt_mesh_stats cell;
+    sgt_mesh_stats_init(&cell);
+    int rc;
+    if (is_1d(m)) {
+        rc = cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+    } else {
+        /* the node itself must lie in the model (the error names it) */
+        sgt_material centre;
+        rc = sgt_mesh_point(m, r, x, y, k * h, gi, gj, k, &centre, NULL, err);
+        if (!rc) rc = cell_3d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+    }
+    if (!rc) count_node(st, &cell);
+    return rc;
+}
+
+static int per_node(const sgt_model *m, const sgt_mesh_rules *r) {
+    return r->sampling == SGT_SAMPLE_POINT || m->kind == SGT_MODEL_HOMOGENEOUS ||
+           m->kind == SGT_MODEL_AWP;
+}
+
+int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
+                  sgt_material *out, double *mu_xy, sgt_mesh_stats *st, cs_error *err) {
+    if (per_node(m, r)) {
+        int rc = sgt_mesh_node(m, r, gi, gj, k, out, st, err);
+        if (!rc && mu_xy) *mu_xy = out->rho * out->vs * out->vs;
+        return rc;
+    }
+    const double z = k * r->h;
+    sgt_effective_sum acc = {0};
+    int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, &acc, st,
+                           err);
+    if (!rc) *out = sgt_effective_node(&acc, mu_xy);
+    return rc;
+}
+
+int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
+                        sgt_material *out, cs_error *err) {
+    if (k < 0) k = 0;
+    sgt_effective_sum acc = {0};
+    if (per_node(m, r)) {
+        /* the older rule's means of the two nodes (the AWP mesh ends at its last node) */
+        sgt_material a, b;
+        int kb = m->kind == SGT_MODEL_AWP && k + 1 >= m->gnz ? k : k + 1;
+        int rc = sgt_mesh_node(m, r, gi, gj, k, &a, NULL, err);
+        if (!rc) rc = sgt_mesh_node(m, r, gi, gj, kb, &b, NULL, err);
+        if (rc) return rc;
+        sgt_effective_add(&acc, &a, 0.5);
+        sgt_effective_add(&acc, &b, 0.5);
+    } else {
+        int rc = effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, &acc, NULL, err);
+        if (rc) return rc;
+    }
+    *out = sgt_effective_below(&acc);
+    return 0;
+}
