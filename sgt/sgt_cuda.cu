@@ -6,8 +6,10 @@
  * Kernels. The velocity and stress updates, which move nearly all the bytes, march along x:
  * a thread block covers a tile of 32 nodes along z (contiguous, coalesced) by 8 along y and walks
  * through a run of 64 x planes, so the planes i-2..i+2 that the x differences need are reused
- * from L1/L2 while the block is on them rather than fetched again from DRAM. Shear moduli are
- * harmonic means computed on the fly (no extra arrays to read). Each warp sits on one whole
+ * from L1/L2 while the block is on them rather than fetched again from DRAM. The material of
+ * the staggered positions comes from the effective-medium arrays (sgt_effective.h): the
+ * buoyancies bx, by and the xy shear modulus as means of node values computed on the fly, bz and
+ * the xz, yz shear moduli from the vertical staggered arrays bz and cz. Each warp sits on one whole
  * 128-byte line of every array it streams: z rows are padded to 32 floats on the GPU and the
  * warps start where a line begins, on the row's first ghost node or, where that saves a warp
  * per row, on depth 0 with the arrays shifted to put it there (sgt_gpu_rows.h): a warp's load is
@@ -524,7 +526,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     s->backend = d;
     const sgt_layout *L = &s->L;
     /* Memory needed on the device against memory free there. */
-    double need = (double)L->ncell * 4 * (12 + (s->visco ? 8 : 0)) +
+    double need = (double)L->ncell * 4 * (15 + (s->visco ? 8 : 0)) +
                   (double)s->npoints * (24.0 * 16 + 4.0 * (SGT_PT_SLOTS - 3)) +
                   (double)s->nrec * 12.0 * s->nt;
     size_t free_b = 0, total_b = 0;

@@ -18,7 +18,10 @@
  *    modulus it goes with.
  * Measured on LOH.1 with the interface on a node (docs/sgt.md): cell means with harmonic moduli
  * everywhere (Moczo et al.'s isotropic rule) left the node's horizontal shear too soft (C66 26%
- * low) and misfit the transverse component 3 times more than this.
+ * low) and misfit the transverse component 3 times more than this. The price: sigma_xy's C66
+ * and the normal stresses' (C11 - C12)/2 differ at a node cut by an interface, so there the grid
+ * medium is not isotropic about the vertical and the accuracy depends a little on azimuth; both
+ * consistent choices measured were worse at every azimuth.
  *
  * 1D models are integrated exactly (Gauss-Legendre on each piece between the model's depths);
  * 3D gridded models are sampled at n x n x n points inside the cell (midpoint rule); the AWP

@@ -68,6 +68,22 @@ t_resolution_violation() {
     run "$CS" sgt run.par --set "fmax=5 Hz" --set "dt=0.005 s" && expect_rc 1 &&
         expect_err "4.00 points per S wavelength" && expect_err "use h <= 80 m" || return 1
     run "$CS" sgt run.par --set decimation=30 && expect_rc 1 && expect_err "decimation = '30'" || return 1
+    # exactly the required count passes: 2000 m/s / 8.333... Hz / 40 m is 6 (5.999999999999999
+    # in floating point)
+    run "$CS" sgt run.par --set "h=40 m" --set "dt=0.004 s" --set nt=2 \
+        --set "fmax=8.333333333333334 Hz" --set min_points_per_wavelength=6 && expect_rc 0 || return 1
+}
+
+t_absorbing_thickness() {
+    base >run.par
+    run "$CS" sgt run.par --set "absorbing_thickness=1 km" && expect_rc 1 &&
+        expect_err "not both" || return 1
+    grep -v absorbing_width run.par >run2.par
+    # 950 m at h = 100 m rounds up to 10 nodes; 1000 m is exactly 10
+    for t in "950 m" "1 km"; do
+        run "$CS" sgt run2.par --set "absorbing_thickness=$t" --set nt=2 && expect_rc 0 || return 1
+        h5dump -a absorbing_width out.h5 | grep -q "(0): 10" || { echo "    width for $t" >&2; return 1; }
+    done
 }
 
 t_points_outside_or_in_absorbing_layer() {
@@ -155,6 +171,7 @@ tcase bad_key_names_line t_bad_key_names_line
 tcase cfl_violation_names_node_and_fix t_cfl_violation_names_node_and_fix
 tcase resolution_violation t_resolution_violation
 tcase points_outside_or_in_absorbing_layer t_points_outside_or_in_absorbing_layer
+tcase absorbing_thickness t_absorbing_thickness
 tcase mesh_file_matches_direct_sampling t_mesh_file_matches_direct_sampling
 tcase killed_run_leaves_no_output t_killed_run_leaves_no_output
 tcase geographic_source_and_points t_geographic_source_and_points

@@ -1,0 +1,58 @@
+"""The SCEC layer-over-half-space benchmarks against their published solution (tests/physics/
+loh.py; tests/data/loh/NOTES.md): LOH.1 at h = 50 m with the interface on a node, the case the
+effective media are for, and LOH.3's attenuation against LOH.1's.
+
+Norm: relative L2 misfit over 0-9 s at receiver 10 per component (radial, transverse,
+vertical), with SW4's Gaussian moment rate (sigma 0.06 s) on both sides. Bounds, from the table
+in docs/sgt.md (GPU runs of the same script):
+- LOH.1 at h = 50 m: 12% per component. Measured 9.7 / 6.7 / 6.6% in this test's box (8.6 / 6.8 /
+  6.2% in the table's larger box). The same grid with the interface half-way between nodes
+  misfits 7.3 / 4.5 / 3.6%: the scheme's own error at 8 points per wavelength at 5 Hz. The
+  older rule (a node on the interface takes the layer below) misfits 79 / 57 / 46%, so the bound
+  fails if the material falls back to it. The arrival times must agree within 3 ms (measured
+  +1.8, +2.5, -1.2 ms; the older rule -11, -40, -66 ms).
+- LOH.3 against LOH.1 at h = 100 m (the ratio cancels most of the coarse grid's error): the
+  simulation's effective Q over the reference's within 25% at 1, 1.5, 2, 3, 4 Hz (measured
+  1.20 1.08 1.08 1.00 0.88; at h = 25 m 1.21 1.11 1.07 1.03 0.97)."""
+import numpy as np
+
+import harness
+import loh
+
+# The box of these tests: 300 m behind the source and beyond the receiver, 1 km either side of
+# the path, 4 km deep, inside a 500 m absorbing layer (the table's box is 1.5x wider and deeper
+# with a 1 km layer; the misfit changes by less than 1.1 points).
+BOX = (300.0, 300.0, 1000.0, 4000.0)
+PML = 500.0
+
+
+def run(case, h):
+    wd = harness.workdir(case)
+    return loh.simulate(case, h, wd, {"threads": 0}, BOX, "path", 0.48, PML)
+
+
+def test_loh1_h50_interface_on_a_node():
+    t, sim = run("loh1", 50.0)
+    tref, ref = loh.reference("loh1")
+    m = loh.misfits(t, sim, tref, ref)
+    import loh_convergence  # the same lag estimate as the table
+
+    lg = loh_convergence.lags(t, sim, tref, ref)
+    print(f"    LOH.1 h = 50 m: misfit R {m[0]:.4f} T {m[1]:.4f} Z {m[2]:.4f}; "
+          f"lag {' '.join(f'{1e3 * x:+.2f}' for x in lg)} ms")
+    for c, name in enumerate(("radial", "transverse", "vertical")):
+        harness.check(m[c] <= 0.12, f"{name}: misfit {m[c]:.4f} > 12%")
+    harness.check(max(abs(x) for x in lg) <= 3e-3, f"arrival times off by {lg} s")
+
+
+def test_loh3_attenuation_against_loh1():
+    t1, v1 = run("loh1", 100.0)
+    t3, v3 = run("loh3", 100.0)
+    q = loh.q_ratios(t1, v1, t3, v3)
+    tref, ref = loh.reference("loh3")
+    m = loh.misfits(t3, v3, tref, ref)
+    print(f"    LOH.3 h = 100 m: Q / Q_reference at {loh.Q_FREQS} Hz: "
+          f"{' '.join(f'{x:.3f}' for x in q)}; misfit R {m[0]:.3f} T {m[1]:.3f} Z {m[2]:.3f}")
+    harness.check(np.all(np.abs(np.asarray(q) - 1) <= 0.25), f"Q ratios {q} beyond 25%")
+    # the attenuated run is the weaker one, by the reference's margin (not a copy of LOH.1)
+    harness.check(loh.attenuation(t1, v1, t3, v3)[-1] < -0.3, "LOH.3 barely attenuates")
