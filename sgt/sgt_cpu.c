@@ -39,7 +39,8 @@ void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je) {
                      2.0f / (rho[k] + rho[k + sx]);
             vy[k] += dt * ih * (sgt_bwd(xy, k, sx) + sgt_fwd(yy, k, sy) + sgt_bwd(yz, k, 1)) *
                      2.0f / (rho[k] + rho[k + sy]);
-            vz[k] += dt * ih * (sgt_bwd(xz, k, sx) + sgt_bwd(yz, k, sy) + sgt_fwd(zz, k, 1)) * bz[k];
+            vz[k] +=
+                dt * ih * (sgt_bwd(xz, k, sx) + sgt_bwd(yz, k, sy) + sgt_fwd(zz, k, 1)) * bz[k];
         }
     }
 }

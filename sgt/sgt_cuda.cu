@@ -169,8 +169,8 @@ __device__ __forceinline__ void pml_cell(const kparams &k, const dev_slab &sl, c
         ((long)(i - sl.box[0]) * (sl.box[3] - sl.box[2]) + (j - sl.box[2])) * nk + (kk - sl.box[4]);
     const int g = a == 0 ? i + k.i0 : a == 1 ? j + k.j0 : kk;
     if (!stress) {
-        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, k.bz, p, k.sx, k.sy, a, an[g], bn[g], ah[g], bh[g],
-                              sl.psi, cell, k.ih, k.dt);
+        sgt_pml_velocity_cell(k.v[0], k.s[0], k.rho, k.bz, p, k.sx, k.sy, a, an[g], bn[g], ah[g],
+                              bh[g], sl.psi, cell, k.ih, k.dt);
         return;
     }
     /* the shear points that pair axis a with the other two (0 xy, 1 xz, 2 yz) */
@@ -215,8 +215,7 @@ __global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float r0 = __ldg(k.rho + p);
         const float bx = sgt_buoyancy(r0, __ldg(k.rho + p + k.sx)),
-                    by = sgt_buoyancy(r0, __ldg(k.rho + p + k.sy)),
-                    bz = __ldg(k.bz + p);
+                    by = sgt_buoyancy(r0, __ldg(k.rho + p + k.sy)), bz = __ldg(k.bz + p);
 #pragma unroll
         for (int f = 0; f < NF; f++) {
             /* all reads before the writes (the arrays may alias as far as the compiler knows) */
@@ -405,9 +404,8 @@ __global__ void slot_factor_kernel(kparams k, const int *pts, long np, float *fa
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     for (int m = 3; m < SGT_PT_SLOTS; m++)
-        fac[(m - 3) * np + q] =
-            (float)sgt_point_slot_factor(m, k.muxy, k.cz, k.visco ? k.qsw : NULL, p, k.sx, k.sy, kk,
-                                         k.fs);
+        fac[(m - 3) * np + q] = (float)sgt_point_slot_factor(
+            m, k.muxy, k.cz, k.visco ? k.qsw : NULL, p, k.sx, k.sy, kk, k.fs);
 }
 
 __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac, float *slot) {
@@ -417,8 +415,8 @@ __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
-    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.cz, k.qpw, k.qsw, k.qtau, pts[3 * q],
-                     pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.cz, k.qpw, k.qsw,
+                     k.qtau, pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
     for (int c = 0; c < 6; c++)
         slot[6 * q + c] = (float)e[c];
 }
@@ -640,11 +638,10 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     }
     /* The host copies of the fields and material are no longer needed (outputs come from the
      * device): free them, so a run needs host memory for its outputs only. */
-    float **host[] = {&s->v[0], &s->v[1], &s->v[2], &s->s[0],   &s->s[1],   &s->s[2],
-                      &s->s[3], &s->s[4], &s->s[5], &s->r[0],   &s->r[1],   &s->r[2],
-                      &s->r[3], &s->r[4], &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2],
-                      &s->rho,  &s->lam,  &s->mu,   &s->qpw,    &s->qsw,    &s->bz,
-                      &s->cz,   &s->muxy};
+    float **host[] = {&s->v[0], &s->v[1],   &s->v[2],   &s->s[0],   &s->s[1], &s->s[2], &s->s[3],
+                      &s->s[4], &s->s[5],   &s->r[0],   &s->r[1],   &s->r[2], &s->r[3], &s->r[4],
+                      &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2], &s->rho,  &s->lam,  &s->mu,
+                      &s->qpw,  &s->qsw,    &s->bz,     &s->cz,     &s->muxy};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;

@@ -162,8 +162,8 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     }
     const double z = k * r->h;
     sgt_effective_sum acc = {0};
-    int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, &acc, st,
-                           err);
+    int rc =
+        effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, &acc, st, err);
     if (!rc) *out = sgt_effective_node(&acc, mu_xy);
     return rc;
 }

@@ -15,20 +15,34 @@ void sgt_mesh_stats_init(sgt_mesh_stats *st) {
     st->vs_min_seen = INFINITY;
 }
 
+/* Ties go to the lowest node (i, then j, then k), so that the node reported, and a material
+ * file's attributes, do not depend on the order threads finish in. */
+static int lower_node(const int a[3], const int b[3]) {
+    return a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] < b[2];
+}
+
+static void take_vp_max(sgt_mesh_stats *st, double vp, const int at[3]) {
+    if (vp > st->vp_max || (vp == st->vp_max && lower_node(at, st->vp_max_at))) {
+        st->vp_max = vp;
+        memcpy(st->vp_max_at, at, sizeof st->vp_max_at);
+    }
+}
+
+static void take_vs_min(sgt_mesh_stats *st, double vs, const int at[3]) {
+    if (vs < st->vs_min_seen || (vs == st->vs_min_seen && lower_node(at, st->vs_min_at))) {
+        st->vs_min_seen = vs;
+        memcpy(st->vs_min_at, at, sizeof st->vs_min_at);
+    }
+}
+
 void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
     into->nodes += from->nodes;
     into->clamped_vs += from->clamped_vs;
     into->clamped_vp += from->clamped_vp;
     into->clamped_rho += from->clamped_rho;
     into->q_from_vs += from->q_from_vs;
-    if (from->vp_max > into->vp_max) {
-        into->vp_max = from->vp_max;
-        memcpy(into->vp_max_at, from->vp_max_at, sizeof into->vp_max_at);
-    }
-    if (from->vs_min_seen < into->vs_min_seen) {
-        into->vs_min_seen = from->vs_min_seen;
-        memcpy(into->vs_min_at, from->vs_min_at, sizeof into->vs_min_at);
-    }
+    take_vp_max(into, from->vp_max, from->vp_max_at);
+    take_vs_min(into, from->vs_min_seen, from->vs_min_at);
     if (from->vs_max > into->vs_max) into->vs_max = from->vs_max;
 }
 
@@ -36,14 +50,9 @@ void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
  * mesh takes (with the node it belongs to), not of the effective media, whose vs at a node cut
  * by an interface can lie below both sides' and is no wave speed of the model. */
 static void extremes(sgt_mesh_stats *st, const sgt_material *m, int gi, int gj, int k) {
-    if (m->vp > st->vp_max) {
-        st->vp_max = m->vp;
-        st->vp_max_at[0] = gi, st->vp_max_at[1] = gj, st->vp_max_at[2] = k;
-    }
-    if (m->vs < st->vs_min_seen) {
-        st->vs_min_seen = m->vs;
-        st->vs_min_at[0] = gi, st->vs_min_at[1] = gj, st->vs_min_at[2] = k;
-    }
+    const int at[3] = {gi, gj, k};
+    take_vp_max(st, m->vp, at);
+    take_vs_min(st, m->vs, at);
     if (m->vs > st->vs_max) st->vs_max = m->vs;
 }
 
@@ -116,8 +125,7 @@ static void below_values(const sgt_state *s, double rho, double mu, double qs, q
     *cz = mu > 0 ? (float)(1.0 / (mu * unrelaxed(s, qs, qc))) : INFINITY;
 }
 
-static void below_of(const sgt_state *s, const sgt_material *a, q_cache *qc, float *bz,
-                     float *cz) {
+static void below_of(const sgt_state *s, const sgt_material *a, q_cache *qc, float *bz, float *cz) {
     /* through float, as a material file stores them, so both paths give the same bits */
     below_values(s, (float)a->rho, (float)(a->rho * a->vs * a->vs), (float)a->qs, qc, bz, cz);
 }
@@ -359,25 +367,46 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     if (!buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sgt_mesh_stats_init(st);
     for (int i = 0; i < nx && !rc; i++) {
-        for (int j = 0; j < ny && !rc; j++)
-            for (int k = 0; k < nz && !rc; k++) {
-                sgt_material a = {0}, az = {0};
-                double mxy = 0;
-                rc = sgt_mesh_cell(m, r, i, j, k, &a, &mxy, st, err);
-                if (!rc) rc = sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, err);
-                if (rc) break;
-                st->nodes++;
-                size_t q = (size_t)j * nz + k;
-                buf[q] = (float)a.vp;
-                buf[plane + q] = (float)a.vs;
-                buf[2 * plane + q] = (float)a.rho;
-                buf[3 * plane + q] = (float)a.qp;
-                buf[4 * plane + q] = (float)a.qs;
-                buf[5 * plane + q] = (float)az.rho;
-                buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
-                buf[7 * plane + q] = (float)az.qs;
-                buf[8 * plane + q] = (float)mxy;
+        /* a plane's columns in parallel: a 3D model's effective media take 2 n^3 samples per
+         * node */
+#pragma omp parallel
+        {
+            sgt_mesh_stats mine;
+            sgt_mesh_stats_init(&mine);
+            cs_error e2;
+            cs_error_clear(&e2);
+            int bad = 0;
+#pragma omp for schedule(dynamic, 4)
+            for (int j = 0; j < ny; j++)
+                for (int k = 0; k < nz && !bad; k++) {
+                    sgt_material a = {0}, az = {0};
+                    double mxy = 0;
+                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, &mine, &e2) ||
+                        sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, &e2)) {
+                        bad = 1;
+                        break;
+                    }
+                    mine.nodes++;
+                    size_t q = (size_t)j * nz + k;
+                    buf[q] = (float)a.vp;
+                    buf[plane + q] = (float)a.vs;
+                    buf[2 * plane + q] = (float)a.rho;
+                    buf[3 * plane + q] = (float)a.qp;
+                    buf[4 * plane + q] = (float)a.qs;
+                    buf[5 * plane + q] = (float)az.rho;
+                    buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
+                    buf[7 * plane + q] = (float)az.qs;
+                    buf[8 * plane + q] = (float)mxy;
+                }
+#pragma omp critical
+            {
+                sgt_mesh_stats_merge(st, &mine);
+                if (bad && !rc) {
+                    rc = e2.status;
+                    *err = e2;
+                }
             }
+        }
         hsize_t start[3] = {(hsize_t)i, 0, 0}, count[3] = {1, (hsize_t)ny, (hsize_t)nz};
         for (int a = 0; a < MESH_DATASETS && !rc; a++) {
             hid_t fs = H5Dget_space(ds[a]);

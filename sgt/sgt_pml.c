@@ -44,8 +44,8 @@ static void pml_pass(sgt_state *s, const sgt_region *r, int stress) {
                         const int gp = a == 2 ? k : g;
                         const long p = p0 + k;
                         if (!stress) {
-                            sgt_pml_velocity_cell(s->v, s->s, s->rho, s->bz, p, sx, sy, a, an[gp], bn[gp],
-                                                  ah[gp], bh[gp], sl->psi, c0 + k, ih, dt);
+                            sgt_pml_velocity_cell(s->v, s->s, s->rho, s->bz, p, sx, sy, a, an[gp],
+                                                  bn[gp], ah[gp], bh[gp], sl->psi, c0 + k, ih, dt);
                         } else {
                             const int mech = mij | ((k & 1) << 2);
                             sgt_pml_stress_cell(s->s, rr, s->v, p, sx, sy, a, k, s->free_surface,

@@ -174,8 +174,8 @@ void sgt_source_force(sgt_state *s, int n, const sgt_region *r) {
     if (i1 <= r->ib - 2 || i0 >= r->ie + 2 || j1 <= r->jb - 2 || j0 >= r->je + 2) return;
     for (int i = i0; i < i1; i++)
         for (int j = j0; j < j1; j++)
-            sgt_force_apply(s->v, s->rho, s->bz, s->lam, s->mu, sgt_idx(L, i, j, s->src_k), L->sx, L->sy,
-                            i, j, s->src_k, r->ib, r->ie, r->jb, r->je, s->free_surface, amp,
+            sgt_force_apply(s->v, s->rho, s->bz, s->lam, s->mu, sgt_idx(L, i, j, s->src_k), L->sx,
+                            L->sy, i, j, s->src_k, r->ib, r->ie, r->jb, r->je, s->free_surface, amp,
                             s->force);
 }
 

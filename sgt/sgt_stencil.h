@@ -210,8 +210,7 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
  * after its own update. */
 SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *bz, const float *lam,
                             const float *mu, long p, long sx, long sy, int li, int lj, int k,
-                            int ib, int ie, int jb, int je, int fs, double amp,
-                            const double f[3]) {
+                            int ib, int ie, int jb, int je, int fs, double amp, const double f[3]) {
     const int surface = fs && k == 0;
     for (int c = 0; c < 3; c++) {
         const double fc = amp * f[c];
@@ -423,9 +422,9 @@ SGT_HD double sgt_point_slot_factor(int m, const float *muxy, const float *cz, c
 /* fac: NULL, or the shear slots' factors of this point (sgt_point_slot_factor), slot m at
  * fac[(m - 3) * fstride]. */
 SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
-                             const float *muxy, const float *cz, const float *qpw, const float *qsw, const float *tau, int gi, int gj,
-                             long p, long sx, long sy, int k, int fs, const float *fac,
-                             long fstride, double e[6]) {
+                             const float *muxy, const float *cz, const float *qpw, const float *qsw,
+                             const float *tau, int gi, int gj, long p, long sx, long sy, int k,
+                             int fs, const float *fac, long fstride, double e[6]) {
     double t[6] = {0, 0, 0, 0, 0, 0};
     for (int m = 0; m < SGT_PT_SLOTS; m++) {
         int comp, di, dj, dk;

@@ -497,9 +497,9 @@ TEST(mesh_effective_medium_3d_grid) {
             }
     cs_error e;
     const char *p = tf_path("m3.h5");
-    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL,
-                                  &e),
-             &e);
+    CHECK_OK(
+        sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e),
+        &e);
     sgt_model m;
     CHECK_OK(sgt_model_read_hdf5(&m, p, &e), &e);
     sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_VS, 0, 0, 100, SGT_SAMPLE_EFFECTIVE, 4};
