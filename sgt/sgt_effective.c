@@ -8,7 +8,7 @@ void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) 
     acc->w += w;
     acc->rho += w * a->rho;
     acc->mu += w * mu;
-    acc->mu_q += w * mu / a->qs;
+    if (mu > 0) acc->mu_q += w * mu / a->qs; /* a fluid part adds no rigidity, nor its loss */
     acc->inv_m += w / pm;
     acc->inv_m_q += w / (pm * a->qp);
     acc->lam_over_m += w * (pm - 2 * mu) / pm;

@@ -280,7 +280,7 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
                     double fp = 1, fs = 1;
                     if (s->visco) {
                         double qp = s->qpw[p], qs = s->qsw[p];
-                        if (qp < SGT_Q_MIN || qs < SGT_Q_MIN) {
+                        if (!(qp >= SGT_Q_MIN) || !(qs >= SGT_Q_MIN)) {
 #pragma omp critical
                             {
                                 bad = 1;

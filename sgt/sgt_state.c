@@ -121,7 +121,7 @@ double sgt_state_bytes(const sgt_state *s) {
     const sgt_layout *L = &s->L;
     double cells =
         (double)(L->lnx + 2 * L->halo) * (L->lny + 2 * L->halo) * sgt_state_row_floats(s);
-    double arrays = s->device_fields ? 6 + (s->visco ? 2 : 0) : 15 + (s->visco ? 8 : 0);
+    double arrays = s->device_fields ? 6 + (s->visco ? 2 : 0) : 18 + (s->visco ? 8 : 0);
     double b = cells * 4 * arrays;
     if (s->absorb == SGT_ABSORB_PML) {
         double w = s->absorb_width;

@@ -57,5 +57,10 @@ def test_loh3_attenuation_against_loh1():
           f"{' '.join(f'{x:.3f}' for x in q)}; misfit R {m[0]:.3f} T {m[1]:.3f} Z {m[2]:.3f}")
     resolved = np.asarray(loh.Q_FREQS) <= 3.0
     harness.check(np.all(np.abs(np.asarray(q)[resolved] - 1) <= 0.25), f"Q ratios {q} beyond 25%")
-    # the attenuated run is the weaker one, by the reference's margin (not a copy of LOH.1)
-    harness.check(loh.attenuation(t1, v1, t3, v3)[-1] < -0.3, "LOH.3 barely attenuates")
+    # the attenuated run is the weaker one, by about the reference's margin at 3 Hz (ln ratio
+    # -0.78; not a copy of LOH.1)
+    harness.check(loh.attenuation(t1, v1, t3, v3)[3] < -0.5, "LOH.3 barely attenuates")
+    # the coarse grid's misfit (36 / 18 / 23% measured in this box; 9.6 / 6.7 / 8.1% at h = 25 m
+    # in the table): a regression bound, not an accuracy claim
+    for c, name in enumerate(("radial", "transverse", "vertical")):
+        harness.check(m[c] <= 0.45, f"LOH.3 {name}: misfit {m[c]:.3f} > 45%")

@@ -653,6 +653,37 @@ TEST(force_source_is_the_adjoint_of_the_receiver) {
     }
 }
 
+/* The CPU's precomputed shear moduli (sgt_state_shear_moduli, what its stress update uses) are
+ * the ones the strain reader and the GPU compute point by point (sgt_shear_modulus): xy from
+ * four nodes' muxy, xz and yz from two cz, offsets along the right axes; a zero modulus or an
+ * infinite compliance gives zero. */
+TEST(shear_moduli_precomputed_match_the_pointwise_formula) {
+    sgt_state s;
+    cs_error e;
+    CHECK_MSG(small_state(&s, 1, 0, &e) == 0, "%s", e.message);
+    long p0 = sgt_idx(&s.L, 5, 6, 3);
+    s.cz[p0 + s.L.sy] = INFINITY; /* the yz point at p0 and the xz point one column lower */
+    s.muxy[p0 + s.L.sx] = 0;
+    CHECK_OK(sgt_state_shear_moduli(&s, &e), &e);
+    double worst = 0;
+    for (int i = 0; i < 15; i++)
+        for (int j = 0; j < 13; j++)
+            for (int k = 0; k < 11; k++) {
+                long p = sgt_idx(&s.L, i, j, k);
+                for (int c = 0; c < 3; c++) {
+                    double want = sgt_shear_modulus(s.muxy, s.cz, p, s.L.sx, s.L.sy, c);
+                    double d = fabs(s.mus[c][p] - want) / (fabs(want) + 1.0);
+                    if (d > worst) worst = d;
+                }
+            }
+    CHECK_MSG(worst < 1e-6, "relative difference %.2e", worst);
+    /* by hand: xz at p0 from cz[p0] and cz[p0 + sx]; yz at p0 meets the infinite compliance */
+    CHECK_NEAR(s.mus[1][p0], 2.0 / (s.cz[p0] + s.cz[p0 + s.L.sx]), 1e-6 * s.mus[1][p0]);
+    CHECK(s.mus[2][p0] == 0);
+    CHECK(s.mus[0][p0] == 0 && s.mus[0][p0 - s.L.sy] == 0); /* both xy points touching the zero */
+    sgt_state_free(&s);
+}
+
 /* Counts how many regions of a list cover each column of a box grown by 4 on every side. */
 static void cover(const sgt_region *r, int n, int lnx, int lny, int *count) {
     memset(count, 0, sizeof(int) * (lnx + 8) * (lny + 8));
