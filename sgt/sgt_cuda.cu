@@ -242,6 +242,19 @@ __global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
 #else
 #define STRESS_BOUNDS(TJV)
 #endif
+/* The shear moduli at the three shear points of index p, as sgt_shear_modulus computes them,
+ * through the read-only cache: xy the harmonic mean of the four nodes' muxy; xz, yz of the two
+ * vertical staggered compliances beside them. */
+__device__ __forceinline__ void shear_point_moduli(const kparams &k, long p, float *mxy,
+                                                   float *mxz, float *myz) {
+    const float *mh = k.muxy;
+    *mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
+                     __ldg(mh + p + k.sx + k.sy));
+    const float cz0 = __ldg(k.cz + p);
+    *mxz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sx));
+    *myz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sy));
+}
+
 /* VISCO as a template argument: the elastic kernel then needs no registers for the memory
  * variables' path. */
 template <int NF, int TJV, bool VISCO, bool PML = false>
@@ -252,14 +265,8 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, 
         const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
         const float *mu = k.mu;
         const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
-        /* xy: the harmonic mean of the four nodes' muxy; xz, yz: of the two vertical staggered
-         * compliances beside them */
-        const float *mh = k.muxy;
-        const float mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
-                                    __ldg(mh + p + k.sx + k.sy));
-        const float cz0 = __ldg(k.cz + p);
-        const float mxz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sx));
-        const float myz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sy));
+        float mxy, mxz, myz;
+        shear_point_moduli(k, p, &mxy, &mxz, &myz);
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
         const float wp = VISCO ? __ldg(k.qpw + p) : 0.0f, ws = VISCO ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll

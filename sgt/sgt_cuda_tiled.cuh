@@ -212,12 +212,8 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
             const float *m = ring_slot<3>(rmu, SZ, i);
             const long p = (long)(i + k.halo) * k.sx + (long)(j + k.halo) * k.sy + (kk + k.gz);
             const float m0 = AT(m, 0, 0), l0 = __ldg(k.lam + p);
-            const float *mh = k.muxy;
-            const float mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
-                                        __ldg(mh + p + k.sx + k.sy));
-            const float cz0 = __ldg(k.cz + p);
-            const float mxz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sx));
-            const float myz = sgt_harm2_compliance(cz0, __ldg(k.cz + p + k.sy));
+            float mxy, mxz, myz;
+            shear_point_moduli(k, p, &mxy, &mxz, &myz);
             const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
             const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f,
                         ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
