@@ -158,3 +158,29 @@ def q_ratios(t1, v1, t3, v3):
     tr1, r1 = reference("loh1")
     tr3, r3 = reference("loh3")
     return attenuation(tr1, r1, tr3, r3) / attenuation(t1, v1, t3, v3)
+
+
+def lag(a, b, dt):
+    """Delay of a against b (s), sub-sample by a parabola through the correlation peak."""
+    n = len(a)
+    c = np.correlate(a, b, "full")
+    k = int(np.argmax(c))
+    d = 0.0
+    if 0 < k < len(c) - 1:
+        y0, y1, y2 = c[k - 1], c[k], c[k + 1]
+        den = y0 - 2 * y1 + y2
+        d = 0.5 * (y0 - y2) / den if den != 0 else 0.0
+    return (k - (n - 1) + d) * dt
+
+
+def lags(t, sim, tref, ref, windows=((0, 3.5), (3.5, 6), (6, 9))):
+    """Per window: the delay of the simulation's vector against the reference's, radial and
+    vertical stacked (the transverse is quiet early on)."""
+    out = []
+    dt = tref[1] - tref[0]
+    for a, b in windows:
+        keep = (tref >= a) & (tref < b)
+        s = np.concatenate([np.interp(tref[keep], t, sim[c]) for c in (0, 2)])
+        r = np.concatenate([ref[c][keep] for c in (0, 2)])
+        out.append(lag(s, r, dt))
+    return out

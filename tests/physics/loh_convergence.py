@@ -20,32 +20,6 @@ import harness  # noqa: E402
 import loh  # noqa: E402
 
 
-def lag(a, b, dt):
-    """Delay of a against b (s), sub-sample by a parabola through the correlation peak."""
-    n = len(a)
-    c = np.correlate(a, b, "full")
-    k = int(np.argmax(c))
-    d = 0.0
-    if 0 < k < len(c) - 1:
-        y0, y1, y2 = c[k - 1], c[k], c[k + 1]
-        den = y0 - 2 * y1 + y2
-        d = 0.5 * (y0 - y2) / den if den != 0 else 0.0
-    return (k - (n - 1) + d) * dt
-
-
-def lags(t, sim, tref, ref, windows=((0, 3.5), (3.5, 6), (6, 9))):
-    """Per window: the delay of the simulation's vector against the reference's, radial and
-    vertical stacked (the transverse is quiet early on)."""
-    out = []
-    dt = tref[1] - tref[0]
-    for a, b in windows:
-        keep = (tref >= a) & (tref < b)
-        s = np.concatenate([np.interp(tref[keep], t, sim[c]) for c in (0, 2)])
-        r = np.concatenate([ref[c][keep] for c in (0, 2)])
-        out.append(lag(s, r, dt))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--backend", default="cpu")
@@ -73,7 +47,7 @@ def main():
                                                     "material_sampling": rule}, box, args.frame,
                                       args.courant, args.pml)
                 m = loh.misfits(t, sim, tref, ref)
-                lg = lags(t, sim, tref, ref)
+                lg = loh.lags(t, sim, tref, ref)
                 runs[(case, h, rule)] = (t, sim)
                 qr = None
                 if case == "loh3" and ("loh1", h, rule) in runs:
