@@ -245,8 +245,8 @@ __global__ void velocity_kernel(kparams k, int planes, kreg r, pml_set ps) {
 /* The shear moduli at the three shear points of index p, as sgt_shear_modulus computes them,
  * through the read-only cache: xy the harmonic mean of the four nodes' muxy; xz, yz of the two
  * vertical staggered compliances beside them. */
-__device__ __forceinline__ void shear_point_moduli(const kparams &k, long p, float *mxy,
-                                                   float *mxz, float *myz) {
+__device__ __forceinline__ void shear_point_moduli(const kparams &k, long p, float *mxy, float *mxz,
+                                                   float *myz) {
     const float *mh = k.muxy;
     *mxy = sgt_harm4(__ldg(mh + p), __ldg(mh + p + k.sx), __ldg(mh + p + k.sy),
                      __ldg(mh + p + k.sx + k.sy));

@@ -1,7 +1,6 @@
 #include "sgt_effective.h"
 
 #include <math.h>
-#include <string.h>
 
 void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) {
     const double mu = a->rho * a->vs * a->vs, pm = a->rho * a->vp * a->vp;
@@ -27,7 +26,6 @@ sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy) {
     const double c33 = acc->w / acc->inv_m, c13 = acc->lam_over_m / acc->w * c33;
     out.vp = sqrt(c33 / out.rho);
     out.vs = sqrt(0.5 * (c33 - c13) / out.rho);
-
     /* 1/Q: the compliance-weighted mean for the P modulus (springs in series: the complex
      * compliances add, exact to first order in 1/Q), the stiffness-weighted one for the shear
      * modulus, whose value here lies between the series and parallel means */
@@ -52,15 +50,7 @@ sgt_material sgt_effective_below(const sgt_effective_sum *acc) {
 static void count_node(sgt_mesh_stats *st, const sgt_mesh_stats *cell) {
     if (!st) return;
     /* the samples' extremes (sgt_mesh_point noted them with this node's indices) */
-    if (cell->vp_max > st->vp_max) {
-        st->vp_max = cell->vp_max;
-        memcpy(st->vp_max_at, cell->vp_max_at, sizeof st->vp_max_at);
-    }
-    if (cell->vs_min_seen < st->vs_min_seen) {
-        st->vs_min_seen = cell->vs_min_seen;
-        memcpy(st->vs_min_at, cell->vs_min_at, sizeof st->vs_min_at);
-    }
-    if (cell->vs_max > st->vs_max) st->vs_max = cell->vs_max;
+    sgt_mesh_stats_extremes(st, cell);
     st->clamped_vs += cell->clamped_vs > 0;
     st->clamped_vp += cell->clamped_vp > 0;
     st->clamped_rho += cell->clamped_rho > 0;

@@ -35,15 +35,19 @@ static void take_vs_min(sgt_mesh_stats *st, double vs, const int at[3]) {
     }
 }
 
+void sgt_mesh_stats_extremes(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
+    take_vp_max(into, from->vp_max, from->vp_max_at);
+    take_vs_min(into, from->vs_min_seen, from->vs_min_at);
+    if (from->vs_max > into->vs_max) into->vs_max = from->vs_max;
+}
+
 void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from) {
     into->nodes += from->nodes;
     into->clamped_vs += from->clamped_vs;
     into->clamped_vp += from->clamped_vp;
     into->clamped_rho += from->clamped_rho;
     into->q_from_vs += from->q_from_vs;
-    take_vp_max(into, from->vp_max, from->vp_max_at);
-    take_vs_min(into, from->vs_min_seen, from->vs_min_at);
-    if (from->vs_max > into->vs_max) into->vs_max = from->vs_max;
+    sgt_mesh_stats_extremes(into, from);
 }
 
 /* The model's extremes, for the stability and resolution checks: those of every sample the

@@ -34,18 +34,20 @@ typedef struct {
 
 void sgt_mesh_stats_init(sgt_mesh_stats *st);
 void sgt_mesh_stats_merge(sgt_mesh_stats *into, const sgt_mesh_stats *from);
+/* Only the extremes (vp max, vs min with their nodes, ties to the lowest node; vs max). */
+void sgt_mesh_stats_extremes(sgt_mesh_stats *into, const sgt_mesh_stats *from);
 
 /* The model at box-frame point (x, y, z) after the rules (floors, Q from Vs); (i, j, k) is the
  * node it belongs to (the AWP format's values are per node). */
-int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double z,
-                   int i, int j, int k, sgt_material *out, sgt_mesh_stats *st, cs_error *err);
+int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double z, int i,
+                   int j, int k, sgt_material *out, sgt_mesh_stats *st, cs_error *err);
 /* The material (vp, vs, rho, qp, qs) at global node (gi, gj, k) itself, after the rules. The
  * solver takes the cell's effective medium instead (sgt_mesh_cell, sgt_effective.h). */
 int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
                   sgt_material *out, sgt_mesh_stats *st, cs_error *err);
 
-/* Puts the model's effective media (sgt_mesh_cell) into a state's material arrays (ghosts included), then converts to
- * unrelaxed moduli with the state's Q model. */
+/* Puts the model's effective media (sgt_mesh_cell) into a state's material arrays (ghosts
+ * included), then converts to unrelaxed moduli with the state's Q model. */
 int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
                         sgt_mesh_stats *st, cs_error *err);
 /* Loads a material file written by sgt_mesh_write into a state (ghosts by replication at the
