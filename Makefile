@@ -23,8 +23,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parame
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O3 -g
 ARCH    ?= -march=native
-INCLUDES := -Icommon -Idb -Isgt -Ierf -Iextract -Ihazard -Iworkflow -Icli
-CFLAGS_BASE := $(CSTD) $(OPT) $(ARCH) $(WARN) -fopenmp $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
+CFLAGS_BASE := $(CSTD) $(OPT) $(ARCH) $(WARN) -fopenmp -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
 ifeq ($(HAVE_OPENSSL),1)
 CFLAGS_BASE += -DCS_HAVE_OPENSSL
 OPENSSL_LIBS := -lcrypto
@@ -34,30 +33,47 @@ FULL_PKGS := sqlite3 libcurl proj fftw3 cairo
 FULL_CFLAGS := $(shell pkg-config --cflags $(FULL_PKGS) 2>/dev/null)
 FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 
-# Sources: shared code, then one list per stage.
-COMMON_CORE := common/cs_error.c common/cs_log.c common/cs_strutil.c common/cs_units.c \
-               common/cs_params.c common/cs_csv.c common/cs_sha256.c common/cs_atomic.c \
-               common/cs_progress.c common/cs_cli.c common/cs_hdf5.c common/cs_lines.c \
-               common/cs_rng.c common/cs_mpi_main.c
+# Layers, bottom up (docs/architecture.md). A library folder sees the headers of its own folder
+# and of the folders it uses, nothing else, so a new dependency on a higher layer does not
+# compile; commands (*_cli.c and cli/) sit on top and see every library. tests/cli/test_layers.sh
+# (tools/check_layers.py) checks that this table has no cycle and that the sources and objects
+# keep to it.
+LIBRARY_FOLDERS := common formats db sgt erf extract hazard workflow
+USES_common   :=
+USES_formats  := common
+USES_db       := common
+USES_sgt      := common formats
+USES_erf      := common formats db sgt
+USES_extract  := common formats db sgt erf
+USES_hazard   := common formats db erf
+USES_workflow := common formats db sgt erf extract hazard
+# The prefixes a library folder's exported names carry (commands export only cs_*_main).
+PREFIXES_common   := cs_
+PREFIXES_formats  := srf_
+PREFIXES_db       := cs_db_ cs_site
+PREFIXES_sgt      := sgt_
+PREFIXES_erf      := erf_ site_plan_
+PREFIXES_extract  := extract_ rupgen_ synth_ im_ seis_ sac_ sgt_set_
+PREFIXES_hazard   := hazard_ disagg_ gmpe_ peer_ site_level
+PREFIXES_workflow := wf_
+ALL_INCLUDES  := $(foreach d,$(LIBRARY_FOLDERS) cli,-I$(d))
+INCLUDES      := $(ALL_INCLUDES)
+folder_of      = $(firstword $(subst /, ,$(1)))
+is_command     = $(filter-out common/%,$(filter %_cli.c cli/%,$(1)))
+is_library     = $(if $(call is_command,$(1)),,$(filter $(call folder_of,$(1)),$(LIBRARY_FOLDERS)))
+layer_includes = $(if $(call is_library,$(1)),$(foreach d,$(call folder_of,$(1)) $(USES_$(call folder_of,$(1))),-I$(d)),$(ALL_INCLUDES))
+
+# Sources: every C file of a folder. common/cs_geo.c needs PROJ, so the SGT-only build leaves it
+# out; sgt/sgt_nocuda.c stands in for the CUDA back end where nvcc is missing.
 COMMON_FULL := common/cs_geo.c
-DB_SRC      := db/cs_db.c db/cs_db_schema.c db/cs_sites.c db/cs_db_cli.c
-EXTRACT_SRC := extract/srf.c extract/rupgen.c extract/sgt_set.c extract/synth.c extract/im.c \
-               extract/extract_rupture.c extract/seis_file.c extract/sac.c extract/extract_study.c \
-               extract/extract_run.c \
-               extract/extract_cli.c
-ERF_SRC     := erf/erf_rupture.c erf/erf_distance.c erf/erf_geometry.c erf/erf_faults.c erf/erf_db.c erf/erf_medium.c \
-               erf/erf_cli.c erf/area_cli.c erf/erf_area.c erf/site_plan.c erf/plan_cli.c
-HAZARD_SRC  := hazard/hazard_curve.c hazard/hazard_db.c hazard/hazard_plot.c hazard/gmpe.c \
-               hazard/peer.c hazard/disagg.c hazard/hazard_cli.c \
-               hazard/peer_cli.c hazard/disagg_cli.c hazard/site_level.c hazard/map_cli.c \
-               hazard/uhs_cli.c hazard/gmpe_curve_cli.c hazard/forecast.c hazard/gmpe_cy14.c
-WORKFLOW_SRC := workflow/wf_config.c workflow/wf_plan.c workflow/wf_db.c workflow/wf_exec.c \
-               workflow/wf_run.c workflow/wf_slurm.c workflow/wf_summary.c workflow/wf_stage.c \
-               workflow/wf_cli.c workflow/stage_cli.c workflow/check_cli.c
-SGT_SRC     := sgt/sgt_model.c sgt/sgt_q.c sgt/sgt_state.c sgt/sgt_cpu.c sgt/sgt_absorb.c sgt/sgt_pml.c \
-               sgt/sgt_source.c sgt/sgt_points.c sgt/sgt_mesh.c sgt/sgt_effective.c sgt/sgt_config.c \
-               sgt/sgt_checks.c sgt/sgt_output.c sgt/sgt_run.c sgt/sgt_cli.c \
-               sgt/sgt_comm.c sgt/sgt_step.c sgt/sgt_checkpoint.c
+COMMON_CORE := $(filter-out $(COMMON_FULL),$(wildcard common/*.c))
+FORMATS_SRC := $(wildcard formats/*.c)
+DB_SRC      := $(wildcard db/*.c)
+SGT_SRC     := $(filter-out sgt/sgt_nocuda.c,$(wildcard sgt/*.c))
+ERF_SRC     := $(wildcard erf/*.c)
+EXTRACT_SRC := $(wildcard extract/*.c)
+HAZARD_SRC  := $(wildcard hazard/*.c)
+WORKFLOW_SRC := $(wildcard workflow/*.c)
 CLI_SRC     := cli/cybershake.c
 
 # The CUDA back end when nvcc is there, otherwise a stub that says the build has none.
@@ -71,10 +87,13 @@ CUDA_OBJ  :=
 CUDA_LIBS :=
 NOCUDA_SRC := sgt/sgt_nocuda.c
 endif
-NVCCFLAGS ?= -O3 -std=c++17 -gencode=arch=compute_90,code=[sm_90,compute_90] --Werror all-warnings \
+# CUDA_ARCH may list several targets (make CUDA_ARCH="sm_90 sm_100"): each gets its machine code
+# and PTX.
+CUDA_GENCODE := $(foreach a,$(CUDA_ARCH),-gencode=arch=compute_$(a:sm_%=%),code=[$(a),compute_$(a:sm_%=%)])
+NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_GENCODE) --Werror all-warnings \
              -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp $(NVCC_EXTRA)
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC)
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(FORMATS_SRC) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -86,23 +105,35 @@ LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS
 
 BIN := $(BUILD)/bin
 
-.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract
+.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract print-layers print-objects
 all: $(BIN)/cybershake $(BIN)/cs_unit_tests
 
 deps:
 	@sh tools/install-deps.sh
+
+# Every object the two builds make, for tools/check_build_deps.py.
+print-objects:
+	@echo $(OBJ_FULL) $(OBJ_CLI) $(OBJ_TEST) $(CUDA_OBJ) $(SGTONLY_OBJ) $(if $(NVCC),$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o)
+
+# The layer table for tools/check_layers.py: one line per library folder.
+print-layers:
+	@$(foreach d,$(LIBRARY_FOLDERS),echo "$(d) uses $(USES_$(d)) prefixes $(PREFIXES_$(d))";)
 
 Q := $(if $(V),,@)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC    $<")
-	$(Q)$(CC) $(CFLAGS_FULL) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_FULL) $(call layer_includes,$<) -c $< -o $@
 
-$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_gpu_rows.h sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+# nvcc writes the object's dependencies as gcc does (-MMD -MP), so a header touched rebuilds the
+# CUDA object too (tests/cli/test_build_deps.sh).
+NVCC_DEPS = -MMD -MP -MF $(@:.o=.d)
+
+$(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
-	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
 
 $(BUILD)/lib/libcybershake.a: $(OBJ_FULL) $(CUDA_OBJ)
 	@mkdir -p $(dir $@)
@@ -123,19 +154,19 @@ $(BIN)/cs_unit_tests: $(OBJ_TEST) $(BUILD)/lib/libcybershake.a
 SGTONLY_DIR := $(BUILD)/sgt-only
 SGTONLY_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || (test -d /usr/include/hdf5/serial && echo -I/usr/include/hdf5/serial))
 SGTONLY_HDF5_LIBS := $(shell pkg-config --libs hdf5-serial 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || (test -d /usr/lib/x86_64-linux-gnu/hdf5/serial && echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5) || echo -lhdf5)
-SGTONLY_SRC := $(COMMON_CORE) $(SGT_SRC) $(NOCUDA_SRC) $(CLI_SRC)
+SGTONLY_SRC := $(COMMON_CORE) $(FORMATS_SRC) $(SGT_SRC) $(NOCUDA_SRC) $(CLI_SRC)
 SGTONLY_OBJ := $(SGTONLY_SRC:%.c=$(SGTONLY_DIR)/obj/%.o)
 SGTONLY_CFLAGS := $(CFLAGS_BASE) -DCS_SGT_ONLY $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS)
 
 $(SGTONLY_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC    $< (sgt-only)")
-	$(Q)$(CC) $(SGTONLY_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(SGTONLY_CFLAGS) $(call layer_includes,$<) -c $< -o $@
 
-$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu sgt/sgt_cuda_tiled.cuh sgt/sgt_gpu_rows.h sgt/sgt_stencil.h sgt/sgt_state.h sgt/sgt_run.h
+$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $< (sgt-only)")
-	$(Q)$(NVCC) $(NVCCFLAGS) $(INCLUDES) -DCS_SGT_ONLY -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -DCS_SGT_ONLY -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS) -c $< -o $@
 
 $(SGTONLY_DIR)/bin/cybershake: $(SGTONLY_OBJ) $(if $(NVCC),$(SGTONLY_DIR)/obj/sgt/sgt_cuda.o)
 	@mkdir -p $(dir $@)
@@ -148,7 +179,7 @@ sgt-only: $(SGTONLY_DIR)/bin/cybershake
 $(SGTONLY_DIR)/bin/sgt_gpu_bench: bench/sgt_gpu_bench.c $(SGTONLY_DIR)/obj/sgt/sgt_cuda.o $(filter-out %/cli/cybershake.o,$(SGTONLY_OBJ))
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CC) $(filter-out -MMD -MP,$(SGTONLY_CFLAGS)) -o $@ $^ $(SGTONLY_HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS) -fopenmp -lm
+	$(Q)$(CC) $(filter-out -MMD -MP,$(SGTONLY_CFLAGS)) $(ALL_INCLUDES) -o $@ $^ $(SGTONLY_HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS) -fopenmp -lm
 
 bench-gpu: $(SGTONLY_DIR)/bin/sgt_gpu_bench
 
@@ -168,11 +199,12 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d)
+-include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d
 
 # Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
 $(BIN)/extract_bench: bench/extract_bench.c $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
 
 bench-extract: $(BIN)/extract_bench

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_cli.h"
+#include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
 #include "cs_strutil.h"
@@ -14,10 +15,7 @@
 #include "sgt_points.h"
 #include "sgt_run.h"
 #include "sgt_source.h"
-#ifdef CS_HAVE_PROJ
-#include "cs_geo.h"
 #include "srf.h"
-#endif
 
 int cs_sgt_cli_main(int argc, char **argv);
 int cs_mesh_cli_main(int argc, char **argv);
