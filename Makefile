@@ -19,7 +19,7 @@ HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null || pkg-confi
 HDF5_LIBS   := $(shell pkg-config --libs hdf5-openmpi 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || pkg-config --libs hdf5-serial 2>/dev/null)
 HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O3 -g
 ARCH    ?= -march=native
