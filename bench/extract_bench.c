@@ -21,6 +21,7 @@
 #include "cs_rng.h"
 #include "im.h"
 #include "rupgen.h"
+#include "moment_tensor.h"
 #include "sgt_source.h"
 #include "synth.h"
 
@@ -116,8 +117,8 @@ int main(int argc, char **argv) {
 
     synth_cache cache;
     double m6[6], ned[6], axes[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}};
-    sgt_moment_from_sdr(0, 90, 180, 1, ned);
-    sgt_moment_ned_to_box(ned, axes, m6);
+    mt_from_sdr(0, 90, 180, 1, ned);
+    mt_ned_to_box(ned, axes, m6);
     double *mall = malloc(sizeof(double) * 6 * (size_t)n);
     for (long q = 0; q < n; q++)
         memcpy(mall + 6 * q, m6, sizeof m6);

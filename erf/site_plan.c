@@ -13,6 +13,7 @@
 #include "cs_sites.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
+#include "plan_keys.h"
 #include "sgt_run.h"
 #include "sgt_source.h"
 
@@ -313,19 +314,22 @@ static int write_params(const char *path, const site_plan *p, const plan_options
             site, p->erf_id, p->nruptures, o->cutoff_km);
     for (int c = 0; c < 4; c++)
         fprintf(f, "# box corner %d: %.6f %.6f\n", c + 1, p->corner_lon[c], p->corner_lat[c]);
-    fprintf(f, "nx = %d\nny = %d\nnz = %d\nh = %.15g m\ndt = %.15g s\nnt = %d\n", p->nx, p->ny,
-            p->nz, p->h, p->dt, p->nt);
-    fprintf(f, "origin_lon = %.10f deg\norigin_lat = %.10f deg\nrotation = %.15g deg\n",
-            p->site_lon, p->site_lat, o->rotation);
-    fprintf(f, "x0 = %.15g m\ny0 = %.15g m\n", p->x0, p->y0);
-    fprintf(f, "model_format = %s\nmodel_file = %s\nvs_min = %.15g m/s\nfmax = %.15g Hz\n",
-            model_format, model_file, o->vs_floor, o->fmax);
-    fprintf(f, "min_points_per_wavelength = %.15g\nabsorbing_width = %d\n", o->ppw,
+    fprintf(f, "%s = %d\n%s = %d\n%s = %d\n", PLAN_KEY_NX, p->nx, PLAN_KEY_NY, p->ny, PLAN_KEY_NZ,
+            p->nz);
+    fprintf(f, "%s = %.15g m\n%s = %.15g s\n%s = %d\n", PLAN_KEY_H, p->h, PLAN_KEY_DT, p->dt,
+            PLAN_KEY_NT, p->nt);
+    fprintf(f, "%s = %.10f deg\n%s = %.10f deg\n%s = %.15g deg\n", PLAN_KEY_ORIGIN_LON, p->site_lon,
+            PLAN_KEY_ORIGIN_LAT, p->site_lat, PLAN_KEY_ROTATION, o->rotation);
+    fprintf(f, "%s = %.15g m\n%s = %.15g m\n", PLAN_KEY_X0, p->x0, PLAN_KEY_Y0, p->y0);
+    fprintf(f, "%s = %s\n%s = %s\n%s = %.15g m/s\n%s = %.15g Hz\n", PLAN_KEY_MODEL_FORMAT,
+            model_format, PLAN_KEY_MODEL_FILE, model_file, PLAN_KEY_VS_MIN, o->vs_floor,
+            PLAN_KEY_FMAX, o->fmax);
+    fprintf(f, "%s = %.15g\n%s = %d\n", PLAN_KEY_PPW, o->ppw, PLAN_KEY_ABSORBING_WIDTH,
             o->absorbing_width);
-    fprintf(f, "ranks_x = %d\nranks_y = %d\n", o->ranks_x, o->ranks_y);
-    fprintf(f,
-            "source_lon = %.10f deg\nsource_lat = %.10f deg\nsave_points = %s\ndecimation = %d\n",
-            p->site_lon, p->site_lat, points_path, o->decimation);
+    fprintf(f, "%s = %d\n%s = %d\n", PLAN_KEY_RANKS_X, o->ranks_x, PLAN_KEY_RANKS_Y, o->ranks_y);
+    fprintf(f, "%s = %.10f deg\n%s = %.10f deg\n%s = %s\n%s = %d\n", PLAN_KEY_SOURCE_LON,
+            p->site_lon, PLAN_KEY_SOURCE_LAT, p->site_lat, PLAN_KEY_SAVE_POINTS, points_path,
+            PLAN_KEY_DECIMATION, o->decimation);
     return cs_atomic_commit(&a, sha, err);
 }
 

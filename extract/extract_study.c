@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cs_atomic.h"
+#include "cs_db_cache.h"
 #include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_sha256.h"
@@ -534,14 +535,7 @@ static int commit_result(master *m, const result_header *h, const double *hypo, 
     }
     if (!rc) {
         /* the hazard stage's per-rupture arrays of this run are stale now */
-        sqlite3_stmt *st;
-        rc = cs_db_prepare(m->db, "DELETE FROM Hazard_Rupture_Values WHERE Run_ID = ?", &st, err);
-        if (!rc) {
-            sqlite3_bind_int64(st, 1, m->run_id);
-            if (sqlite3_step(st) != SQLITE_DONE)
-                rc = cs_db_fail(m->db, "clearing hazard values", err);
-            sqlite3_finalize(st);
-        }
+        rc = cs_db_cache_invalidate(m->db, m->run_id, err);
     }
     if (!rc) {
         sqlite3_stmt *st = m->ins_done;

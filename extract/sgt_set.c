@@ -6,6 +6,7 @@
 
 #include "cs_hdf5.h"
 #include "cs_strutil.h"
+#include "sgt_file.h"
 
 static int64_t node_key(const sgt_set *s, int i, int j, int k) {
     return ((int64_t)k * s->grid[1] + j) * s->grid[0] + i;
@@ -34,19 +35,18 @@ static int same_double(hid_t f, const char *path, const char *name, const double
 static int read_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
     double dt, ts, fmax, h, box[5];
     int nt, grid[3];
-    if (cs_h5_read_attr_double(f, path, "dt", &dt, 1, err) ||
-        cs_h5_read_attr_int(f, path, "nt", &nt, 1, err) ||
-        cs_h5_read_attr_double(f, path, "time_shift", &ts, 1, err) ||
-        cs_h5_read_attr_double(f, path, "fmax", &fmax, 1, err) ||
-        cs_h5_read_attr_double(f, path, "h", &h, 1, err) ||
-        cs_h5_read_attr_int(f, path, "grid", grid, 3, err))
+    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_DT, &dt, 1, err) ||
+        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
+        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &ts, 1, err) ||
+        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_FMAX, &fmax, 1, err) ||
+        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_H, &h, 1, err) ||
+        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
         return -1;
-    if (H5Aexists(f, "box_origin_lon_lat_rotation_x0_y0") <= 0)
-        return cs_error_input(err, path, "attribute", "box_origin_lon_lat_rotation_x0_y0",
+    if (H5Aexists(f, SGT_FILE_ATTR_BOX) <= 0)
+        return cs_error_input(err, path, "attribute", SGT_FILE_ATTR_BOX,
                               "missing: the SGT run was not placed geographically (origin_lon, "
                               "origin_lat, rotation), so rupture points cannot be put on its grid");
-    if (cs_h5_read_attr_double(f, path, "box_origin_lon_lat_rotation_x0_y0", box, 5, err))
-        return -1;
+    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_BOX, box, 5, err)) return -1;
     s->dt = dt;
     s->nt = nt;
     s->time_shift = ts;
@@ -63,11 +63,12 @@ static int read_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
 
 static int force_slot(const char *path, hid_t f, cs_error *err) {
     char fc[16];
-    if (cs_h5_read_attr_string(f, path, "force_component", fc, sizeof fc, err)) return -1;
+    if (cs_h5_read_attr_string(f, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc, sizeof fc, err))
+        return -1;
     if (!strcmp(fc, "E")) return 0;
     if (!strcmp(fc, "N")) return 1;
     if (!strcmp(fc, "Z")) return 2;
-    return cs_error_input(err, path, "force_component", fc,
+    return cs_error_input(err, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc,
                           "the extractor needs geographic forces E, N and Z (one file each)");
 }
 
@@ -84,6 +85,12 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
             cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
             goto fail;
         }
+        /* The contract first: a file of another version or convention is refused before any of
+         * its numbers is read. */
+        if (sgt_file_check(f, paths[q], err)) {
+            H5Fclose(f);
+            goto fail;
+        }
         int slot = force_slot(paths[q], f, err);
         if (slot < 0) {
             H5Fclose(f);
@@ -91,7 +98,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
         }
         if (s->file[slot] >= 0) {
             H5Fclose(f);
-            cs_error_input(err, paths[q], "force_component",
+            cs_error_input(err, paths[q], SGT_FILE_ATTR_FORCE_COMPONENT,
                            slot == 0   ? "E"
                            : slot == 1 ? "N"
                                        : "Z",
@@ -111,12 +118,12 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
             double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
             double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;
             int nt, grid[3];
-            if (same_double(f, path, "box_origin_lon_lat_rotation_x0_y0", want, 5, err) ||
-                same_double(f, path, "h", &want_h, 1, err) ||
-                same_double(f, path, "dt", &want_dt, 1, err) ||
-                same_double(f, path, "time_shift", &want_ts, 1, err) ||
-                cs_h5_read_attr_int(f, path, "nt", &nt, 1, err) ||
-                cs_h5_read_attr_int(f, path, "grid", grid, 3, err))
+            if (same_double(f, path, SGT_FILE_ATTR_BOX, want, 5, err) ||
+                same_double(f, path, SGT_FILE_ATTR_H, &want_h, 1, err) ||
+                same_double(f, path, SGT_FILE_ATTR_DT, &want_dt, 1, err) ||
+                same_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &want_ts, 1, err) ||
+                cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
+                cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
                 goto fail;
             if (nt != s->nt || memcmp(grid, s->grid, sizeof grid)) {
                 cs_error_input(err, path, "attribute", "nt/grid",
@@ -125,13 +132,14 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
                 goto fail;
             }
         }
-        if (cs_h5_read_attr_double(f, path, "impulse", &s->impulse[q], 1, err)) goto fail;
+        if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err))
+            goto fail;
         if (!(s->impulse[q] > 0)) {
-            cs_error_input(err, path, "impulse", NULL, "must be positive");
+            cs_error_input(err, path, SGT_FILE_ATTR_IMPULSE, NULL, "must be positive");
             goto fail;
         }
         hsize_t d[3];
-        if (cs_h5_dims(f, path, "points/index", 2, d, err)) goto fail;
+        if (cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err)) goto fail;
         if (q == 0) {
             s->npoints = (long)d[0];
             s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
@@ -143,7 +151,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
                 goto fail;
             }
         } else if ((long)d[0] != s->npoints) {
-            cs_error_input(err, path, "dataset", "points/index",
+            cs_error_input(err, path, "dataset", SGT_FILE_POINTS_INDEX,
                            "has %llu points, %s has %ld: the three force files must share their "
                            "save points",
                            (unsigned long long)d[0], s->path[0], s->npoints);
@@ -151,8 +159,8 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
         }
         int *idx = q == 0 ? s->index : idx_other;
         float *mat = q == 0 ? s->material : mat_other;
-        if (cs_h5_read(f, path, "points/index", H5T_NATIVE_INT, idx, err) ||
-            cs_h5_read(f, path, "points/material", H5T_NATIVE_FLOAT, mat, err))
+        if (cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err) ||
+            cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
             goto fail;
         if (q > 0 && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
                       memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
@@ -161,7 +169,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
             goto fail;
         }
         hsize_t sd[3];
-        if (cs_h5_dims(f, path, "strain", 3, sd, err)) goto fail;
+        if (cs_h5_dims(f, path, SGT_FILE_STRAIN, 3, sd, err)) goto fail;
         if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt) {
             cs_error_input(err, path, "dataset", "strain",
                            "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
@@ -173,7 +181,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
          * one row at a time decompresses nothing twice */
         hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
         H5Pset_chunk_cache(dapl, 521, (size_t)4 * 64 * 6 * (size_t)s->nt * 4, 1.0);
-        s->strain[q] = H5Dopen2(f, "strain", dapl);
+        s->strain[q] = H5Dopen2(f, SGT_FILE_STRAIN, dapl);
         H5Pclose(dapl);
         if (s->strain[q] < 0) {
             cs_error_input(err, path, "dataset", "strain", "cannot be opened");
@@ -198,7 +206,7 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
     qsort(s->order, (size_t)s->npoints, sizeof(long), cmp_point);
     if (cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err)) goto fail;
     int src[3];
-    if (cs_h5_read_attr_int(s->file[0], s->path[0], "source_node", src, 3, err) ||
+    if (cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err) ||
         cs_geo_to_geographic(s->frame, s->x0 + src[0] * s->h, s->y0 + src[1] * s->h, &s->site_lon,
                              &s->site_lat, err))
         goto fail;

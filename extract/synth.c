@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgt_source.h"
-
-static const double tensor_weight[6] = {1, 1, 1, 2, 2, 2};
+#include "sgt_file.h"
+#include "moment_tensor.h"
 
 /* The next length of the form 2^a 3^b 5^c at least n (FFTW is fastest on those). */
 static int good_size(int n) {
@@ -131,7 +130,7 @@ static int combined_from_strain(synth_ctx *c, synth_cache *cache, const float *s
             const float *src = strain + ((size_t)q * 18 + (size_t)f * 6) * c->nt_sgt;
             double w[6];
             for (int comp = 0; comp < 6; comp++)
-                w[comp] = m[comp] * tensor_weight[comp] / c->sgt->impulse[f];
+                w[comp] = m[comp] * sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
             for (int t = 0; t < c->nt_sgt; t++) {
                 double v = 0;
                 for (int comp = 0; comp < 6; comp++)
@@ -177,7 +176,7 @@ int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *str
             for (int f = 0; f < 3; f++)
                 for (int comp = 0; comp < 6; comp++) {
                     const float *src = strain + ((size_t)q * 18 + (size_t)f * 6 + comp) * c->nt_sgt;
-                    double w = tensor_weight[comp] / c->sgt->impulse[f];
+                    double w = sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
                     for (int t = 0; t < c->nt_sgt; t++)
                         c->rbuf[t] = w * src[t];
                     memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
@@ -425,7 +424,8 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
             const float *sf6 = st + (size_t)f * 6 * ns;
             double w[6];
             for (int comp = 0; comp < 6; comp++)
-                w[comp] = s->m[comp] * tensor_weight[comp] / c->sgt->impulse[f] * s->scale * dt;
+                w[comp] =
+                    s->m[comp] * sgt_file_tensor_weight[comp] / c->sgt->impulse[f] * s->scale * dt;
             for (int r = 0; r < ns; r++) {
                 double v = 0;
                 for (int comp = 0; comp < 6; comp++)
@@ -451,8 +451,8 @@ int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike,
                         double rake, double m[6], cs_error *err) {
     double axes[3][3], ned[6];
     if (sgt_set_axes(s, lon, lat, axes, err)) return -1;
-    sgt_moment_from_sdr(strike, dip, rake, 1.0, ned);
-    sgt_moment_ned_to_box(ned, axes, m);
+    mt_from_sdr(strike, dip, rake, 1.0, ned);
+    mt_ned_to_box(ned, axes, m);
     return 0;
 }
 

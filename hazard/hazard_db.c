@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_db_cache.h"
 #include "cs_geo.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
@@ -187,16 +188,8 @@ static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long 
 
 /* Builds the run's per-rupture arrays of an IM type from PeakAmplitudes, when missing. */
 static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT count(*) FROM Hazard_Rupture_Values WHERE Run_ID = ? AND "
-                      "IM_Type_ID = ?",
-                      &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, r->run_id);
-    sqlite3_bind_int64(st, 2, type_id);
-    long long have = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
+    long long have = 0;
+    if (cs_db_cache_count(db, r->run_id, type_id, &have, err)) return -1;
     if (have > 0) return 0;
     sqlite3_stmt *sel = NULL, *pts = NULL, *ins = NULL;
     double *vals = NULL;
@@ -213,12 +206,7 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
                            "SELECT Lat, Lon, Depth FROM Points WHERE ERF_ID = ? AND Source_ID = ? "
                            "AND Rupture_ID = ?",
                            &pts, err);
-    if (!rc)
-        rc = cs_db_prepare(db,
-                           "INSERT INTO Hazard_Rupture_Values (Run_ID, IM_Type_ID, Source_ID, "
-                           "Rupture_ID, Magnitude, Prob, Rrup_Km, Num_Values, IM_Values) VALUES "
-                           "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           &ins, err);
+    if (!rc) rc = cs_db_prepare(db, CS_DB_CACHE_INSERT, &ins, err);
     if (!rc) {
         sqlite3_bind_int64(sel, 1, r->erf_id);
         sqlite3_bind_int64(sel, 2, r->run_id);
@@ -287,12 +275,7 @@ int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *s
     memset(set, 0, sizeof *set);
     if (materialise(db, r, type_id, err)) return -1;
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT Source_ID, Rupture_ID, Prob, Magnitude, Rrup_Km, Num_Values, "
-                      "IM_Values FROM Hazard_Rupture_Values WHERE Run_ID = ? AND IM_Type_ID = ? "
-                      "ORDER BY Source_ID, Rupture_ID",
-                      &st, err))
-        return -1;
+    if (cs_db_prepare(db, CS_DB_CACHE_SELECT, &st, err)) return -1;
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_int64(st, 2, type_id);
     long cap = 0;
@@ -316,7 +299,7 @@ int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *s
         if (sqlite3_column_bytes(st, 6) != (int)(sizeof(double) * (size_t)nv)) {
             sqlite3_finalize(st);
             hazard_set_free(set);
-            return cs_error_input(err, cs_db_path(db), "Hazard_Rupture_Values", NULL,
+            return cs_error_input(err, cs_db_path(db), CS_DB_CACHE_TABLE, NULL,
                                   "a value array has the wrong size (run %lld)", r->run_id);
         }
         double *v = malloc(sizeof(double) * (size_t)nv);

@@ -10,6 +10,7 @@
 #include "cs_log.h"
 #include "cs_mpi_main.h"
 #include "cs_strutil.h"
+#include "moment_tensor.h"
 #include "sgt_config.h"
 #include "sgt_mesh.h"
 #include "sgt_points.h"
@@ -155,8 +156,8 @@ static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) 
         for (int comp = 0; comp < 2 && !rc; comp++) {
             if (q->nt[comp] <= 0) continue;
             double ned[6];
-            sgt_moment_from_sdr(q->stk, q->dip, q->rake + 90.0 * comp, 1.0, ned);
-            sgt_moment_ned_to_box(ned, axes, c->msrc_m + 6 * c->nmsrc);
+            mt_from_sdr(q->stk, q->dip, q->rake + 90.0 * comp, 1.0, ned);
+            mt_ned_to_box(ned, axes, c->msrc_m + 6 * c->nmsrc);
             memcpy(c->msrc_node + 3 * c->nmsrc, node, sizeof node);
             float *rate = c->msrc_rate + (size_t)c->nmsrc * (size_t)c->nt;
             double area = q->area * 1e-4;
@@ -230,7 +231,7 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     if (!rc && enz) {
         double e[3] = {0, 0, 0};
         e[c->force_component[0] == 'E' ? 0 : c->force_component[0] == 'N' ? 1 : 2] = 1;
-        sgt_vector_enu_to_box(e, c->axes_enu, c->force);
+        mt_vector_enu_to_box(e, c->axes_enu, c->force);
     }
     if (!rc && sdr) {
         const char *k[4] = {"strike", "dip", "rake", "m0"};
@@ -240,9 +241,9 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
                                     "required with strike/dip/rake/m0");
         if (!rc) {
             double ned[6];
-            sgt_moment_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
+            mt_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
                                 cs_params_real(p, "rake"), cs_params_real(p, "m0"), ned);
-            sgt_moment_ned_to_box(ned, c->axes_enu, c->moment);
+            mt_ned_to_box(ned, c->axes_enu, c->moment);
         }
     }
     if (!rc && geo_points)

@@ -7,6 +7,7 @@
 #include "cs_atomic.h"
 #include "cs_hdf5.h"
 #include "cs_version.h"
+#include "sgt_file.h"
 #include "sgt_comm.h"
 
 /* How the file is written: by every rank through MPI-IO (parallel HDF5), or by rank 0 alone
@@ -140,8 +141,8 @@ static int write_common_attrs(const out_ctx *o, hid_t f, const sgt_config *c, co
     int bad = 0;
     int grid[3] = {c->nx, c->ny, c->nz};
     double box[5] = {c->origin_lon, c->origin_lat, c->rotation, c->x0, c->y0};
-    bad |= cs_h5_attr_int(f, "grid", grid, 3);
-    bad |= cs_h5_attr_double(f, "h", &c->h, 1);
+    bad |= cs_h5_attr_int(f, SGT_FILE_ATTR_GRID, grid, 3);
+    bad |= cs_h5_attr_double(f, SGT_FILE_ATTR_H, &c->h, 1);
     bad |= cs_h5_attr_double(f, "solver_dt", &c->dt, 1);
     bad |= cs_h5_attr_int(f, "solver_nt", &c->nt, 1);
     if (c->have_geo)
@@ -162,9 +163,9 @@ static int write_common_attrs(const out_ctx *o, hid_t f, const sgt_config *c, co
     bad |= cs_h5_attr_string(f, "model", m->model_name ? m->model_name : "");
     bad |= cs_h5_attr_string(f, "material_sha256", m->material_sha ? m->material_sha : "");
     bad |= cs_h5_attr_string(f, "code_version", CS_VERSION);
-    bad |= cs_h5_attr_int(f, "source_node", c->src, 3);
-    bad |= cs_h5_attr_double(f, "fmax", &c->fmax, 1);
-    bad |= cs_h5_attr_double(f, "time_shift", &m->time_shift, 1);
+    bad |= cs_h5_attr_int(f, SGT_FILE_ATTR_SOURCE_NODE, c->src, 3);
+    bad |= cs_h5_attr_double(f, SGT_FILE_ATTR_FMAX, &c->fmax, 1);
+    bad |= cs_h5_attr_double(f, SGT_FILE_ATTR_TIME_SHIFT, &m->time_shift, 1);
     bad |= cs_h5_attr_string(f, "source_filter", m->stf_description);
     if (m->have_axes) bad |= cs_h5_attr_double(f, "box_axes_enu_at_source", &m->axes_enu[0][0], 9);
     /* The time function actually applied. */
@@ -184,17 +185,17 @@ static int write_common_attrs(const out_ctx *o, hid_t f, const sgt_config *c, co
 static int write_sgt(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_state *s) {
     int bad = 0;
     long np = c->npoints;
-    hid_t g = writer(o) ? cs_h5_group(f, "points") : -1;
+    hid_t g = writer(o) ? cs_h5_group(f, SGT_FILE_POINTS) : -1;
     hsize_t d2[2] = {(hsize_t)np, 3};
-    hid_t ds = make(o, g, "index", H5T_STD_I32LE, 2, d2, NULL);
+    hid_t ds = make(o, g, SGT_FILE_INDEX, H5T_STD_I32LE, 2, d2, NULL);
     bad |= done(ds, writer(o) && (ds < 0 || put_whole(o, ds, H5T_NATIVE_INT, c->pts)));
     if (c->point_geo) {
-        ds = make(o, g, "geographic", H5T_IEEE_F64LE, 2, d2, NULL);
+        ds = make(o, g, SGT_FILE_GEOGRAPHIC, H5T_IEEE_F64LE, 2, d2, NULL);
         bad |= done(ds, writer(o) && (ds < 0 || put_whole(o, ds, H5T_NATIVE_DOUBLE, c->point_geo)));
         if (writer(o))
             bad |= cs_h5_attr_string(g, "geographic_units", "lon (deg), lat (deg), depth (m)");
     }
-    ds = make(o, g, "material", H5T_IEEE_F32LE, 2, d2, NULL);
+    ds = make(o, g, SGT_FILE_MATERIAL, H5T_IEEE_F32LE, 2, d2, NULL);
     bad |= done(ds, put_rows(o, ds, H5T_NATIVE_FLOAT, MPI_FLOAT, sizeof(float), s->pt_row,
                              s->npoints, 3, s->pt_mat));
     if (writer(o)) {
@@ -204,22 +205,19 @@ static int write_sgt(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_s
     }
     hsize_t d3[3] = {(hsize_t)np, 6, (hsize_t)s->nt_out};
     hsize_t ch[3] = {(hsize_t)(np < 64 ? np : 64), 6, (hsize_t)s->nt_out};
-    ds = make(o, f, "strain", H5T_IEEE_F32LE, 3, d3, ch);
+    ds = make(o, f, SGT_FILE_STRAIN, H5T_IEEE_F32LE, 3, d3, ch);
     bad |= done(ds, put_rows(o, ds, H5T_NATIVE_FLOAT, MPI_FLOAT, sizeof(float), s->pt_row,
                              s->npoints, 6L * s->nt_out, s->out));
     if (!writer(o)) return bad;
     double dto = c->dt * c->decimation;
-    bad |= cs_h5_attr_double(f, "dt", &dto, 1);
-    bad |= cs_h5_attr_int(f, "nt", &s->nt_out, 1);
+    bad |= cs_h5_attr_double(f, SGT_FILE_ATTR_DT, &dto, 1);
+    bad |= cs_h5_attr_int(f, SGT_FILE_ATTR_NT, &s->nt_out, 1);
     bad |= cs_h5_attr_int(f, "decimation", &c->decimation, 1);
-    bad |= cs_h5_attr_string(f, "force_component", c->force_component);
+    bad |= cs_h5_attr_string(f, SGT_FILE_ATTR_FORCE_COMPONENT, c->force_component);
     bad |= cs_h5_attr_double(f, "force_vector", c->force, 3);
     bad |= cs_h5_attr_double(f, "impulse", &c->impulse, 1);
-    bad |= cs_h5_attr_string(f, "strain_convention",
-                             "tensor strain eps_ij (not engineering 2 eps_ij); components xx yy "
-                             "zz xy xz yz in the box frame, interpolated to the normal-stress "
-                             "node; sample m at t = m dt; from a force of 'impulse' N*s");
-    bad |= cs_h5_attr_string(f, "units", "strain: dimensionless; dt, time_shift: s; impulse: N*s");
+    bad |= cs_h5_attr_string(f, SGT_FILE_ATTR_STRAIN_CONVENTION, SGT_FILE_STRAIN_CONVENTION);
+    bad |= cs_h5_attr_string(f, SGT_FILE_ATTR_UNITS, SGT_FILE_UNITS);
     return bad;
 }
 
@@ -300,9 +298,10 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
         goto out;
     }
     if (writer(&o)) {
-        bad |= cs_h5_attr_string(f, "format",
-                                 c->mode == SGT_MODE_SGT ? "cybershake-sgt" : "cybershake-forward");
-        bad |= cs_h5_attr_int(f, "format_version", (int[]){1}, 1);
+        bad |=
+            cs_h5_attr_string(f, SGT_FILE_ATTR_FORMAT,
+                              c->mode == SGT_MODE_SGT ? SGT_FILE_FORMAT : SGT_FILE_FORMAT_FORWARD);
+        bad |= cs_h5_attr_int(f, SGT_FILE_ATTR_VERSION, (int[]){SGT_FILE_VERSION}, 1);
         bad |= write_common_attrs(&o, f, c, s, meta);
     }
     bad |= c->mode == SGT_MODE_SGT ? write_sgt(&o, f, c, s) : write_forward(&o, f, c, s);

@@ -33,15 +33,6 @@ int sgt_stf_table_read(sgt_stf_table *tab, const char *path, cs_error *err);
 double sgt_stf_table_eval(const sgt_stf_table *tab, double t);
 void sgt_stf_table_free(sgt_stf_table *tab);
 
-/* Moment tensor (N*m) from strike, dip, rake (degrees) and M0 in the frame x north, y east,
- * z down: Aki & Richards (1980) Box 4.4. Order xx yy zz xy xz yz. */
-void sgt_moment_from_sdr(double strike, double dip, double rake, double m0, double m[6]);
-/* Rotates a symmetric tensor from the north-east-down frame into the box frame whose axes have
- * (E, N, Up) components axes[i] (cs_geo_box_axes_enu). */
-void sgt_moment_ned_to_box(const double m_ned[6], const double axes[3][3], double m_box[6]);
-/* Turns a vector given in E, N, Up into box components. */
-void sgt_vector_enu_to_box(const double enu[3], const double axes[3][3], double box[3]);
-
 /* Adds the force of step n to the velocities of a region (after their update). */
 void sgt_source_force(sgt_state *s, int n, const sgt_region *r);
 /* Adds the moment-rate of step n+1/2 to the stresses of a region (after their update). */

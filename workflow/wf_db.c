@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cs_atomic.h"
+#include "cs_db_cache.h"
 #include "cs_sha256.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
@@ -333,7 +334,6 @@ int wf_db_reset_extraction(cs_db *db, long long run_id, cs_error *err) {
     static const char *sql[] = {
         "DELETE FROM PeakAmplitudes WHERE Run_ID = ?1",
         "DELETE FROM Extraction_Ruptures WHERE Run_ID = ?1",
-        "DELETE FROM Hazard_Rupture_Values WHERE Run_ID = ?1",
         "UPDATE CyberShake_Runs SET Rup_Var_Scenario_ID = NULL, Status = 'Initial' WHERE "
         "Run_ID = ?1",
     };
@@ -343,5 +343,9 @@ int wf_db_reset_extraction(cs_db *db, long long run_id, cs_error *err) {
             cs_db_rollback(db);
             return -1;
         }
+    if (cs_db_cache_invalidate(db, run_id, err)) {
+        cs_db_rollback(db);
+        return -1;
+    }
     return cs_db_commit(db, err);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cs_strutil.h"
+#include "plan_keys.h"
 #include "sgt_run.h"
 
 typedef struct {
@@ -175,11 +176,12 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
         dep(p, s, "mesh");
         mpi_prefix(&a, c, ranks);
         add(&a, cs), add(&a, "sgt"), add(&a, params);
-        add(&a, "--set"), addf(&a, "force_component=%c", comps[q]);
-        add(&a, "--set"), addf(&a, "output=%s", sgt[q]);
-        add(&a, "--set"), addf(&a, "mesh_file=%s", material);
-        add(&a, "--set"), addf(&a, "backend=%s", backend_here(c));
-        add(&a, "--set"), addf(&a, "checkpoint_every=%ld", wf_cfg_int(c, "checkpoint_every"));
+        add(&a, "--set"), addf(&a, "%s=%c", PLAN_KEY_FORCE_COMPONENT, comps[q]);
+        add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_OUTPUT, sgt[q]);
+        add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_MESH_FILE, material);
+        add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_BACKEND, backend_here(c));
+        add(&a, "--set"),
+            addf(&a, "%s=%ld", PLAN_KEY_CHECKPOINT_EVERY, wf_cfg_int(c, "checkpoint_every"));
         rc |= finish_cmd(s, &a, err) | out(s, kind, "%s", sgt[q]);
     }
 

@@ -12,6 +12,7 @@
 #include "sgt_points.h"
 #include "sgt_q.h"
 #include "sgt_run.h"
+#include "moment_tensor.h"
 #include "sgt_source.h"
 #include "sgt_stencil.h"
 #include "tf.h"
@@ -39,7 +40,7 @@ TEST(moment_tensor_matches_normal_and_slip_vectors) {
         double st = 360.0 * rand() / RAND_MAX, dp = 90.0 * rand() / RAND_MAX,
                rk = 360.0 * rand() / RAND_MAX - 180, m0 = 1e15;
         double m[6];
-        sgt_moment_from_sdr(st, dp, rk, m0, m);
+        mt_from_sdr(st, dp, rk, m0, m);
         double ps = st * d2r, de = dp * d2r, la = rk * d2r;
         double n[3] = {-sin(de) * sin(ps), sin(de) * cos(ps), -cos(de)};
         double s[3] = {cos(la) * cos(ps) + cos(de) * sin(la) * sin(ps),
@@ -56,12 +57,12 @@ TEST(moment_tensor_matches_normal_and_slip_vectors) {
 TEST(moment_tensor_published_special_cases) {
     double m[6];
     /* Vertical strike-slip on a north-striking plane, rake 0: only Mxy. */
-    sgt_moment_from_sdr(0, 90, 0, 1.0, m);
+    mt_from_sdr(0, 90, 0, 1.0, m);
     CHECK_NEAR(m[3], 1.0, 1e-12);
     CHECK_NEAR(m[0], 0, 1e-12);
     CHECK_NEAR(m[4], 0, 1e-12);
     /* 45-degree thrust striking north (dipping east): Mzz = M0, Myy = -M0. */
-    sgt_moment_from_sdr(0, 45, 90, 1.0, m);
+    mt_from_sdr(0, 45, 90, 1.0, m);
     CHECK_NEAR(m[2], 1.0, 1e-12);
     CHECK_NEAR(m[1], -1.0, 1e-12);
     CHECK_NEAR(m[0], 0, 1e-12);
@@ -70,20 +71,20 @@ TEST(moment_tensor_published_special_cases) {
 
 TEST(moment_rotation_into_box_frame) {
     double ned[6], box[6];
-    sgt_moment_from_sdr(30, 60, 70, 1.0, ned);
+    mt_from_sdr(30, 60, 70, 1.0, ned);
     /* Azimuth 0: box x = north, y = east, z = down: the same tensor. */
     double a0[3][3] = {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}};
-    sgt_moment_ned_to_box(ned, a0, box);
+    mt_ned_to_box(ned, a0, box);
     for (int c = 0; c < 6; c++)
         CHECK_NEAR(box[c], ned[c], 1e-12);
     /* Azimuth 90: box x = east, y = south. */
     double a90[3][3] = {{1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
-    sgt_moment_ned_to_box(ned, a90, box);
+    mt_ned_to_box(ned, a90, box);
     CHECK_NEAR(box[0], ned[1], 1e-12);  /* xx = EE */
     CHECK_NEAR(box[1], ned[0], 1e-12);  /* yy = SS = NN */
     CHECK_NEAR(box[3], -ned[3], 1e-12); /* xy = E(-N) */
     double v[3], e[3] = {0, 0, 1};
-    sgt_vector_enu_to_box(e, a90, v);
+    mt_vector_enu_to_box(e, a90, v);
     CHECK(v[0] == 0 && v[1] == 0 && v[2] == -1); /* up is -z */
 }
 

@@ -1,0 +1,33 @@
+#include "plan_keys.h"
+
+const char *const plan_keys_all[] = {
+    PLAN_KEY_NX,
+    PLAN_KEY_NY,
+    PLAN_KEY_NZ,
+    PLAN_KEY_H,
+    PLAN_KEY_DT,
+    PLAN_KEY_NT,
+    PLAN_KEY_ORIGIN_LON,
+    PLAN_KEY_ORIGIN_LAT,
+    PLAN_KEY_ROTATION,
+    PLAN_KEY_X0,
+    PLAN_KEY_Y0,
+    PLAN_KEY_MODEL_FORMAT,
+    PLAN_KEY_MODEL_FILE,
+    PLAN_KEY_VS_MIN,
+    PLAN_KEY_FMAX,
+    PLAN_KEY_PPW,
+    PLAN_KEY_ABSORBING_WIDTH,
+    PLAN_KEY_RANKS_X,
+    PLAN_KEY_RANKS_Y,
+    PLAN_KEY_SOURCE_LON,
+    PLAN_KEY_SOURCE_LAT,
+    PLAN_KEY_SAVE_POINTS,
+    PLAN_KEY_DECIMATION,
+    PLAN_KEY_FORCE_COMPONENT,
+    PLAN_KEY_OUTPUT,
+    PLAN_KEY_MESH_FILE,
+    PLAN_KEY_BACKEND,
+    PLAN_KEY_CHECKPOINT_EVERY,
+};
+const int plan_keys_count = (int)(sizeof plan_keys_all / sizeof plan_keys_all[0]);
