@@ -1,104 +1,27 @@
 /* `cybershake hazard disagg` (and `cybershake db disagg`): a run's hazard disaggregated at a level
  * or a probability, stored, printed and drawn. */
-#include <getopt.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs_cli.h"
-#include "cs_strutil.h"
-#include "disagg.h"
+#include "cs_opt.h"
 #include "hazard_cli.h"
-#include "hazard_db.h"
-#include "hazard_plot.h"
+#include "disagg_report.h"
 
-typedef struct {
-    long idx;
-    double c;
-} ranked;
-
-static int cmp_ranked(const void *a, const void *b) {
-    double x = ((const ranked *)a)->c, y = ((const ranked *)b)->c;
-    return (x < y) - (x > y);
+static int m_bins(const char *arg, void *t, cs_error *err) {
+    disagg_bins *b = t;
+    return disagg_parse_edges(arg, "--m-bins", b->m, &b->nm, err);
 }
-
-/* The result into Disaggregations, Disagg_Bins (nonzero bins) and Disagg_Ruptures (the top n),
- * in one transaction. */
-static int store_disagg(cs_db *db, const hazard_run *run, long long type_id, const char *target,
-                        double annual, const disagg_bins *b, const disagg_result *d,
-                        const hazard_set *set, const ranked *top, int ntop, long long *id,
-                        cs_error *err) {
-    if (cs_db_begin(db, err)) return -1;
-    sqlite3_stmt *st = NULL;
-    int rc = cs_db_prepare(db,
-                           "INSERT INTO Disaggregations (Run_ID, IM_Type_ID, IM_Level, Annual_Poe, "
-                           "Target, Mean_M, Mean_R, Mean_Eps, Mode_M, Mode_R, Mode_Eps, "
-                           "Created_At) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                           "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                           &st, err);
-    if (!rc) {
-        double v[8] = {d->level,    annual,    d->mean_m, d->mean_r,
-                       d->mean_eps, d->mode_m, d->mode_r, d->mode_eps};
-        sqlite3_bind_int64(st, 1, run->run_id);
-        sqlite3_bind_int64(st, 2, type_id);
-        sqlite3_bind_double(st, 3, v[0]);
-        sqlite3_bind_double(st, 4, v[1]);
-        sqlite3_bind_text(st, 5, target, -1, SQLITE_TRANSIENT);
-        for (int i = 2; i < 8; i++)
-            sqlite3_bind_double(st, 4 + i, v[i]);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding the disaggregation", err);
-        *id = sqlite3_last_insert_rowid(cs_db_handle(db));
-    }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (!rc)
-        rc = cs_db_prepare(db,
-                           "INSERT INTO Disagg_Bins (Disagg_ID, M_Low, M_High, R_Low, R_High, "
-                           "Eps_Low, Eps_High, Contribution) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           &st, err);
-    for (int i = 0; i < b->nm && !rc; i++)
-        for (int j = 0; j < b->nr && !rc; j++)
-            for (int k = 0; k < b->ne && !rc; k++) {
-                double c = d->bins[((size_t)i * b->nr + j) * b->ne + k];
-                if (c <= 0) continue;
-                double v[7] = {b->m[i], b->m[i + 1], b->r[j], b->r[j + 1], b->e[k], b->e[k + 1], c};
-                sqlite3_reset(st);
-                sqlite3_bind_int64(st, 1, *id);
-                for (int q = 0; q < 7; q++)
-                    sqlite3_bind_double(st, 2 + q, v[q]);
-                if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding a bin", err);
-            }
-    sqlite3_finalize(st);
-    st = NULL;
-    if (!rc)
-        rc = cs_db_prepare(db,
-                           "INSERT INTO Disagg_Ruptures (Disagg_ID, Source_ID, Rupture_ID, "
-                           "Contribution) VALUES (?, ?, ?, ?)",
-                           &st, err);
-    for (int i = 0; i < ntop && !rc; i++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, *id);
-        sqlite3_bind_int64(st, 2, set->source[top[i].idx]);
-        sqlite3_bind_int64(st, 3, set->rupture[top[i].idx]);
-        sqlite3_bind_double(st, 4, top[i].c);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding a rupture", err);
-    }
-    sqlite3_finalize(st);
-    if (rc) {
-        cs_db_rollback(db);
-        return -1;
-    }
-    return cs_db_commit(db, err);
+static int r_bins(const char *arg, void *t, cs_error *err) {
+    disagg_bins *b = t;
+    return disagg_parse_edges(arg, "--r-bins", b->r, &b->nr, err);
 }
-
-static void bin_name(char *out, size_t size, const double *e, int i, const char *unit) {
-    if (e[i] <= -1e8)
-        snprintf(out, size, "<%g%s", e[i + 1], unit);
-    else if (e[i + 1] >= 1e8)
-        snprintf(out, size, ">%g%s", e[i], unit);
-    else
-        snprintf(out, size, "%g-%g%s", e[i], e[i + 1], unit);
+static int eps_bins(const char *arg, void *t, cs_error *err) {
+    disagg_bins *b = t;
+    return disagg_parse_edges(arg, "--eps-bins", b->e, &b->ne, err);
 }
 
 int cs_disagg_cli_main(int argc, char **argv) {
@@ -114,198 +37,27 @@ int cs_disagg_cli_main(int argc, char **argv) {
         "contributions. Default bins: PEER Set 2 Case 1's (M 5-7 by 0.1, Rrup 0-100 km by 20,\n"
         "epsilon -1..2 by 1, open bins beyond). Also 'cybershake db disagg'. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *imtext = NULL, *poetext = NULL, *plot = NULL;
-    double level = NAN;
-    long top_n = 10;
-    disagg_bins b;
-    disagg_default_bins(&b);
-    static const struct option opts[] = {{"im", required_argument, 0, 'i'},
-                                         {"poe", required_argument, 0, 'p'},
-                                         {"level", required_argument, 0, 'l'},
-                                         {"top", required_argument, 0, 't'},
-                                         {"m-bins", required_argument, 0, 'M'},
-                                         {"r-bins", required_argument, 0, 'R'},
-                                         {"eps-bins", required_argument, 0, 'E'},
-                                         {"plot", required_argument, 0, 'P'},
-                                         {0}};
-    optind = 0;
-    int c;
+    disagg_request rq = {.level = NAN, .top = 10};
+    disagg_default_bins(&rq.bins);
+    const cs_opt opts[] = {
+        CS_OPT_STR("im", &rq.im),
+        CS_OPT_STR("poe", &rq.poe),
+        CS_OPT_NUM("level", &rq.level, DBL_TRUE_MIN, INFINITY, "needs a positive number"),
+        CS_OPT_INT("top", &rq.top, 1, 10000, "needs 1 to 10000"),
+        CS_OPT_FN("m-bins", &rq.bins, m_bins),
+        CS_OPT_FN("r-bins", &rq.bins, r_bins),
+        CS_OPT_FN("eps-bins", &rq.bins, eps_bins),
+        CS_OPT_STR("plot", &rq.plot),
+    };
+    int first, npos;
+    int rc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 2, 2,
+                          "expects STUDY and RUN_ID or SITE", &first, &npos);
+    if (rc) return rc;
+    if (!rq.im) return cs_cli_usage(argv[0], "--im is required");
+    if (!rq.poe == isnan(rq.level)) return cs_cli_usage(argv[0], "give one of --poe and --level");
+    rq.study = argv[first];
+    rq.run = argv[first + 1];
     cs_error err;
     cs_error_clear(&err);
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'i':
-            imtext = optarg;
-            break;
-        case 'p':
-            poetext = optarg;
-            break;
-        case 'P':
-            plot = optarg;
-            break;
-        case 'l':
-            if (cs_parse_double(optarg, &level) || !(level > 0))
-                return cs_cli_usage(argv[0], "--level needs a positive number, got '%s'", optarg);
-            break;
-        case 't':
-            if (cs_parse_long(optarg, &top_n) || top_n < 1 || top_n > 10000)
-                return cs_cli_usage(argv[0], "--top needs 1 to 10000, got '%s'", optarg);
-            break;
-        case 'M':
-            if (disagg_parse_edges(optarg, "--m-bins", b.m, &b.nm, &err))
-                return cs_cli_fail(argv[0], &err);
-            break;
-        case 'R':
-            if (disagg_parse_edges(optarg, "--r-bins", b.r, &b.nr, &err))
-                return cs_cli_fail(argv[0], &err);
-            break;
-        case 'E':
-            if (disagg_parse_edges(optarg, "--eps-bins", b.e, &b.ne, &err))
-                return cs_cli_fail(argv[0], &err);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects STUDY and RUN_ID or SITE");
-    if (!imtext) return cs_cli_usage(argv[0], "--im is required");
-    if (!poetext == isnan(level)) return cs_cli_usage(argv[0], "give one of --poe and --level");
-    hazard_im im;
-    double annual = NAN;
-    if (hazard_im_parse(imtext, &im, &err) || (poetext && disagg_parse_poe(poetext, &annual, &err)))
-        return cs_cli_fail(argv[0], &err);
-    cs_db *db;
-    if (cs_db_open_current(argv[optind], &db, &err)) return cs_cli_fail(argv[0], &err);
-    hazard_run run;
-    hazard_set set = {0};
-    disagg_result d = {0};
-    ranked *rk = NULL;
-    long long type_id = 0, id = 0;
-    char units[16] = "", imname[64], target[64];
-    hazard_im_name(&im, imname, sizeof imname);
-    int rc = hazard_run_find(db, argv[optind + 1], &run, &err);
-    if (!rc) rc = hazard_im_type(db, &run, &im, &type_id, units, sizeof units, &err);
-    if (!rc) rc = hazard_load(db, &run, type_id, &set, &err);
-    if (!rc && poetext) rc = disagg_level_for(set.rups, set.n, run.time_span, annual, &level, &err);
-    if (!rc) rc = disagg_compute(set.rups, set.mag, set.rrup, set.n, level, &b, &d, &err);
-    if (!rc && isnan(annual)) annual = hazard_annual(-expm1(-d.total), run.time_span);
-    int ntop = 0;
-    if (!rc) {
-        rk = malloc(sizeof *rk * (size_t)(set.n ? set.n : 1));
-        if (!rk) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-    }
-    if (!rc) {
-        for (long i = 0; i < set.n; i++)
-            rk[i] = (ranked){i, d.contribution[i]};
-        qsort(rk, (size_t)set.n, sizeof *rk, cmp_ranked);
-        ntop = (int)(top_n < set.n ? top_n : set.n);
-        while (ntop > 0 && rk[ntop - 1].c <= 0)
-            ntop--;
-        if (poetext)
-            snprintf(target, sizeof target, "poe %s", poetext);
-        else
-            snprintf(target, sizeof target, "level %g", level);
-        rc = store_disagg(db, &run, type_id, target, annual, &b, &d, &set, rk, ntop, &id, &err);
-    }
-    if (!rc) {
-        printf("disaggregation %lld: site %s, run %lld, %s at %.5g %s (annual probability of "
-               "exceedance %.4g)\n",
-               id, run.site, run.run_id, imname, level, units, annual);
-        printf("  mean M %.2f, Rrup %.1f km, epsilon %.2f; modal M %.2f, Rrup %.1f km, epsilon "
-               "%.2f\n",
-               d.mean_m, d.mean_r, d.mean_eps, d.mode_m, d.mode_r, d.mode_eps);
-        printf("  %-8s %-8s %-32s %6s %9s %8s %8s\n", "source", "rupture", "name", "M", "Rrup km",
-               "epsilon", "share %");
-        sqlite3_stmt *nm = NULL;
-        cs_db_prepare(db,
-                      "SELECT coalesce(Source_Name, '') FROM Ruptures WHERE ERF_ID = ? AND "
-                      "Source_ID = ? AND Rupture_ID = ?",
-                      &nm, &err);
-        for (int i = 0; i < ntop; i++) {
-            long q = rk[i].idx;
-            char name[64] = "";
-            if (nm) {
-                sqlite3_reset(nm);
-                sqlite3_bind_int64(nm, 1, run.erf_id);
-                sqlite3_bind_int64(nm, 2, set.source[q]);
-                sqlite3_bind_int64(nm, 3, set.rupture[q]);
-                if (sqlite3_step(nm) == SQLITE_ROW)
-                    cs_copy(name, sizeof name, (const char *)sqlite3_column_text(nm, 0));
-            }
-            printf("  %-8lld %-8lld %-32.32s %6.2f %9.1f %8.2f %8.2f\n", set.source[q],
-                   set.rupture[q], name, set.mag[q], set.rrup[q], d.eps[q], 100 * rk[i].c);
-        }
-        sqlite3_finalize(nm);
-    }
-    cs_db_close(db);
-    /* the M x Rrup table (summed over epsilon), bins with any share */
-    double *mr = NULL;
-    if (!rc) {
-        mr = calloc((size_t)b.nm * b.nr, sizeof(double));
-        if (!mr) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-    }
-    int m0 = b.nm, m1 = -1, r1 = -1;
-    if (!rc) {
-        for (int i = 0; i < b.nm; i++)
-            for (int j = 0; j < b.nr; j++)
-                for (int k = 0; k < b.ne; k++) {
-                    double v = d.bins[((size_t)i * b.nr + j) * b.ne + k];
-                    mr[i * b.nr + j] += v;
-                    if (v > 0) {
-                        m0 = i < m0 ? i : m0;
-                        m1 = i > m1 ? i : m1;
-                        r1 = j > r1 ? j : r1;
-                    }
-                }
-        char nmx[32];
-        printf("  share %% by magnitude (rows) and Rrup (columns):\n  %-10s", "");
-        for (int j = 0; j <= r1; j++) {
-            bin_name(nmx, sizeof nmx, b.r, j, "");
-            printf(" %9s", nmx);
-        }
-        printf("\n");
-        for (int i = m0; i <= m1; i++) {
-            bin_name(nmx, sizeof nmx, b.m, i, "");
-            printf("  M %-8s", nmx);
-            for (int j = 0; j <= r1; j++)
-                printf(" %9.2f", 100 * mr[i * b.nr + j]);
-            printf("\n");
-        }
-    }
-    if (!rc && plot && m1 >= m0) {
-        int nx = m1 - m0 + 1, ny = r1 + 1;
-        char(*xn)[32] = calloc((size_t)nx, 32), (*yn)[32] = calloc((size_t)ny, 32);
-        const char **xp = calloc((size_t)nx, sizeof *xp), **yp = calloc((size_t)ny, sizeof *yp);
-        double *v = calloc((size_t)nx * ny, sizeof(double));
-        if (xn && yn && xp && yp && v) {
-            for (int i = 0; i < nx; i++) {
-                bin_name(xn[i], 32, b.m, m0 + i, "");
-                xp[i] = xn[i];
-                for (int j = 0; j < ny; j++)
-                    v[i * ny + j] = mr[(m0 + i) * b.nr + j];
-            }
-            for (int j = 0; j < ny; j++) {
-                bin_name(yn[j], 32, b.r, j, " km");
-                yp[j] = yn[j];
-            }
-            char title[160];
-            snprintf(title, sizeof title, "%s, run %lld: %s at %.3g %s (share %%)", run.site,
-                     run.run_id, imname, level, units);
-            plot_grid_spec g = {title, "magnitude", "Rrup", nx, ny, xp, yp, v};
-            rc = plot_grid(plot, &g, &err);
-            if (!rc) printf("  plot: %s\n", plot);
-        } else {
-            rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-        }
-        free(xn);
-        free(yn);
-        free(xp);
-        free(yp);
-        free(v);
-    }
-    free(mr);
-    free(rk);
-    disagg_free(&d);
-    hazard_set_free(&set);
-    return rc ? cs_cli_fail(argv[0], &err) : 0;
+    return disagg_report(&rq, stdout, &err) ? cs_cli_fail(argv[0], &err) : 0;
 }

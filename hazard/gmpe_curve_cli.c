@@ -3,54 +3,14 @@
  * magnitude, probability and rake from the study, its distances from its surface points
  * (forecast.h: faults, point sources, area sources), the model's median and sigma, and the
  * curve by the same integrator as the simulated curves. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cs_cli.h"
-#include "cs_sites.h"
-#include "cs_strutil.h"
-#include "cs_version.h"
-#include "erf_db.h"
-#include "forecast.h"
-#include "gmpe.h"
+#include "cs_opt.h"
+#include "gmpe_report.h"
 #include "hazard_cli.h"
-#include "hazard_plot.h"
-
-static void bind_im(sqlite3_stmt *st, const hazard_im *im) {
-    sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
-    if (im->period > 0)
-        sqlite3_bind_double(st, 2, im->period);
-    else
-        sqlite3_bind_null(st, 2);
-    sqlite3_bind_text(st, 3, im->component, -1, SQLITE_STATIC);
-}
-
-/* The IM type of a curve without a run: found, or added with the units in g. */
-static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
-                      "IM_Type_Units, IM_Type_Component) VALUES (?, ?, 'g', ?)",
-                      &st, err))
-        return -1;
-    bind_im(st, im);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return cs_db_fail(db, "adding the IM type", err);
-    if (cs_db_prepare(db,
-                      "SELECT IM_Type_ID FROM IM_Types WHERE IM_Type_Measure = ? AND IM_Type_Value "
-                      "IS ? AND IM_Type_Component = ?",
-                      &st, err))
-        return -1;
-    bind_im(st, im);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the IM type", err);
-}
 
 int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     static const char help[] =
@@ -73,197 +33,39 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         "(--csv PREFIX: PREFIX_MODEL.csv) and drawn together (--plot); --ruptures writes each\n"
         "rupture's magnitude, probability, mechanism and distances. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *erf = NULL, *imtext = NULL, *models = "bssa14", *sigma = "untruncated";
-    const char *levels_text = NULL, *csv = NULL, *plot = NULL, *rupcsv = NULL;
-    double vs30 = NAN, trunc = 3, max_km = 200;
-    static const struct option opts[] = {
-        {"erf", required_argument, 0, 'e'},          {"im", required_argument, 0, 'i'},
-        {"gmpe", required_argument, 0, 'g'},         {"vs30", required_argument, 0, 'v'},
-        {"sigma", required_argument, 0, 's'},        {"truncation", required_argument, 0, 't'},
-        {"max-distance", required_argument, 0, 'd'}, {"levels", required_argument, 0, 'l'},
-        {"csv", required_argument, 0, 'c'},          {"plot", required_argument, 0, 'p'},
-        {"ruptures", required_argument, 0, 'r'},     {0}};
-    optind = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'e':
-            erf = optarg;
-            break;
-        case 'i':
-            imtext = optarg;
-            break;
-        case 'g':
-            models = optarg;
-            break;
-        case 's':
-            sigma = optarg;
-            break;
-        case 'l':
-            levels_text = optarg;
-            break;
-        case 'c':
-            csv = optarg;
-            break;
-        case 'p':
-            plot = optarg;
-            break;
-        case 'r':
-            rupcsv = optarg;
-            break;
-        case 'v':
-            if (cs_cli_number(argv[0], "--vs30", optarg, 100, 3000, &vs30)) return 2;
-            break;
-        case 't':
-            if (cs_cli_number(argv[0], "--truncation", optarg, 0.5, 10, &trunc)) return 2;
-            break;
-        case 'd':
-            if (cs_cli_number(argv[0], "--max-distance", optarg, 1, 2000, &max_km)) return 2;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects STUDY and SITE");
-    if (!erf || !imtext) return cs_cli_usage(argv[0], "needs --erf and --im");
-    int mode = !strcmp(sigma, "untruncated") ? 0
-               : !strcmp(sigma, "upper")     ? 1
-               : !strcmp(sigma, "two-sided") ? 2
-               : !strcmp(sigma, "zero")      ? 3
-                                             : -1;
-    if (mode < 0)
+    gmpe_request rq = {
+        .models = "bssa14", .sigma = "untruncated", .truncation = 3, .vs30 = NAN, .max_km = 200};
+    const cs_opt opts[] = {
+        CS_OPT_STR("erf", &rq.erf),
+        CS_OPT_STR("im", &rq.im),
+        CS_OPT_STR("gmpe", &rq.models),
+        CS_OPT_NUM("vs30", &rq.vs30, 100, 3000, "needs a number in [100, 3000]"),
+        CS_OPT_STR("sigma", &rq.sigma),
+        CS_OPT_NUM("truncation", &rq.truncation, 0.5, 10, "needs a number in [0.5, 10]"),
+        CS_OPT_NUM("max-distance", &rq.max_km, 1, 2000, "needs a number in [1, 2000]"),
+        CS_OPT_STR("levels", &rq.levels),
+        CS_OPT_STR("csv", &rq.csv),
+        CS_OPT_STR("plot", &rq.plot),
+        CS_OPT_STR("ruptures", &rq.ruptures),
+    };
+    int first, npos;
+    int rc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 2, 2,
+                          "expects STUDY and SITE", &first, &npos);
+    if (rc) return rc;
+    if (!rq.erf || !rq.im) return cs_cli_usage(argv[0], "needs --erf and --im");
+    rq.mode = !strcmp(rq.sigma, "untruncated") ? 0
+              : !strcmp(rq.sigma, "upper")     ? 1
+              : !strcmp(rq.sigma, "two-sided") ? 2
+              : !strcmp(rq.sigma, "zero")      ? 3
+                                               : -1;
+    if (rq.mode < 0)
         return cs_cli_usage(argv[0], "--sigma is untruncated, upper, two-sided or zero, got '%s'",
-                            sigma);
+                            rq.sigma);
+    rq.study = argv[first];
+    rq.site = argv[first + 1];
     cs_error err;
     cs_error_clear(&err);
-    hazard_im im;
-    double levels[HAZARD_MAX_LEVELS];
-    int nlev = 0;
-    if (hazard_im_parse(imtext, &im, &err)) return cs_cli_fail(argv[0], &err);
-    if (strcmp(im.measure, "SA") && strcmp(im.measure, "PGA"))
-        return cs_cli_usage(argv[0], "GMPE curves are for SA and PGA, not %s", im.measure);
-    if (levels_text ? hazard_parse_levels(levels_text, levels, &nlev, &err) : 0)
-        return cs_cli_fail(argv[0], &err);
-    if (!levels_text) hazard_default_levels(levels, &nlev);
-    cs_db *db;
-    cs_site site;
-    hazard_run run = {0};
-    if (cs_db_open_current(argv[optind], &db, &err) ||
-        cs_sites_find(db, argv[optind + 1], &site, &err) ||
-        erf_db_find(db, erf, &run.erf_id, &run.time_span, &err))
-        return cs_cli_fail(argv[0], &err);
-    run.site_id = site.id;
-    cs_copy(run.site, sizeof run.site, site.short_name);
-    run.lon = site.lon, run.lat = site.lat;
-    if (isnan(vs30)) vs30 = isnan(site.vs30) ? 760 : site.vs30;
-    hazard_forecast_rupture *fr = NULL;
-    long n = 0, nall = 0;
-    long long type_id = 0;
-    int rc =
-        hazard_forecast_load(db, run.erf_id, site.lon, site.lat, max_km, &fr, &n, &nall, &err) ||
-        im_type_for(db, &im, &type_id, &err);
-    if (!rc && n == 0)
-        rc = cs_error_input(&err, argv[optind], "Ruptures", erf,
-                            "no rupture of the forecast lies within %g km of %s", max_km,
-                            site.short_name);
-    char imname[64], buf[128];
-    hazard_im_name(&im, imname, sizeof imname);
-    cs_copy(buf, sizeof buf, models);
-    double period = strcmp(im.measure, "PGA") ? im.period : 0;
-    double *lnm = malloc(sizeof(double) * (size_t)(n + 1));
-    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n + 1));
-    static double annual[4][HAZARD_MAX_LEVELS];
-    char names[4][32];
-    plot_curve pc[4];
-    int ng = 0;
-    if (!lnm || !rups) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-    /* entries come rupture by rupture; an area rupture's points are several entries */
-    long nrup = 0, narea = 0, npts = 0;
-    for (long q = 0; q < n; q++) {
-        const int first = q == 0 || fr[q].source_id != fr[q - 1].source_id ||
-                          fr[q].rupture_id != fr[q - 1].rupture_id;
-        nrup += first;
-        narea += first && fr[q].point >= 0;
-        npts += fr[q].point >= 0;
-    }
-    char area_note[128] = "";
-    if (narea)
-        snprintf(area_note, sizeof area_note, " (%ld of them area ruptures: %ld point sources)",
-                 narea, npts);
-    printf("%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km%s; Vs30 %g "
-           "m/s, sigma %s\n",
-           imname, site.short_name, site.lon, site.lat, erf, nrup, nall, max_km, area_note, vs30,
-           sigma);
-    if (!rc && rupcsv) {
-        rc = hazard_forecast_write_csv(rupcsv, fr, n, &err);
-        if (!rc) printf("  ruptures and distances: %s\n", rupcsv);
-    }
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
-         t = strtok_r(NULL, ",", &save)) {
-        const char *label = gmpe_label(t);
-        if (!label || ng == 4) {
-            rc = cs_error_input(&err, "--gmpe", NULL, t, "models: " GMPE_NAMES " (at most 4)");
-            break;
-        }
-        for (long q = 0; q < n && !rc; q++) {
-            gmpe_value g;
-            const gmpe_scenario sc = {.mag = fr[q].mag,
-                                      .rake = fr[q].rake,
-                                      .dip = fr[q].dip,
-                                      .ztor = fr[q].d.ztor,
-                                      .rrup = fr[q].d.rrup,
-                                      .rjb = fr[q].d.rjb,
-                                      .rx = fr[q].d.rx,
-                                      .vs30 = vs30,
-                                      .z1_m = NAN};
-            rc = gmpe_eval(t, period, &sc, &g, &err);
-            lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
-            rups[q] = (hazard_rupture){.prob = fr[q].prob,
-                                       .nvalues = 1,
-                                       .values = &lnm[q],
-                                       .lognormal = mode != 3,
-                                       .sigma = g.sigma,
-                                       .trunc = mode == 1 || mode == 2 ? trunc : 0,
-                                       .upper_only = mode != 2};
-        }
-        double poe[HAZARD_MAX_LEVELS];
-        if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, &err);
-        char inputs[320], tr[32] = "";
-        if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
-        snprintf(inputs, sizeof inputs,
-                 "GMPE %s over forecast %s within %g km, Vs30 %g m/s, sigma %s%s; cybershake %s",
-                 label, erf, max_km, vs30, sigma, tr, CS_VERSION);
-        long long id;
-        if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &id, &err);
-        cs_copy(names[ng], sizeof names[ng], label);
-        for (int i = 0; i < nlev && !rc; i++)
-            annual[ng][i] = hazard_annual(poe[i], run.time_span);
-        if (!rc && csv) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s_%s.csv", csv, t);
-            rc = hazard_write_csv(path, &run, imname, "g", levels, poe, nlev, &err);
-            if (!rc) printf("  csv: %s\n", path);
-        }
-        if (!rc) {
-            double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
-            double x2 = hazard_level_at(levels, annual[ng], nlev, pa2),
-                   x10 = hazard_level_at(levels, annual[ng], nlev, pa10);
-            printf("  %s (curve %lld): 2%% in 50 years %.4g g, 10%% in 50 years %.4g g\n",
-                   names[ng], id, x2, x10);
-            pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev};
-            ng++;
-        }
-    }
-    if (!rc && plot) {
-        char title[160], xlabel[96];
-        snprintf(title, sizeof title, "%s, forecast %s: %s (GMPE)", site.short_name, erf, imname);
-        snprintf(xlabel, sizeof xlabel, "%s (g)", imname);
-        rc = plot_hazard_curves(plot, title, xlabel, pc, ng, &err);
-        if (!rc) printf("  plot: %s\n", plot);
-    }
-    free(fr);
-    free(lnm);
-    free(rups);
-    cs_db_close(db);
+    rc = gmpe_report(&rq, stdout, &err);
+    if (rc == CS_ERR_USAGE) return cs_cli_usage(argv[0], "%s", err.message);
     return rc ? cs_cli_fail(argv[0], &err) : 0;
 }

@@ -1,0 +1,30 @@
+/* Classical PSHA at a site over a whole forecast with ground-motion models, as `cybershake hazard
+ * gmpe-curve` asks for it: every rupture of the forecast within max_km, its magnitude,
+ * probability and rake from the study, its distances from its surface points (forecast.h), each
+ * model's median and sigma, the curve by the same integrator as the simulated curves; stored as
+ * curves of the site without a run, reported at 2% and 10% in 50 years, written as CSV and
+ * drawn. */
+#ifndef GMPE_REPORT_H
+#define GMPE_REPORT_H
+
+#include <stdio.h>
+
+#include "cs_error.h"
+
+typedef struct {
+    const char *study, *site, *erf, *im;
+    const char *models; /* comma-separated, at most 4 */
+    const char *sigma;  /* its name, as reported */
+    int mode;           /* 0 untruncated, 1 upper, 2 two-sided, 3 zero (median only) */
+    double truncation;  /* sigmas, modes 1 and 2 */
+    double vs30;        /* NAN: the site's, or 760 m/s */
+    double max_km;
+    const char *levels;   /* "L1,L2,..."; NULL: the default levels */
+    const char *csv;      /* PREFIX of PREFIX_MODEL.csv; NULL: none */
+    const char *plot;     /* NULL: none */
+    const char *ruptures; /* CSV of the ruptures and distances; NULL: none */
+} gmpe_request;
+
+int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err);
+
+#endif
