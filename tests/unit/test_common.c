@@ -13,6 +13,7 @@
 #include "cs_progress.h"
 #include "cs_sha256.h"
 #include "cs_units.h"
+#include "cs_opt.h"
 #include "tf.h"
 
 static void write_text(const char *path, const char *text) {
@@ -224,4 +225,34 @@ TEST(progress_formats_durations) {
     CHECK(!strcmp(b, "3m05s"));
     cs_format_duration(3720, b, sizeof b);
     CHECK(!strcmp(b, "1h02m"));
+}
+
+/* The option table: values into their targets, positionals counted, bad values and counts
+ * refused with the usage status. */
+TEST(option_table_parses_and_refuses) {
+    const char *name = NULL;
+    double x = 0;
+    long n = 0;
+    int flag = 0;
+    const cs_opt opts[] = {CS_OPT_STR("name", &name), CS_OPT_NUM("x", &x, 0, 10, "needs 0 to 10"),
+                           CS_OPT_INT("n", &n, 1, 5, "needs 1 to 5"), CS_OPT_SET("flag", &flag)};
+    char *ok[] = {"prog", "A", "--name", "z", "--x=2.5", "B", "--n", "3", "--flag", NULL};
+    int first = -1, npos = -1;
+    CHECK(cs_opt_parse("prog", 9, ok, opts, 4, 2, 2, "expects A and B", &first, &npos) == 0);
+    CHECK(npos == 2 && !strcmp(ok[first], "A") && !strcmp(ok[first + 1], "B"));
+    CHECK(!strcmp(name, "z") && x == 2.5 && n == 3 && flag == 1);
+    FILE *saved = stderr;
+    stderr = fopen("/dev/null", "w");
+    char *bad_x[] = {"prog", "--x", "11", "A", NULL};
+    int rc_x = cs_opt_parse("prog", 4, bad_x, opts, 4, 1, 1, "expects A", &first, &npos);
+    char *bad_n[] = {"prog", "--n", "two", "A", NULL};
+    int rc_n = cs_opt_parse("prog", 4, bad_n, opts, 4, 1, 1, "expects A", &first, &npos);
+    char *extra[] = {"prog", "A", "B", NULL};
+    int rc_count = cs_opt_parse("prog", 3, extra, opts, 4, 1, 1, "expects A", &first, &npos);
+    char *unknown[] = {"prog", "--nope", "A", NULL};
+    int rc_unknown = cs_opt_parse("prog", 3, unknown, opts, 4, 1, 1, "expects A", &first, &npos);
+    fclose(stderr);
+    stderr = saved;
+    CHECK(rc_x == 2 && rc_n == 2 && rc_count == 2 && rc_unknown == 2);
+    CHECK(x == 2.5 && n == 3); /* a refused value leaves the target alone */
 }
