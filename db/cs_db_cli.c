@@ -1,5 +1,4 @@
 /* `cybershake db ...`: create, upgrade and inspect a study database; import and list sites. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +6,7 @@
 
 #include "cs_cli.h"
 #include "cs_db.h"
+#include "cs_opt.h"
 #include "hazard_cli.h" /* the disaggregation query, offered here too */
 
 #include "cs_log.h"
@@ -22,22 +22,17 @@ static int cmd_init(int argc, char **argv) {
         "An existing file is never overwritten.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     long version = 0;
-    static const struct option opts[] = {{"schema-version", required_argument, 0, 'v'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'v') {
-            if (cs_parse_long(optarg, &version) || version < 1 || version > cs_db_latest_version())
-                return cs_cli_usage(argv[0], "--schema-version must be 1 to %d, got '%s'",
-                                    cs_db_latest_version(), optarg);
-        } else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY.sqlite");
+    char rule[48];
+    snprintf(rule, sizeof rule, "must be 1 to %d", cs_db_latest_version());
+    const cs_opt opts[] = {CS_OPT_INT("schema-version", &version, 1, cs_db_latest_version(), rule)};
+    int first, npos;
+    int rc = cs_opt_parse(argv[0], argc, argv, opts, 1, 1, 1, "expects one argument: STUDY.sqlite",
+                          &first, &npos);
+    if (rc) return rc;
     cs_error err;
     cs_error_clear(&err);
-    if (cs_db_init(argv[optind], (int)version, &err)) return cs_cli_fail(argv[0], &err);
-    printf("created %s (schema version %ld)\n", argv[optind],
+    if (cs_db_init(argv[first], (int)version, &err)) return cs_cli_fail(argv[0], &err);
+    printf("created %s (schema version %ld)\n", argv[first],
            version ? version : (long)cs_db_latest_version());
     return 0;
 }
@@ -49,21 +44,15 @@ static int cmd_migrate(int argc, char **argv) {
         "transaction, keeping every row.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     long target = 0;
-    static const struct option opts[] = {{"to", required_argument, 0, 't'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 't') {
-            if (cs_parse_long(optarg, &target) || target < 1)
-                return cs_cli_usage(argv[0], "--to needs a schema version, got '%s'", optarg);
-        } else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY.sqlite");
+    const cs_opt opts[] = {CS_OPT_INT("to", &target, 1, 1e18, "needs a schema version")};
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, 1, 1, 1, "expects one argument: STUDY.sqlite",
+                           &first, &npos);
+    if (prc) return prc;
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open(argv[optind], 0, &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open(argv[first], 0, &db, &err)) return cs_cli_fail(argv[0], &err);
     int before, after;
     int rc = cs_db_schema_version(db, &before, &err);
     if (!rc) rc = cs_db_migrate(db, (int)target, &err);
@@ -71,9 +60,9 @@ static int cmd_migrate(int argc, char **argv) {
     cs_db_close(db);
     if (rc) return cs_cli_fail(argv[0], &err);
     if (before == after)
-        printf("%s: already at schema version %d\n", argv[optind], after);
+        printf("%s: already at schema version %d\n", argv[first], after);
     else
-        printf("%s: schema version %d -> %d\n", argv[optind], before, after);
+        printf("%s: schema version %d -> %d\n", argv[first], before, after);
     return 0;
 }
 
@@ -156,20 +145,15 @@ static int cmd_sites(int argc, char **argv) {
         "Lists the sites of a study, as a table or (--csv) in the import format.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     int csv = 0;
-    static const struct option opts[] = {{"csv", no_argument, 0, 'c'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'c')
-            csv = 1;
-        else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY.sqlite");
+    const cs_opt opts[] = {CS_OPT_SET("csv", &csv)};
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, 1, 1, 1, "expects one argument: STUDY.sqlite",
+                           &first, &npos);
+    if (prc) return prc;
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open_current(argv[optind], &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_current(argv[first], &db, &err)) return cs_cli_fail(argv[0], &err);
     cs_site *sites;
     int n;
     int rc = cs_sites_list(db, &sites, &n, &err);
