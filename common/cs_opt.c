@@ -38,8 +38,9 @@ static int take(const char *prog, const cs_opt *o, const char *arg) {
     case CS_OPT_CALL: {
         cs_error err;
         cs_error_clear(&err);
-        if (o->call(arg, o->target, &err)) return cs_cli_fail(prog, &err);
-        return 0;
+        int rc = o->call(arg, o->target, &err);
+        if (rc == CS_ERR_USAGE) return cs_cli_usage(prog, "%s", err.message);
+        return rc ? cs_cli_fail(prog, &err) : 0;
     }
     }
     return cs_cli_usage(prog, "--%s: unknown option kind", o->name);

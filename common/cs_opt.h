@@ -14,7 +14,7 @@ typedef enum {
     CS_OPT_DOUBLE, /* double *, within [lo, hi] */
     CS_OPT_LONG,   /* long *, within [lo, hi] */
     CS_OPT_FLAG,   /* int *, set to 1; takes no value */
-    CS_OPT_CALL    /* call(arg, target, err) parses; its error is the command's failure */
+    CS_OPT_CALL    /* call(arg, target, err) parses; CS_ERR_USAGE is bad usage, else a failure */
 } cs_opt_kind;
 
 typedef struct {

@@ -1,6 +1,5 @@
 /* `cybershake hazard ...`: hazard curves of a run, stored in the study, exported as CSV and
  * drawn. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "cs_strutil.h"
 #include "cs_version.h"
 #include "gmpe.h"
@@ -98,32 +98,19 @@ static int cmd_curve(int argc, char **argv) {
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *imtext = NULL, *levels_text = NULL, *csv = NULL, *plot = NULL, *compare = NULL;
     double vs30_opt = NAN, trunc = 0;
-    static const struct option opts[] = {
-        {"im", required_argument, 0, 'i'},         {"levels", required_argument, 0, 'l'},
-        {"csv", required_argument, 0, 'c'},        {"plot", required_argument, 0, 'p'},
-        {"gmpe", required_argument, 0, 'g'},       {"vs30", required_argument, 0, 'v'},
-        {"truncation", required_argument, 0, 't'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'g')
-            compare = optarg;
-        else if (c == 'v') {
-            if (cs_cli_number(argv[0], "--vs30 (m/s)", optarg, 100, 3000, &vs30_opt)) return 2;
-        } else if (c == 't') {
-            if (cs_cli_number(argv[0], "--truncation (sigmas)", optarg, 0.1, 10, &trunc)) return 2;
-        } else if (c == 'i')
-            imtext = optarg;
-        else if (c == 'l')
-            levels_text = optarg;
-        else if (c == 'c')
-            csv = optarg;
-        else if (c == 'p')
-            plot = optarg;
-        else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects STUDY and RUN_ID or SITE");
+    const cs_opt opts[] = {
+        CS_OPT_STR("im", &imtext),
+        CS_OPT_STR("levels", &levels_text),
+        CS_OPT_STR("csv", &csv),
+        CS_OPT_STR("plot", &plot),
+        CS_OPT_STR("gmpe", &compare),
+        CS_OPT_NUM("vs30", &vs30_opt, 100, 3000, "(m/s) needs a number in [100, 3000]"),
+        CS_OPT_NUM("truncation", &trunc, 0.1, 10, "(sigmas) needs a number in [0.1, 10]"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 2, 2,
+                           "expects STUDY and RUN_ID or SITE", &first, &npos);
+    if (prc) return prc;
     if (!imtext) return cs_cli_usage(argv[0], "--im is required (e.g. --im 'RotD50 3.0')");
     cs_error err;
     cs_error_clear(&err);
@@ -143,13 +130,13 @@ static int cmd_curve(int argc, char **argv) {
         hazard_default_levels(levels, &nlev);
     }
     cs_db *db;
-    if (cs_db_open_current(argv[optind], &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_current(argv[first], &db, &err)) return cs_cli_fail(argv[0], &err);
     hazard_run run;
     hazard_set set = {0};
     long long type_id = 0, curve_id = 0;
     char units[16] = "", imname[64], inputs[512];
     hazard_im_name(&im, imname, sizeof imname);
-    int rc = hazard_run_find(db, argv[optind + 1], &run, &err);
+    int rc = hazard_run_find(db, argv[first + 1], &run, &err);
     if (!rc) rc = hazard_im_type(db, &run, &im, &type_id, units, sizeof units, &err);
     if (!rc) rc = hazard_load(db, &run, type_id, &set, &err);
     if (!rc) rc = hazard_curve(set.rups, set.n, levels, nlev, poe, &err);

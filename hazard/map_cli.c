@@ -1,11 +1,11 @@
 /* `cybershake hazard map`: one IM at one probability over the sites of a study. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "cs_sites.h"
 #include "disagg.h"
 #include "hazard_cli.h"
@@ -22,32 +22,12 @@ int cs_hazard_map_main(int argc, char **argv) {
         "values beside them). Sites without a run are listed and left out. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *imtext = NULL, *poetext = NULL, *plot = NULL, *csv = NULL;
-    static const struct option opts[] = {{"im", required_argument, 0, 'i'},
-                                         {"poe", required_argument, 0, 'p'},
-                                         {"plot", required_argument, 0, 'o'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {0}};
-    optind = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'i':
-            imtext = optarg;
-            break;
-        case 'p':
-            poetext = optarg;
-            break;
-        case 'o':
-            plot = optarg;
-            break;
-        case 'c':
-            csv = optarg;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    const cs_opt opts[] = {CS_OPT_STR("im", &imtext), CS_OPT_STR("poe", &poetext),
+                           CS_OPT_STR("plot", &plot), CS_OPT_STR("csv", &csv)};
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, 4, 1, 1, "expects one argument: STUDY",
+                           &first, &npos);
+    if (prc) return prc;
     if (!imtext || !poetext) return cs_cli_usage(argv[0], "needs --im and --poe");
     cs_error err;
     cs_error_clear(&err);
@@ -55,7 +35,7 @@ int cs_hazard_map_main(int argc, char **argv) {
     double annual;
     cs_db *db;
     if (hazard_im_parse(imtext, &im, &err) || disagg_parse_poe(poetext, &annual, &err) ||
-        cs_db_open_current(argv[optind], &db, &err))
+        cs_db_open_current(argv[first], &db, &err))
         return cs_cli_fail(argv[0], &err);
     cs_site *sites;
     int nsites;
@@ -91,7 +71,7 @@ int cs_hazard_map_main(int argc, char **argv) {
         n++;
     }
     if (!rc && n == 0)
-        rc = cs_error_input(&err, argv[optind], "sites", NULL,
+        rc = cs_error_input(&err, argv[first], "sites", NULL,
                             "no site of the study has a finished run ('cybershake run')");
     if (!rc && csv) {
         cs_atomic_file a;

@@ -1,6 +1,5 @@
 /* `cybershake hazard peer`: a PEER PSHA verification case built from its definition, printed,
  * compared with published values, written as CSV and drawn. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +7,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "cs_strutil.h"
 #include "hazard_cli.h"
 #include "hazard_plot.h"
@@ -82,33 +82,20 @@ int cs_hazard_peer_main(int argc, char **argv) {
     const char *sites_text = NULL, *refpath = NULL, *csv = NULL, *plot = NULL;
     peer_options po = {0.02, 1.0};
     double tolerance = 0.01;
-    static const struct option opts[] = {
-        {"sites", required_argument, 0, 's'},     {"step", required_argument, 0, 'k'},
-        {"area-step", required_argument, 0, 'a'}, {"reference", required_argument, 0, 'r'},
-        {"csv", required_argument, 0, 'c'},       {"plot", required_argument, 0, 'p'},
-        {"tolerance", required_argument, 0, 't'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 't') {
-            if (cs_cli_number(argv[0], "--tolerance", optarg, 1e-12, 0.99, &tolerance)) return 2;
-        } else if (c == 's')
-            sites_text = optarg;
-        else if (c == 'a') {
-            if (cs_cli_number(argv[0], "--area-step (km)", optarg, 0.1, 10, &po.area_km)) return 2;
-        } else if (c == 'k') {
-            if (cs_cli_number(argv[0], "--step (km)", optarg, 0.001, 5, &po.step_km)) return 2;
-        } else if (c == 'r')
-            refpath = optarg;
-        else if (c == 'c')
-            csv = optarg;
-        else if (c == 'p')
-            plot = optarg;
-        else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: CASE");
-    const char *id = argv[optind];
+    const cs_opt opts[] = {
+        CS_OPT_STR("sites", &sites_text),
+        CS_OPT_NUM("step", &po.step_km, 0.001, 5, "(km) needs a number in [0.001, 5]"),
+        CS_OPT_NUM("area-step", &po.area_km, 0.1, 10, "(km) needs a number in [0.1, 10]"),
+        CS_OPT_STR("reference", &refpath),
+        CS_OPT_STR("csv", &csv),
+        CS_OPT_STR("plot", &plot),
+        CS_OPT_NUM("tolerance", &tolerance, 1e-12, 0.99, "needs a number in [1e-12, 0.99]"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
+                           "expects one argument: CASE", &first, &npos);
+    if (prc) return prc;
+    const char *id = argv[first];
     const peer_site *sites;
     int nsites = peer_case_sites(id, &sites);
     int want[7] = {0};
