@@ -522,7 +522,6 @@ static int env_setting(const char *name, int lo, int hi, int dflt, int *out, cs_
 static int cuda_setup(sgt_state *s, cs_error *err) {
     /* the layout settings first, so that a bad one is named even where there is no device */
     int align, zshell;
-    int rc = 0;
     CS_CALL(err, env_setting("CYBERSHAKE_GPU_ALIGN", 0, 2, -1, &align, err));
     CS_CALL(err, env_setting("CYBERSHAKE_GPU_ZSHELL", 0, 1, 1, &zshell, err));
     CS_CALL(err, choose_device(err));
@@ -637,8 +636,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     if (s->nrec) {
         CU(cudaMalloc((void **)&d->rec, (size_t)s->nrec * 3 * sizeof(int)));
         CU(cudaMemcpy(d->rec, s->rec, (size_t)s->nrec * 3 * sizeof(int), cudaMemcpyHostToDevice));
-        rc = upload(&d->rec_prev, NULL, (long)s->nrec * 3, err);
-        if (!rc) rc = upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err);
+        CS_CALL(err, upload(&d->rec_prev, NULL, (long)s->nrec * 3, err));
+        CS_CALL(err, upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err));
     }
     /* The host copies of the fields and material are no longer needed (outputs come from the
      * device): free them, so a run needs host memory for its outputs only. */
@@ -663,10 +662,10 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     if (d->planes_per_block < 1) d->planes_per_block = 1;
     d->sb = d->si = 0;
     d->split = L->nbr[0][0] || L->nbr[0][1] || L->nbr[1][0] || L->nbr[1][1];
-    if (d->split) rc = setup_halo(s, d, err);
+    if (d->split) CS_CALL(err, setup_halo(s, d, err));
     /* The memsets above run asynchronously: the time loop must not start before they end. */
-    if (!rc) CU(cudaDeviceSynchronize());
-    return rc;
+    CU(cudaDeviceSynchronize());
+    return 0;
 }
 
 static kreg kr(const kparams &k, const sgt_region *r) {

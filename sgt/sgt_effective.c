@@ -124,17 +124,16 @@ static int effective_box(const sgt_model *m, const sgt_mesh_rules *r, int gi, in
     const double x = r->x0 + gi * h, y = r->y0 + gj * h;
     sgt_mesh_stats cell;
     sgt_mesh_stats_init(&cell);
-    int rc;
     if (is_1d(m)) {
-        rc = cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+        CS_CALL(err, cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     } else {
         /* the node itself must lie in the model (the error names it) */
         sgt_material centre;
-        rc = sgt_mesh_point(m, r, x, y, k * h, gi, gj, k, &centre, NULL, err);
-        if (!rc) rc = cell_3d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+        CS_CALL(err, sgt_mesh_point(m, r, x, y, k * h, gi, gj, k, &centre, NULL, err));
+        CS_CALL(err, cell_3d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     }
-    if (!rc) count_node(st, &cell);
-    return rc;
+    count_node(st, &cell);
+    return 0;
 }
 
 static int per_node(const sgt_model *m, const sgt_mesh_rules *r) {
