@@ -55,10 +55,7 @@ int cs_atomic_publish(const char *tmp, const char *path, char sha[CS_SHA256_HEX]
         return CS_ERR_IO;
     }
     close(fd);
-    if (sha) {
-        int rc = cs_sha256_file(tmp, sha, err);
-        if (rc) return rc;
-    }
+    if (sha) CS_CALL(err, cs_sha256_file(tmp, sha, err));
     /* mkstemp makes 0600 files; outputs are ordinary files readable like any other. */
     mode_t um = umask(0);
     umask(um);
@@ -71,8 +68,7 @@ int cs_atomic_open(cs_atomic_file *a, const char *path, cs_error *err) {
     memset(a, 0, sizeof *a);
     if (cs_copy(a->final_path, sizeof a->final_path, path))
         return cs_error_input(err, path, NULL, NULL, "path too long");
-    int rc = cs_atomic_reserve(path, a->tmp_path, sizeof a->tmp_path, err);
-    if (rc) return rc;
+    CS_CALL(err, cs_atomic_reserve(path, a->tmp_path, sizeof a->tmp_path, err));
     a->f = fopen(a->tmp_path, "wb");
     if (!a->f) {
         cs_error_errno(err, a->tmp_path, "open temporary file");
@@ -95,13 +91,13 @@ int cs_atomic_commit(cs_atomic_file *a, char sha[CS_SHA256_HEX], cs_error *err) 
         cs_atomic_abort(a);
         return CS_ERR_IO;
     }
-    int rc = cs_atomic_publish(a->tmp_path, a->final_path, sha, err);
-    if (rc) {
-        cs_atomic_abort(a);
-        return rc;
-    }
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_atomic_publish(a->tmp_path, a->final_path, sha, err), fail);
     a->tmp_path[0] = '\0';
     return 0;
+fail:
+    cs_atomic_abort(a);
+    return rc;
 }
 
 void cs_atomic_abort(cs_atomic_file *a) {
@@ -118,8 +114,8 @@ void cs_atomic_abort(cs_atomic_file *a) {
 int cs_atomic_write_file(const char *path, const void *data, size_t n, char sha[CS_SHA256_HEX],
                          cs_error *err) {
     cs_atomic_file a;
-    int rc = cs_atomic_open(&a, path, err);
-    if (rc) return rc;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
+
     if (n && fwrite(data, 1, n, a.f) != n) {
         cs_error_errno(err, a.tmp_path, "write");
         cs_atomic_abort(&a);

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cs_strutil.h"
@@ -18,6 +19,18 @@ int cs_cli_usage(const char *prog, const char *fmt, ...) {
 
 int cs_cli_fail(const char *prog, const cs_error *err) {
     fprintf(stderr, "%s: error: %s\n", prog, err->message[0] ? err->message : "unknown error");
+    /* For developers: where the error was raised and every CS_CALL that passed it on. */
+    const char *want = getenv("CYBERSHAKE_ERROR_TRACE");
+    if (want && !strcmp(want, "1") && err->trace[0]) {
+        fprintf(stderr, "%s: error trace (raised first):\n", prog);
+        const char *p = err->trace;
+        while (*p) {
+            size_t n = strcspn(p, "\n");
+            fprintf(stderr, "  at %.*s\n", (int)n, p);
+            p += n;
+            if (*p) p++;
+        }
+    }
     return cs_exit_code(err->status);
 }
 

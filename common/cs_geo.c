@@ -32,7 +32,7 @@ int cs_geo_check_lonlat(double lon, double lat, const char *place, cs_error *err
 int cs_geo_frame_create(double lon0, double lat0, double azimuth_deg, cs_geo_frame **out,
                         cs_error *err) {
     *out = NULL;
-    if (cs_geo_check_lonlat(lon0, lat0, "frame origin", err)) return err->status;
+    CS_CALL(err, cs_geo_check_lonlat(lon0, lat0, "frame origin", err));
     if (fabs(lat0) > 85.0) {
         char v[64];
         snprintf(v, sizeof v, "%.10g", lat0);
@@ -85,7 +85,7 @@ double cs_geo_frame_azimuth(const cs_geo_frame *f) {
 
 int cs_geo_to_local(const cs_geo_frame *f, double lon, double lat, double *x, double *y,
                     cs_error *err) {
-    if (cs_geo_check_lonlat(lon, lat, "point", err)) return err->status;
+    CS_CALL(err, cs_geo_check_lonlat(lon, lat, "point", err));
     double d = cs_geo_distance(f->lon0, f->lat0, lon, lat);
     if (!(d <= CS_GEO_MAX_DISTANCE)) {
         char v[96];
@@ -127,15 +127,14 @@ int cs_geo_to_geographic(const cs_geo_frame *f, double x, double y, double *lon,
 
 int cs_geo_box_axes_enu(const cs_geo_frame *f, double lon, double lat, double axes[3][3],
                         cs_error *err) {
-    if (cs_geo_check_lonlat(lon, lat, "point", err)) return err->status;
+    CS_CALL(err, cs_geo_check_lonlat(lon, lat, "point", err));
     /* True north in box coordinates, measured by projecting a point 1e-4 degrees (11 m) to the
      * north: this carries the projection's meridian convergence without depending on any sign
      * convention for it. */
     double x0, y0, x1, y1;
     double dlat = lat > 89.0 ? -1e-4 : 1e-4;
-    int rc = cs_geo_to_local(f, lon, lat, &x0, &y0, err);
-    if (!rc) rc = cs_geo_to_local(f, lon, lat + dlat, &x1, &y1, err);
-    if (rc) return rc;
+    CS_CALL(err, cs_geo_to_local(f, lon, lat, &x0, &y0, err));
+    CS_CALL(err, cs_geo_to_local(f, lon, lat + dlat, &x1, &y1, err));
     double nx = (x1 - x0) * (dlat > 0 ? 1 : -1), ny = (y1 - y0) * (dlat > 0 ? 1 : -1);
     double nn = hypot(nx, ny);
     nx /= nn;

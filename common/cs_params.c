@@ -131,7 +131,8 @@ static int parse_value(const cs_param_spec *s, const char *text, const char *pla
 static int store(cs_params *p, int idx, const char *text, const char *place, int given,
                  cs_error *err) {
     param_value nv = {0};
-    if (parse_value(&p->specs[idx], text, place, &nv, err) != 0) return err->status;
+    CS_CALL(err, parse_value(&p->specs[idx], text, place, &nv, err));
+
     nv.text = cs_strdup(text);
     if (!nv.text) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     nv.set = 1;

@@ -82,19 +82,19 @@ void cs_sha256_discard(cs_sha256 *h) {
 
 int cs_sha256_bytes(const void *data, size_t n, char hex[CS_SHA256_HEX], cs_error *err) {
     cs_sha256 *h;
-    int rc = cs_sha256_begin(&h, err);
-    if (rc) return rc;
-    if ((rc = cs_sha256_update(h, data, n, err))) {
-        cs_sha256_discard(h);
-        return rc;
-    }
+    int rc;
+    CS_CALL(err, cs_sha256_begin(&h, err));
+    CS_CALL_GOTO(rc, err, cs_sha256_update(h, data, n, err), fail);
     return cs_sha256_end(h, hex, err);
+fail:
+    cs_sha256_discard(h);
+    return rc;
 }
 
 int cs_sha256_file(const char *path, char hex[CS_SHA256_HEX], cs_error *err) {
     cs_sha256 *h;
-    int rc = cs_sha256_begin(&h, err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, cs_sha256_begin(&h, err));
     FILE *f = fopen(path, "rb");
     if (!f) {
         cs_sha256_discard(h);
@@ -109,7 +109,11 @@ int cs_sha256_file(const char *path, char hex[CS_SHA256_HEX], cs_error *err) {
     }
     size_t got;
     while ((got = fread(buf, 1, CHUNK, f)) > 0) {
-        if ((rc = cs_sha256_update(h, buf, got, err))) break;
+        rc = cs_sha256_update(h, buf, got, err);
+        if (rc) {
+            CS_TRACE(err);
+            break;
+        }
     }
     if (!rc && ferror(f)) rc = cs_error_errno(err, path, "read for checksum");
     free(buf);

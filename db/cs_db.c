@@ -113,8 +113,8 @@ const char *cs_db_migration_description(int version) {
 int cs_db_schema_version(cs_db *db, int *version, cs_error *err) {
     *version = 0;
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &st, err))
-        return err->status;
+    CS_CALL(err,
+            cs_db_prepare(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &st, err));
     int ntables = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
     sqlite3_finalize(st);
     if (ntables == 0) return 0;
@@ -133,8 +133,8 @@ int cs_db_migrate(cs_db *db, int target, cs_error *err) {
     if (target < 1 || target > latest)
         return cs_error_input(err, "schema version", NULL, NULL,
                               "%d is not a version this code knows (1 to %d)", target, latest);
-    int have;
-    if (cs_db_schema_version(db, &have, err)) return err->status;
+    int have, rc, version = 0;
+    CS_CALL(err, cs_db_schema_version(db, &have, err));
     if (have > latest)
         return cs_error_input(err, db->path, NULL, NULL,
                               "schema version %d is newer than this program knows (%d); use a "
@@ -149,24 +149,21 @@ int cs_db_migrate(cs_db *db, int target, cs_error *err) {
         const cs_db_migration *m = &cs_db_migrations[i];
         if (m->version <= have || m->version > target) continue;
         /* One transaction per migration: a crash leaves the file at the last whole version. */
-        if (cs_db_begin(db, err)) return err->status;
-        if (cs_db_exec(db, m->sql, err)) {
-            cs_db_rollback(db);
-            cs_error_prefix(err, "migration to schema version %d failed: ", m->version);
-            return err->status;
-        }
+        version = m->version;
+        CS_CALL(err, cs_db_begin(db, err));
+        CS_CALL_GOTO(rc, err, cs_db_exec(db, m->sql, err), failed_sql);
         sqlite3_stmt *st;
-        if (cs_db_prepare(db,
-                          "INSERT INTO Schema_Version (Version, Description, Applied_At, "
-                          "Code_Version) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?)",
-                          &st, err)) {
-            cs_db_rollback(db);
-            return err->status;
-        }
+        CS_CALL_GOTO(rc, err,
+                     cs_db_prepare(db,
+                                   "INSERT INTO Schema_Version (Version, Description, Applied_At, "
+                                   "Code_Version) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', "
+                                   "'now'), ?)",
+                                   &st, err),
+                     rollback);
         sqlite3_bind_int(st, 1, m->version);
         sqlite3_bind_text(st, 2, m->description, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 3, CS_VERSION, -1, SQLITE_STATIC);
-        int rc = sqlite3_step(st);
+        rc = sqlite3_step(st);
         sqlite3_finalize(st);
         if (rc != SQLITE_DONE) {
             cs_db_fail(db, "cannot record schema version", err);
@@ -174,10 +171,7 @@ int cs_db_migrate(cs_db *db, int target, cs_error *err) {
             return CS_ERR_IO;
         }
         /* Foreign keys must still hold after the schema change. */
-        if (cs_db_prepare(db, "PRAGMA foreign_key_check", &st, err)) {
-            cs_db_rollback(db);
-            return err->status;
-        }
+        CS_CALL_GOTO(rc, err, cs_db_prepare(db, "PRAGMA foreign_key_check", &st, err), rollback);
         rc = sqlite3_step(st);
         sqlite3_finalize(st);
         if (rc == SQLITE_ROW) {
@@ -186,13 +180,17 @@ int cs_db_migrate(cs_db *db, int target, cs_error *err) {
                                 "%s: migration to version %d breaks a foreign key", db->path,
                                 m->version);
         }
-        if (cs_db_commit(db, err)) {
-            cs_db_rollback(db);
-            return err->status;
-        }
+        CS_CALL_GOTO(rc, err, cs_db_commit(db, err), rollback);
         cs_debug("%s: schema version %d (%s)", db->path, m->version, m->description);
     }
     return 0;
+failed_sql:
+    cs_db_rollback(db);
+    cs_error_prefix(err, "migration to schema version %d failed: ", version);
+    return rc;
+rollback:
+    cs_db_rollback(db);
+    return rc;
 }
 
 int cs_db_init(const char *path, int version, cs_error *err) {
@@ -202,9 +200,10 @@ int cs_db_init(const char *path, int version, cs_error *err) {
                               "already exists; a study is never overwritten (remove it first, or "
                               "use 'cybershake db migrate' to upgrade it)");
     cs_db *db;
-    int rc = cs_db_open(path, 1, &db, err);
-    if (rc) return rc;
-    rc = cs_db_migrate(db, version, err);
+    int rc;
+    CS_CALL(err, cs_db_open(path, 1, &db, err));
+    CS_CALL_GOTO(rc, err, cs_db_migrate(db, version, err), done);
+done:
     cs_db_close(db);
     if (rc) unlink(path);
     return rc;
@@ -212,13 +211,10 @@ int cs_db_init(const char *path, int version, cs_error *err) {
 
 int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
     cs_db *db;
-    int rc = cs_db_open(path, 0, &db, err);
-    if (rc) return rc;
+    int rc;
+    CS_CALL(err, cs_db_open(path, 0, &db, err));
     int v;
-    if ((rc = cs_db_schema_version(db, &v, err))) {
-        cs_db_close(db);
-        return rc;
-    }
+    CS_CALL_GOTO(rc, err, cs_db_schema_version(db, &v, err), fail);
     if (v != cs_db_latest_version()) {
         cs_db_close(db);
         if (v == 0)
@@ -231,19 +227,22 @@ int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
     }
     *out = db;
     return 0;
+fail:
+    cs_db_close(db);
+    return rc;
 }
 
 int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long bytes,
                       const char *kind, long long run_id, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT INTO Files (Path, SHA256, Bytes, Kind, Run_ID, Created_At) "
-                      "VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
-                      "ON CONFLICT (Path) DO UPDATE SET SHA256 = excluded.SHA256, "
-                      "Bytes = excluded.Bytes, Kind = excluded.Kind, Run_ID = excluded.Run_ID, "
-                      "Created_At = excluded.Created_At",
-                      &st, err))
-        return err->status;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "INSERT INTO Files (Path, SHA256, Bytes, Kind, Run_ID, Created_At) "
+                          "VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')) "
+                          "ON CONFLICT (Path) DO UPDATE SET SHA256 = excluded.SHA256, "
+                          "Bytes = excluded.Bytes, Kind = excluded.Kind, Run_ID = excluded.Run_ID, "
+                          "Created_At = excluded.Created_At",
+                          &st, err));
     sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, sha256, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 3, bytes);

@@ -62,7 +62,7 @@ static int parse_row(cs_csv *c, const int col[NCOLS], size_t nheader, cs_site *s
                               cs_csv_nfields(c), nheader);
     memset(s, 0, sizeof *s);
     const char *sn = cs_csv_field(c, (size_t)col[COL_SHORT]);
-    if (cs_site_check_short_name(sn, place, err)) return err->status;
+    CS_CALL(err, cs_site_check_short_name(sn, place, err));
     cs_copy(s->short_name, sizeof s->short_name, sn);
     const char *ln = col[COL_LONG] >= 0 ? cs_csv_field(c, (size_t)col[COL_LONG]) : "";
     if (strlen(ln) > CS_LONG_NAME_MAX)
@@ -77,7 +77,7 @@ static int parse_row(cs_csv *c, const int col[NCOLS], size_t nheader, cs_site *s
         return cs_error_input(err, place, "latitude", lat, "not a number");
     if (cs_parse_double(lon, &s->lon))
         return cs_error_input(err, place, "longitude", lon, "not a number");
-    if (cs_geo_check_lonlat(s->lon, s->lat, place, err)) return err->status;
+    CS_CALL(err, cs_geo_check_lonlat(s->lon, s->lat, place, err));
     s->vs30 = NAN;
     if (col[COL_VS30] >= 0) {
         const char *v = cs_csv_field(c, (size_t)col[COL_VS30]);
@@ -110,7 +110,7 @@ static void maybe_pause(int rows) {
 int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res, cs_error *err) {
     res->added = res->unchanged = 0;
     cs_csv *c;
-    if (cs_csv_open(csv_path, &c, err)) return err->status;
+    CS_CALL(err, cs_csv_open(csv_path, &c, err));
     int rc = cs_csv_next(c, err);
     if (rc <= 0) {
         if (rc == 0) cs_error_input(err, csv_path, NULL, NULL, "empty file: no header row");
@@ -119,10 +119,7 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
     }
     int col[NCOLS];
     size_t nheader = cs_csv_nfields(c);
-    if (map_header(c, col, err)) {
-        cs_csv_close(c);
-        return err->status;
-    }
+    CS_CALL_GOTO(rc, err, map_header(c, col, err), close_csv);
     /* Parse and check every row before touching the database. */
     cs_site *rows = NULL;
     int *lines = NULL;
@@ -142,6 +139,7 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
             lines = nl;
         }
         if (parse_row(c, col, nheader, &rows[n], err)) {
+            CS_TRACE(err);
             rc = -1;
             break;
         }
@@ -169,17 +167,20 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
         free(lines);
         return cs_error_input(err, path_copy, NULL, NULL, "no site rows after the header");
     }
-    if (cs_db_begin(db, err)) goto fail_nt;
+    CS_CALL_GOTO(rc, err, cs_db_begin(db, err), fail_nt);
     sqlite3_stmt *ins = NULL, *sel = NULL;
-    if (cs_db_prepare(db,
-                      "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, CS_Site_Lat, "
-                      "CS_Site_Lon, Vs30) VALUES (?, ?, ?, ?, ?)",
-                      &ins, err) ||
-        cs_db_prepare(db,
-                      "SELECT CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30 FROM CyberShake_Sites "
-                      "WHERE CS_Short_Name = ?",
-                      &sel, err))
-        goto fail;
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, "
+                               "CS_Site_Lat, CS_Site_Lon, Vs30) VALUES (?, ?, ?, ?, ?)",
+                               &ins, err),
+                 fail);
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "SELECT CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30 FROM "
+                               "CyberShake_Sites WHERE CS_Short_Name = ?",
+                               &sel, err),
+                 fail);
     for (int i = 0; i < n; i++) {
         cs_site *s = &rows[i];
         sqlite3_reset(sel);
@@ -224,10 +225,14 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
     free(rows);
     free(lines);
     if (cs_db_commit(db, err)) {
+        CS_TRACE(err);
         cs_db_rollback(db);
         return err->status;
     }
     return 0;
+close_csv:
+    cs_csv_close(c);
+    return err->status;
 fail:
     sqlite3_finalize(ins);
     sqlite3_finalize(sel);
@@ -254,9 +259,9 @@ int cs_sites_list(cs_db *db, cs_site **sites, int *n, cs_error *err) {
     *sites = NULL;
     *n = 0;
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT " SITE_COLUMNS " FROM CyberShake_Sites ORDER BY CS_Short_Name",
-                      &st, err))
-        return err->status;
+    CS_CALL(err, cs_db_prepare(
+                     db, "SELECT " SITE_COLUMNS " FROM CyberShake_Sites ORDER BY CS_Short_Name",
+                     &st, err));
     int cap = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -280,9 +285,9 @@ int cs_sites_list(cs_db *db, cs_site **sites, int *n, cs_error *err) {
 
 int cs_sites_find(cs_db *db, const char *short_name, cs_site *site, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT " SITE_COLUMNS " FROM CyberShake_Sites WHERE CS_Short_Name = ?",
-                      &st, err))
-        return err->status;
+    CS_CALL(err, cs_db_prepare(
+                     db, "SELECT " SITE_COLUMNS " FROM CyberShake_Sites WHERE CS_Short_Name = ?",
+                     &st, err));
     sqlite3_bind_text(st, 1, short_name, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) read_site(st, site);

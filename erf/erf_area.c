@@ -16,7 +16,7 @@ int erf_area_read_polygon(const char *path, erf_area_source *a, cs_error *err) {
     cs_csv *c;
     a->poly = NULL;
     a->nv = 0;
-    if (cs_csv_open(path, &c, err)) return -1;
+    CS_CALL(err, cs_csv_open(path, &c, err));
     int rc, cap = 0, first = 1;
     while ((rc = cs_csv_next(c, err)) == 1) {
         double lon, lat;
@@ -137,8 +137,8 @@ int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *
                               a->mmin, a->mmax, a->dm);
     double *lon, *lat;
     long ng;
-    int rc = erf_area_grid(a, &lon, &lat, &ng, err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, erf_area_grid(a, &lon, &lat, &ng, err));
     *npoints = ng;
     if ((double)ng * a->ndepths > 2e9)
         rc = cs_error_input(err, "--spacing", NULL, NULL, "too many points");

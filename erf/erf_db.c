@@ -17,12 +17,11 @@ int erf_db_create(cs_db *db, const char *name, const char *description, double t
                               "choose another name",
                               existing);
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT INTO ERF_IDs (ERF_Name, ERF_Description, Time_Span_Years, "
-                      "Prob_Model, Inputs, Created_At) VALUES (?, ?, ?, 'Poisson', ?, "
-                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "INSERT INTO ERF_IDs (ERF_Name, ERF_Description, Time_Span_Years, "
+                               "Prob_Model, Inputs, Created_At) VALUES (?, ?, ?, 'Poisson', ?, "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                               &st, err));
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, description, -1, SQLITE_TRANSIENT);
     sqlite3_bind_double(st, 3, time_span_years);
@@ -37,9 +36,8 @@ int erf_db_create(cs_db *db, const char *name, const char *description, double t
 int erf_db_find(cs_db *db, const char *name, long long *erf_id, double *time_span_years,
                 cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, "SELECT ERF_ID, Time_Span_Years FROM ERF_IDs WHERE ERF_Name = ?", &st,
-                      err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db, "SELECT ERF_ID, Time_Span_Years FROM ERF_IDs WHERE ERF_Name = ?",
+                               &st, err));
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
@@ -58,21 +56,27 @@ int erf_db_writer_open(cs_db *db, long long erf_id, erf_db_writer *w, cs_error *
     memset(w, 0, sizeof *w);
     w->db = db;
     w->erf_id = erf_id;
-    if (cs_db_prepare(db,
-                      "INSERT INTO Ruptures (ERF_ID, Source_ID, Rupture_ID, Source_Name, "
-                      "Source_Type, Magnitude, Prob, Grid_Spacing, Num_Rows, Num_Columns, "
-                      "Num_Points, Start_Lat, Start_Lon, Start_Depth, End_Lat, End_Lon, "
-                      "End_Depth, Annual_Rate, Source_Key) VALUES "
-                      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      &w->rupture, err) ||
+    int rc;
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "INSERT INTO Ruptures (ERF_ID, Source_ID, Rupture_ID, Source_Name, "
+                               "Source_Type, Magnitude, Prob, Grid_Spacing, Num_Rows, Num_Columns, "
+                               "Num_Points, Start_Lat, Start_Lon, Start_Depth, End_Lat, End_Lon, "
+                               "End_Depth, Annual_Rate, Source_Key) VALUES "
+                               "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               &w->rupture, err),
+                 fail);
+    CS_CALL_GOTO(
+        rc, err,
         cs_db_prepare(db,
-                      "INSERT INTO Points (ERF_ID, Source_ID, Rupture_ID, Point_ID, Lat, Lon, "
-                      "Depth, Rake, Dip, Strike) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      &w->point, err)) {
-        erf_db_writer_close(w);
-        return -1;
-    }
+                      "INSERT INTO Points (ERF_ID, Source_ID, Rupture_ID, Point_ID, Lat, "
+                      "Lon, Depth, Rake, Dip, Strike) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      &w->point, err),
+        fail);
     return 0;
+fail:
+    erf_db_writer_close(w);
+    return rc;
 }
 
 int erf_db_writer_add(erf_db_writer *w, const erf_rupture *r, double annual_rate,
@@ -107,9 +111,9 @@ int erf_db_writer_add(erf_db_writer *w, const erf_rupture *r, double annual_rate
     else
         sqlite3_bind_null(st, 19);
     if (sqlite3_step(st) != SQLITE_DONE) {
-        cs_db_fail(w->db, "adding a rupture", err);
+        int rc = cs_db_fail(w->db, "adding a rupture", err);
         cs_error_prefix(err, "source %lld rupture %lld: ", r->source_id, r->rupture_id);
-        return -1;
+        return rc;
     }
     st = w->point;
     for (int i = 0; i < n; i++) {
@@ -141,11 +145,10 @@ int erf_db_rupture_keys(cs_db *db, long long erf_id, erf_rupture_key **keys, lon
     sqlite3_stmt *st;
     *keys = NULL;
     *n = 0;
-    if (cs_db_prepare(db,
-                      "SELECT Source_ID, Rupture_ID FROM Ruptures WHERE ERF_ID = ? AND "
-                      "coalesce(Source_Type, '') <> 'area' ORDER BY Source_ID, Rupture_ID",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "SELECT Source_ID, Rupture_ID FROM Ruptures WHERE ERF_ID = ? AND "
+                               "coalesce(Source_Type, '') <> 'area' ORDER BY Source_ID, Rupture_ID",
+                               &st, err));
     sqlite3_bind_int64(st, 1, erf_id);
     long cap = 0;
     int rc;
@@ -171,12 +174,12 @@ int erf_db_load_rupture(cs_db *db, long long erf_id, long long source_id, long l
                         erf_rupture *r, cs_error *err) {
     sqlite3_stmt *st;
     memset(r, 0, sizeof *r);
-    if (cs_db_prepare(db,
-                      "SELECT Source_Name, Source_Type, Magnitude, Prob, Grid_Spacing, Num_Rows, "
-                      "Num_Columns FROM Ruptures WHERE ERF_ID = ? AND Source_ID = ? AND "
-                      "Rupture_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     "SELECT Source_Name, Source_Type, Magnitude, Prob, Grid_Spacing, Num_Rows, "
+                     "Num_Columns FROM Ruptures WHERE ERF_ID = ? AND Source_ID = ? AND "
+                     "Rupture_ID = ?",
+                     &st, err));
     sqlite3_bind_int64(st, 1, erf_id);
     sqlite3_bind_int64(st, 2, source_id);
     sqlite3_bind_int64(st, 3, rupture_id);
@@ -199,7 +202,7 @@ int erf_db_load_rupture(cs_db *db, long long erf_id, long long source_id, long l
     double mag = sqlite3_column_double(st, 2), prob = sqlite3_column_double(st, 3),
            spacing = sqlite3_column_double(st, 4);
     sqlite3_finalize(st);
-    if (erf_rupture_alloc(r, nrows, ncols, err)) return -1;
+    CS_CALL(err, erf_rupture_alloc(r, nrows, ncols, err));
     r->source_id = source_id;
     r->rupture_id = rupture_id;
     cs_copy(r->source_name, sizeof r->source_name, name);
@@ -207,13 +210,12 @@ int erf_db_load_rupture(cs_db *db, long long erf_id, long long source_id, long l
     r->magnitude = mag;
     r->prob = prob;
     r->spacing_km = spacing;
-    if (cs_db_prepare(db,
-                      "SELECT Point_ID, Lat, Lon, Depth, Rake, Dip, Strike FROM Points WHERE "
-                      "ERF_ID = ? AND Source_ID = ? AND Rupture_ID = ? ORDER BY Point_ID",
-                      &st, err)) {
-        erf_rupture_free(r);
-        return -1;
-    }
+    rc = cs_db_prepare(db,
+                       "SELECT Point_ID, Lat, Lon, Depth, Rake, Dip, Strike FROM Points WHERE "
+                       "ERF_ID = ? AND Source_ID = ? AND Rupture_ID = ? ORDER BY Point_ID",
+                       &st, err);
+    if (rc) erf_rupture_free(r);
+    CS_CALL(err, rc);
     sqlite3_bind_int64(st, 1, erf_id);
     sqlite3_bind_int64(st, 2, source_id);
     sqlite3_bind_int64(st, 3, rupture_id);

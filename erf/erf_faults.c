@@ -72,26 +72,26 @@ static int read_branch(cs_csv *c, const int *col, erf_fault_branch *b, cs_error 
     cs_copy(b->key, sizeof b->key, cs_csv_field(c, (size_t)col[F_KEY]));
     cs_copy(b->name, sizeof b->name, cs_csv_field(c, (size_t)col[F_NAME]));
     double type, rel, file;
-    if (number(c, col[F_TYPE], "mfd_type_code", -2, 2, 1, &type, err) ||
-        number(c, col[F_RAKE], "rake_used_by_code", -180, 180, 1, &b->rake, err) ||
-        number(c, col[F_DIP], "dip_deg", 1, 90, 1, &b->dip, err) ||
-        number(c, col[F_WIDTH], "width_km", 0.1, 200, 1, &b->width_km, err) ||
-        number(c, col[F_TOP], "top_km", 0, 100, 1, &b->top_km, err) ||
-        number(c, col[F_REL_WEIGHT], "rel_weight", 0, 10, 1, &rel, err) ||
-        number(c, col[F_FILE_WEIGHT], "file_weight", 0, 1, 1, &file, err))
-        return -1;
+    CS_CALL(err, number(c, col[F_TYPE], "mfd_type_code", -2, 2, 1, &type, err));
+    CS_CALL(err, number(c, col[F_RAKE], "rake_used_by_code", -180, 180, 1, &b->rake, err));
+    CS_CALL(err, number(c, col[F_DIP], "dip_deg", 1, 90, 1, &b->dip, err));
+    CS_CALL(err, number(c, col[F_WIDTH], "width_km", 0.1, 200, 1, &b->width_km, err));
+    CS_CALL(err, number(c, col[F_TOP], "top_km", 0, 100, 1, &b->top_km, err));
+    CS_CALL(err, number(c, col[F_REL_WEIGHT], "rel_weight", 0, 10, 1, &rel, err));
+    CS_CALL(err, number(c, col[F_FILE_WEIGHT], "file_weight", 0, 1, 1, &file, err));
     b->mfd_type = (int)type;
     b->weight = rel * file;
-    if (b->mfd_type == 1)
-        return number(c, col[F_CHAR_M], "char_M", 4, 9.5, 1, &b->char_m, err) ||
-               number(c, col[F_CHAR_RATE], "char_rate_per_yr", 0, 10, 1, &b->char_rate, err);
+    if (b->mfd_type == 1) {
+        CS_CALL(err, number(c, col[F_CHAR_M], "char_M", 4, 9.5, 1, &b->char_m, err));
+        CS_CALL(err, number(c, col[F_CHAR_RATE], "char_rate_per_yr", 0, 10, 1, &b->char_rate, err));
+        return 0;
+    }
     if (b->mfd_type == 2 || b->mfd_type == -2) {
-        if (number(c, col[F_A], "gr_a_incremental", -10, 20, 1, &b->gr_a, err) ||
-            number(c, col[F_B], "gr_b", 0, 3, 1, &b->gr_b, err) ||
-            number(c, col[F_MMIN], "gr_Mmin", 4, 9.5, 1, &b->gr_mmin, err) ||
-            number(c, col[F_MMAX], "gr_Mmax", 4, 9.5, 1, &b->gr_mmax, err) ||
-            number(c, col[F_DM], "gr_dM", 0.001, 1, 1, &b->gr_dm, err))
-            return -1;
+        CS_CALL(err, number(c, col[F_A], "gr_a_incremental", -10, 20, 1, &b->gr_a, err));
+        CS_CALL(err, number(c, col[F_B], "gr_b", 0, 3, 1, &b->gr_b, err));
+        CS_CALL(err, number(c, col[F_MMIN], "gr_Mmin", 4, 9.5, 1, &b->gr_mmin, err));
+        CS_CALL(err, number(c, col[F_MMAX], "gr_Mmax", 4, 9.5, 1, &b->gr_mmax, err));
+        CS_CALL(err, number(c, col[F_DM], "gr_dM", 0.001, 1, 1, &b->gr_dm, err));
         if (b->gr_mmax < b->gr_mmin)
             return cs_error_input(err, cs_csv_place(c), "gr_Mmax",
                                   cs_csv_field(c, (size_t)col[F_MMAX]), "must be at least gr_Mmin");
@@ -104,24 +104,25 @@ static int read_branch(cs_csv *c, const int *col, erf_fault_branch *b, cs_error 
 
 static int read_faults(const char *path, erf_fault_set *set, cs_error *err) {
     cs_csv *c;
-    if (cs_csv_open(path, &c, err)) return -1;
+    CS_CALL(err, cs_csv_open(path, &c, err));
     int col[F_N], rc = -1, r, cap = 0;
     if ((r = cs_csv_next(c, err)) <= 0) {
-        if (r == 0)
-            cs_error_input(err, path, NULL, "(empty)", "a faults file starts with its header");
+        rc = r < 0 ? -r
+                   : cs_error_input(err, path, NULL, "(empty)",
+                                    "a faults file starts with its header");
         goto out;
     }
-    if (map_columns(c, fault_columns, F_N, col, err)) goto out;
+    CS_CALL_GOTO(rc, err, map_columns(c, fault_columns, F_N, col, err), out);
     while ((r = cs_csv_next(c, err)) > 0) {
         erf_fault_branch b;
-        if (read_branch(c, col, &b, err)) goto out;
+        CS_CALL_GOTO(rc, err, read_branch(c, col, &b, err), out);
         erf_fault_source *s = find_source(set, b.key);
         if (!s) {
             if (set->nsources == cap) {
                 cap = cap ? 2 * cap : 64;
                 erf_fault_source *g = realloc(set->sources, (size_t)cap * sizeof *g);
                 if (!g) {
-                    cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                    rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
                     goto out;
                 }
                 set->sources = g;
@@ -134,13 +135,17 @@ static int read_faults(const char *path, erf_fault_set *set, cs_error *err) {
         }
         erf_fault_branch *g = realloc(s->branches, (size_t)(s->nbranches + 1) * sizeof *g);
         if (!g) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
             goto out;
         }
         s->branches = g;
         s->branches[s->nbranches++] = b;
     }
-    if (r == 0) rc = 0;
+    if (r < 0) {
+        rc = -r;
+        goto out;
+    }
+    rc = 0;
 out:
     cs_csv_close(c);
     return rc;
@@ -149,27 +154,28 @@ out:
 static int read_traces(const char *path, erf_fault_set *set, cs_error *err) {
     static const char *want[4] = {"source_id", "point_index", "lat", "lon"};
     cs_csv *c;
-    if (cs_csv_open(path, &c, err)) return -1;
+    CS_CALL(err, cs_csv_open(path, &c, err));
     int col[4], rc = -1, r;
     if ((r = cs_csv_next(c, err)) <= 0) {
-        if (r == 0)
-            cs_error_input(err, path, NULL, "(empty)", "a traces file starts with its header");
+        rc = r < 0 ? -r
+                   : cs_error_input(err, path, NULL, "(empty)",
+                                    "a traces file starts with its header");
         goto out;
     }
-    if (map_columns(c, want, 4, col, err)) goto out;
+    CS_CALL_GOTO(rc, err, map_columns(c, want, 4, col, err), out);
     while ((r = cs_csv_next(c, err)) > 0) {
         const char *key = cs_csv_field(c, (size_t)col[0]);
         erf_fault_source *s = find_source(set, key);
         if (!s) continue; /* a trace of an entry not in the faults file */
         double idx, lat, lon;
-        if (number(c, col[1], "point_index", 1, 100000, 1, &idx, err) ||
-            number(c, col[2], "lat", -90, 90, 1, &lat, err) ||
-            number(c, col[3], "lon", -180, 180, 1, &lon, err))
-            goto out;
+        CS_CALL_GOTO(rc, err, number(c, col[1], "point_index", 1, 100000, 1, &idx, err), out);
+        CS_CALL_GOTO(rc, err, number(c, col[2], "lat", -90, 90, 1, &lat, err), out);
+        CS_CALL_GOTO(rc, err, number(c, col[3], "lon", -180, 180, 1, &lon, err), out);
         if ((int)idx != s->ntrace + 1) {
-            cs_error_input(err, cs_csv_place(c), "point_index", cs_csv_field(c, (size_t)col[1]),
-                           "trace points of %s must come in order 1, 2, ... (expected %d)", key,
-                           s->ntrace + 1);
+            rc =
+                cs_error_input(err, cs_csv_place(c), "point_index", cs_csv_field(c, (size_t)col[1]),
+                               "trace points of %s must come in order 1, 2, ... (expected %d)", key,
+                               s->ntrace + 1);
             goto out;
         }
         double *la = realloc(s->trace_lat, (size_t)(s->ntrace + 1) * sizeof *la);
@@ -177,18 +183,21 @@ static int read_traces(const char *path, erf_fault_set *set, cs_error *err) {
         double *lo = realloc(s->trace_lon, (size_t)(s->ntrace + 1) * sizeof *lo);
         if (lo) s->trace_lon = lo;
         if (!la || !lo) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
             goto out;
         }
         s->trace_lat[s->ntrace] = lat;
         s->trace_lon[s->ntrace++] = lon;
     }
-    if (r < 0) goto out;
+    if (r < 0) {
+        rc = -r;
+        goto out;
+    }
     for (int i = 0; i < set->nsources; i++)
         if (set->sources[i].ntrace < 2) {
-            cs_error_input(err, path, "source_id", set->sources[i].key,
-                           "has %d trace points; a fault trace needs at least 2",
-                           set->sources[i].ntrace);
+            rc = cs_error_input(err, path, "source_id", set->sources[i].key,
+                                "has %d trace points; a fault trace needs at least 2",
+                                set->sources[i].ntrace);
             goto out;
         }
     rc = 0;
@@ -200,11 +209,13 @@ out:
 int erf_faults_read(const char *faults_csv, const char *traces_csv, erf_fault_set *set,
                     cs_error *err) {
     memset(set, 0, sizeof *set);
-    if (read_faults(faults_csv, set, err) || read_traces(traces_csv, set, err)) {
-        erf_faults_free(set);
-        return -1;
-    }
+    int rc;
+    CS_CALL_GOTO(rc, err, read_faults(faults_csv, set, err), fail);
+    CS_CALL_GOTO(rc, err, read_traces(traces_csv, set, err), fail);
     return 0;
+fail:
+    erf_faults_free(set);
+    return rc;
 }
 
 void erf_faults_free(erf_fault_set *set) {
@@ -267,10 +278,9 @@ static int fault_surface(const erf_fault_source *f, const erf_fault_branch *b, d
     int ncols = (int)lround(length / spacing) + 1, nrows = (int)lround(b->width_km / spacing) + 1;
     if (ncols < 2) ncols = 2;
     if (nrows < 1) nrows = 1;
-    if (erf_rupture_alloc(out, nrows, ncols, err)) {
-        free(seg);
-        return -1;
-    }
+    int rc = erf_rupture_alloc(out, nrows, ncols, err);
+    if (rc) free(seg);
+    CS_CALL(err, rc);
     *col_step = length / (ncols - 1);
     double row_step = nrows > 1 ? b->width_km / (nrows - 1) : 0;
     double dipdir =
@@ -297,7 +307,7 @@ static int fault_surface(const erf_fault_source *f, const erf_fault_branch *b, d
 
 /* Columns [c0, c0 + nc) of the surface as a rupture. */
 static int slice(const erf_rupture *full, int c0, int nc, erf_rupture *r, cs_error *err) {
-    if (erf_rupture_alloc(r, full->nrows, nc, err)) return -1;
+    CS_CALL(err, erf_rupture_alloc(r, full->nrows, nc, err));
     for (int k = 0; k < full->nrows; k++)
         for (int c = 0; c < nc; c++) {
             int from = k * full->ncols + c0 + c, to = k * nc + c;
@@ -339,7 +349,7 @@ int erf_fault_ruptures(const erf_fault_source *f, const erf_build_options *o, er
         const erf_fault_branch *b = &f->branches[bi];
         erf_rupture full;
         double col_step = 0;
-        if (fault_surface(f, b, o->spacing_km, &full, &col_step, err)) return -1;
+        CS_CALL(err, fault_surface(f, b, o->spacing_km, &full, &col_step, err));
         int rc = 0;
         if (b->mfd_type == 1) {
             rc = emit_one(&e, &full, "characteristic", b->char_m, b->char_rate * b->weight, err);
@@ -367,14 +377,17 @@ int erf_fault_ruptures(const erf_fault_source *f, const erf_build_options *o, er
                 int offset = ((full.ncols - nc) - (npos - 1) * step) / 2;
                 for (int p = 0; p < npos && !rc; p++) {
                     erf_rupture r;
-                    if ((rc = slice(&full, offset + p * step, nc, &r, err))) break;
+                    if ((rc = slice(&full, offset + p * step, nc, &r, err))) {
+                        CS_TRACE(err);
+                        break;
+                    }
                     rc = emit_one(&e, &r, b->mfd_type == 2 ? "GR" : "GR+b0", m, rate / npos, err);
                     erf_rupture_free(&r);
                 }
             }
         }
         erf_rupture_free(&full);
-        if (rc) return -1;
+        CS_CALL(err, rc);
     }
     return 0;
 }

@@ -16,7 +16,7 @@ static const char *header_keys[5] = {"Probability", "Magnitude", "GridSpacing", 
 static int check_point(const char *place, const double *v, cs_error *err) {
     static const char *names[6] = {"lat", "lon", "depth", "rake", "dip", "strike"};
     char value[64];
-    if (cs_geo_check_lonlat(v[1], v[0], place, err)) return -1;
+    CS_CALL(err, cs_geo_check_lonlat(v[1], v[0], place, err));
     struct {
         int i;
         double lo, hi;
@@ -40,7 +40,8 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
                       cs_error *err) {
     memset(r, 0, sizeof *r);
     cs_lines in;
-    if (cs_lines_open(&in, path, "rupture geometry file", err)) return -1;
+    CS_CALL(err, cs_lines_open(&in, path, "rupture geometry file", err));
+    int rc = 0;
     double header[5];
     int seen[5] = {0}, nseen = 0;
     char *line;
@@ -48,9 +49,9 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
     while (nseen < 5 && (line = cs_lines_next(&in))) {
         char *eq = strchr(line, '=');
         if (!eq) {
-            cs_error_input(err, in.place, NULL, in.copy,
-                           "expected a header line 'Key = value' (Probability, Magnitude, "
-                           "GridSpacing, NumRows, NumCols)");
+            rc = cs_error_input(err, in.place, NULL, in.copy,
+                                "expected a header line 'Key = value' (Probability, Magnitude, "
+                                "GridSpacing, NumRows, NumCols)");
             goto fail;
         }
         *eq = 0;
@@ -59,15 +60,15 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
         while (k < 5 && strcmp(key, header_keys[k]) != 0)
             k++;
         if (k == 5) {
-            cs_error_input(err, in.place, key, val, "unknown header key");
+            rc = cs_error_input(err, in.place, key, val, "unknown header key");
             goto fail;
         }
         if (seen[k]) {
-            cs_error_input(err, in.place, key, val, "appears twice");
+            rc = cs_error_input(err, in.place, key, val, "appears twice");
             goto fail;
         }
         if (cs_parse_double(val, &header[k])) {
-            cs_error_input(err, in.place, key, val, "must be a number");
+            rc = cs_error_input(err, in.place, key, val, "must be a number");
             goto fail;
         }
         int bad = 0;
@@ -76,11 +77,11 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
         if (k == 2) bad = !(header[k] > 0 && header[k] <= 100);
         if (k >= 3) bad = header[k] != floor(header[k]) || header[k] < 1 || header[k] > 100000;
         if (bad) {
-            cs_error_input(err, in.place, key, val, "%s",
-                           k == 0   ? "a probability lies in [0, 1]"
-                           : k == 1 ? "a magnitude lies in (0, 10)"
-                           : k == 2 ? "grid spacing must lie in (0, 100] km"
-                                    : "must be a whole number from 1 to 100000");
+            rc = cs_error_input(err, in.place, key, val, "%s",
+                                k == 0   ? "a probability lies in [0, 1]"
+                                : k == 1 ? "a magnitude lies in (0, 10)"
+                                : k == 2 ? "grid spacing must lie in (0, 100] km"
+                                         : "must be a whole number from 1 to 100000");
             goto fail;
         }
         seen[k] = 1;
@@ -89,13 +90,13 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
     if (nseen < 5) {
         for (int k = 0; k < 5; k++)
             if (!seen[k]) {
-                cs_error_input(err, path, header_keys[k], "(missing)",
-                               "every rupture geometry file has this header line");
+                rc = cs_error_input(err, path, header_keys[k], "(missing)",
+                                    "every rupture geometry file has this header line");
                 break;
             }
         goto fail;
     }
-    if (erf_rupture_alloc(r, (int)header[3], (int)header[4], err)) goto fail;
+    CS_CALL_GOTO(rc, err, erf_rupture_alloc(r, (int)header[3], (int)header[4], err), fail);
     r->source_id = source_id;
     r->rupture_id = rupture_id;
     r->prob = header[0];
@@ -105,19 +106,19 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
     for (int i = 0; i < n; i++) {
         line = cs_lines_next(&in);
         if (!line) {
-            cs_error_input(err, path, "points", "(end of file)",
-                           "NumRows x NumCols = %d x %d = %d points expected, found %d", r->nrows,
-                           r->ncols, n, i);
+            rc = cs_error_input(err, path, "points", "(end of file)",
+                                "NumRows x NumCols = %d x %d = %d points expected, found %d",
+                                r->nrows, r->ncols, n, i);
             goto fail;
         }
         double v[6];
         int got = cs_parse_numbers(line, v, 6);
         if (got != 6) {
-            cs_error_input(err, in.place, NULL, in.copy,
-                           "a point line has 6 numbers: lat lon depth_km rake dip strike");
+            rc = cs_error_input(err, in.place, NULL, in.copy,
+                                "a point line has 6 numbers: lat lon depth_km rake dip strike");
             goto fail;
         }
-        if (check_point(in.place, v, err)) goto fail;
+        CS_CALL_GOTO(rc, err, check_point(in.place, v, err), fail);
         r->lat[i] = v[0];
         r->lon[i] = v[1];
         r->dep[i] = v[2];
@@ -126,8 +127,8 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
         r->stk[i] = v[5];
     }
     if ((line = cs_lines_next(&in))) {
-        cs_error_input(err, in.place, NULL, in.copy,
-                       "more lines than NumRows x NumCols = %d points", n);
+        rc = cs_error_input(err, in.place, NULL, in.copy,
+                            "more lines than NumRows x NumCols = %d points", n);
         goto fail;
     }
     cs_lines_close(&in);
@@ -135,12 +136,12 @@ int erf_geometry_read(const char *path, long long source_id, long long rupture_i
 fail:
     cs_lines_close(&in);
     erf_rupture_free(r);
-    return -1;
+    return rc;
 }
 
 int erf_geometry_write(const char *path, const erf_rupture *r, cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     fprintf(a.f, "Probability = %.17g\nMagnitude = %.17g\nGridSpacing = %.17g\n", r->prob,
             r->magnitude, r->spacing_km);
     fprintf(a.f,

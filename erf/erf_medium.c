@@ -19,7 +19,7 @@ int erf_medium_query(double lon, double lat, double depth_km, double *vs, double
                      cs_error *err) {
     erf_medium *m = ctx;
     sgt_material mat;
-    if (sgt_model_query(&m->model, 0, 0, depth_km * 1e3, 0, 0, 0, &mat, err)) return -1;
+    CS_CALL(err, sgt_model_query(&m->model, 0, 0, depth_km * 1e3, 0, 0, 0, &mat, err));
     *vs = mat.vs;
     *rho = mat.rho;
     return 0;
@@ -32,7 +32,7 @@ int erf_medium_extremes(const erf_medium *m, double depth_km, double vs_floor, d
     /* every layer top within the range, and samples every 10 m for the linear model */
     for (double z = 0; z <= depth_km * 1e3 + 1e-6; z += 10.0) {
         sgt_material mat;
-        if (sgt_model_query(&m->model, 0, 0, z, 0, 0, 0, &mat, err)) return -1;
+        CS_CALL(err, sgt_model_query(&m->model, 0, 0, z, 0, 0, 0, &mat, err));
         double vs = fmax(mat.vs, vs_floor), vp = fmax(mat.vp, 1.45 * vs);
         if (vs < *vs_min) *vs_min = vs;
         if (vp > *vp_max) *vp_max = vp;

@@ -26,21 +26,20 @@ typedef struct {
 static int worker_open(worker_state *ws, const run_config *cfg, cs_error *err) {
     memset(ws, 0, sizeof *ws);
     const char *paths[3] = {cfg->sgt[0], cfg->sgt[1], cfg->sgt[2]};
-    if (sgt_set_open(&ws->sgt, paths, err)) return -1;
-    if (synth_init(&ws->synth, &ws->sgt, err)) {
-        sgt_set_close(&ws->sgt);
-        return -1;
-    }
+    CS_CALL(err, sgt_set_open(&ws->sgt, paths, err));
+    int rc;
+    CS_CALL_GOTO(rc, err, synth_init(&ws->synth, &ws->sgt, err), close_sgt);
     im_type *types;
-    if (im_types(&cfg->ims, &types, &ws->nim, err)) {
-        synth_free(&ws->synth);
-        sgt_set_close(&ws->sgt);
-        return -1;
-    }
+    CS_CALL_GOTO(rc, err, im_types(&cfg->ims, &types, &ws->nim, err), free_synth);
     free(types);
     ws->w = (extract_worker){&ws->sgt,    &ws->synth, &cfg->ims,     ws->nim,
                              cfg->method, &cfg->gen,  cfg->want_seis};
     return 0;
+free_synth:
+    synth_free(&ws->synth);
+close_sgt:
+    sgt_set_close(&ws->sgt);
+    return rc;
 }
 
 static void worker_close(worker_state *ws) {

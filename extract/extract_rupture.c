@@ -30,10 +30,9 @@ static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want
 static int one_record(extract_worker *w, const synth_cache *cache, const synth_subfault *sf,
                       long nsf, double *vel, rupture_result *out, int v, cs_error *err) {
     int nt = w->synth->nt;
-    int rc = w->method == SYNTH_TIME ? synth_time(w->synth, cache, sf, nsf, vel, err)
-                                     : synth_frequency(w->synth, cache, sf, nsf, vel, err);
-    if (rc) return -1;
-    if (im_compute(w->ims, vel, nt, w->synth->dt, out->ims + (size_t)v * out->nim, err)) return -1;
+    CS_CALL(err, w->method == SYNTH_TIME ? synth_time(w->synth, cache, sf, nsf, vel, err)
+                                         : synth_frequency(w->synth, cache, sf, nsf, vel, err));
+    CS_CALL(err, im_compute(w->ims, vel, nt, w->synth->dt, out->ims + (size_t)v * out->nim, err));
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)
             out->seis[(size_t)v * 3 * nt + i] = (float)vel[i];
@@ -53,30 +52,31 @@ static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_
     synth_cache cache = {0};
     int rc = -1;
     if (!points || !sf || !m6 || !vs) {
-        cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        if (sgt_set_locate(w->sgt, r->lon[i], r->lat[i], r->dep[i], &points[i], err) ||
-            synth_moment_tensor(w->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i], r->rake[i],
-                                m6 + 6 * i, err)) {
+        if ((rc = sgt_set_locate(w->sgt, r->lon[i], r->lat[i], r->dep[i], &points[i], err)) ||
+            (rc = synth_moment_tensor(w->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i],
+                                      r->rake[i], m6 + 6 * i, err))) {
             cs_error_prefix(err, "source %lld rupture %lld point %d: ", r->source_id, r->rupture_id,
                             i);
+            CS_TRACE(err);
             goto out;
         }
         double mu = w->sgt->material[3 * points[i] + 1];
         rho[i] = w->sgt->material[3 * points[i] + 2];
         vs[i] = rho[i] > 0 && mu > 0 ? sqrt(mu / rho[i]) : 0;
     }
-    if (synth_cache_load(w->synth, points, n, w->method, m6, &cache, err)) goto out;
+    CS_CALL_GOTO(rc, err, synth_cache_load(w->synth, points, n, w->method, m6, &cache, err), out);
     for (int v = 0; v < nvar; v++) {
         srf_file srf;
         rupgen_info info;
-        if (rupgen_variation_in(r, w->gen, vs, rho, v, &srf, &info, err)) goto out;
+        CS_CALL_GOTO(rc, err, rupgen_variation_in(r, w->gen, vs, rho, v, &srf, &info, err), out);
         double *grown = realloc(sr, sizeof(double) * (size_t)(srf.nsamples ? srf.nsamples : 1));
         if (!grown) {
             srf_free(&srf);
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
             goto out;
         }
         sr = grown;
@@ -100,9 +100,10 @@ static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_
         out->hypo[4 * v + 1] = info.hypo_lon;
         out->hypo[4 * v + 2] = info.hypo_depth;
         out->hypo[4 * v + 3] = info.slip_index;
-        if (one_record(w, &cache, sf, n, vel, out, v, err)) {
+        if ((rc = one_record(w, &cache, sf, n, vel, out, v, err))) {
             cs_error_prefix(err, "source %lld rupture %lld variation %d: ", r->source_id,
                             r->rupture_id, v);
+            CS_TRACE(err);
             goto out;
         }
     }
@@ -121,16 +122,22 @@ static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_re
                       double *vel, cs_error *err) {
     for (int v = 0; v < nvar; v++) {
         srf_file srf;
-        if (srf_read(lfns[v], &srf, err)) return -1;
+        CS_CALL(err, srf_read(lfns[v], &srf, err));
         synth_subfault *sf = NULL;
         long nsf = 0, *points = NULL, npoints = 0;
         double *sr = NULL;
         synth_cache cache = {0};
-        int rc = synth_subfaults_from_srf(w->sgt, &srf, &sf, &nsf, &points, &npoints, &sr, err);
-        if (!rc) rc = synth_cache_load(w->synth, points, npoints, w->method, NULL, &cache, err);
-        if (!rc) rc = one_record(w, &cache, sf, nsf, vel, out, v, err);
-        /* the hypocentre: the first point to rupture */
         long first = 0;
+        int rc;
+        CS_CALL_GOTO(rc, err,
+                     synth_subfaults_from_srf(w->sgt, &srf, &sf, &nsf, &points, &npoints, &sr, err),
+                     hypocentre);
+        CS_CALL_GOTO(rc, err,
+                     synth_cache_load(w->synth, points, npoints, w->method, NULL, &cache, err),
+                     hypocentre);
+        CS_CALL_GOTO(rc, err, one_record(w, &cache, sf, nsf, vel, out, v, err), hypocentre);
+    hypocentre:
+        /* the hypocentre: the first point to rupture */
         for (long i = 1; i < srf.npoints; i++)
             if (srf.points[i].tinit < srf.points[first].tinit) first = i;
         out->hypo[4 * v] = srf.npoints ? srf.points[first].lat : NAN;
@@ -144,7 +151,7 @@ static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_re
         srf_free(&srf);
         if (rc) {
             cs_error_prefix(err, "%s: ", lfns[v]);
-            return -1;
+            return rc;
         }
     }
     return 0;
@@ -152,7 +159,7 @@ static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_re
 
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err) {
-    if (alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err)) return -1;
+    CS_CALL(err, alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err));
     double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
     if (!vel) {
         rupture_result_free(out);

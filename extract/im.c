@@ -198,11 +198,11 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     if (!buf)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
     double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu;
-    for (int f = 0; f < 3; f++)
-        if (im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err)) {
-            free(buf);
-            return -1;
-        }
+    for (int f = 0; f < 3; f++) {
+        int rc = im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err);
+        if (rc) free(buf);
+        CS_CALL(err, rc);
+    }
     int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
         double w = 2 * M_PI / c->periods[p], pe, pn, r50, r100;

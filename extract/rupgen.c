@@ -54,7 +54,7 @@ static int count_along(int npoints, double length_km, double spacing, int min_co
 }
 
 int rupgen_plan(const erf_rupture *r, const rupgen_params *p, rupgen_layout *out, cs_error *err) {
-    if (rupgen_check(p, err)) return -1;
+    CS_CALL(err, rupgen_check(p, err));
     out->nhypo_strike =
         count_along(r->ncols, r->ncols * r->spacing_km, p->hypo_spacing_km, p->min_hypo);
     out->nhypo_dip =
@@ -268,7 +268,7 @@ static int first_arrivals(const erf_rupture *r, const double *xyz, const double 
 int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variation,
                       rupgen_info *info, cs_error *err) {
     rupgen_layout lay;
-    if (rupgen_plan(r, p, &lay, err)) return -1;
+    CS_CALL(err, rupgen_plan(r, p, &lay, err));
     if (variation < 0 || variation >= lay.nvariations)
         return cs_error_set(err, CS_ERR_INPUT,
                             "source %lld rupture %lld: variation %d outside 0..%d", r->source_id,
@@ -292,7 +292,7 @@ int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variatio
 int rupgen_medium_sample(const erf_rupture *r, rupgen_medium medium, void *ctx, double *vs,
                          double *rho, cs_error *err) {
     for (int i = 0; i < erf_rupture_npoints(r); i++)
-        if (medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], ctx, err)) return -1;
+        CS_CALL(err, medium(r->lon[i], r->lat[i], r->dep[i], &vs[i], &rho[i], ctx, err));
     return 0;
 }
 
@@ -303,8 +303,10 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
     double *m = malloc(sizeof(double) * 2 * (size_t)n);
     if (!m)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
-    int rc = rupgen_medium_sample(r, medium, medium_ctx, m, m + n, err);
-    if (!rc) rc = rupgen_variation_in(r, p, m, m + n, variation, out, info, err);
+    int rc;
+    CS_CALL_GOTO(rc, err, rupgen_medium_sample(r, medium, medium_ctx, m, m + n, err), done);
+    CS_CALL_GOTO(rc, err, rupgen_variation_in(r, p, m, m + n, variation, out, info, err), done);
+done:
     free(m);
     return rc;
 }
@@ -312,7 +314,7 @@ int rupgen_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium
 int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const double *vs,
                         const double *rho, int variation, srf_file *out, rupgen_info *info,
                         cs_error *err) {
-    if (rupgen_hypocentre(r, p, variation, info, err)) return -1;
+    CS_CALL(err, rupgen_hypocentre(r, p, variation, info, err));
     int n = erf_rupture_npoints(r), nx = r->ncols;
     int hcol = info->hypo_point % nx, hrow = info->hypo_point / nx;
 
@@ -323,16 +325,17 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
     int rc = -1;
     for (int i = 0; i < n; i++) {
         if (!(vs[i] > 0 && rho[i] > 0)) {
-            cs_error_set(err, CS_ERR_INPUT,
-                         "source %lld rupture %lld point %d: the velocity model gives vs = %g, "
-                         "rho = %g at depth %g km (a rupture needs solid rock)",
-                         r->source_id, r->rupture_id, i, vs[i], rho[i], r->dep[i]);
+            rc =
+                cs_error_set(err, CS_ERR_INPUT,
+                             "source %lld rupture %lld point %d: the velocity model gives vs = %g, "
+                             "rho = %g at depth %g km (a rupture needs solid rock)",
+                             r->source_id, r->rupture_id, i, vs[i], rho[i], r->dep[i]);
             goto out;
         }
         mu[i] = rho[i] * vs[i] * vs[i];
         ecef(r->lat[i], r->lon[i], r->dep[i], xyz + 3 * i);
     }
-    if (rupgen_slip(r, p, mu, info->slip_index, slip, err)) goto out;
+    CS_CALL_GOTO(rc, err, rupgen_slip(r, p, mu, info->slip_index, slip, err), out);
 
     double smean = 0;
     for (int i = 0; i < n; i++)
@@ -347,7 +350,7 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
         v[i] = p->rvfrac * vs[i] * 1e-3 * depth_factor * slip_factor; /* km/s */
         if (v[i] * 1e3 > info->vr_max) info->vr_max = v[i] * 1e3;
     }
-    if (first_arrivals(r, xyz, v, info->hypo_point, t, err)) goto out;
+    CS_CALL_GOTO(rc, err, first_arrivals(r, xyz, v, info->hypo_point, t, err), out);
 
     /* Rise times: c sqrt(s / s_mean), doubled in the shallow zone, mean over slipping points
      * equal to 1.6e-9 M0^(1/3) (M0 in dyne-cm; Graves and Pitarka 2010). */
@@ -370,7 +373,7 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
         if (slip[i] > 0) nsamples += (long)ceil(tau[i] / dt) + 1;
     }
 
-    if (srf_alloc(out, 2, 1, n, nsamples, err)) goto out;
+    CS_CALL_GOTO(rc, err, srf_alloc(out, 2, 1, n, nsamples, err), out);
     out->block_start[0] = 0;
     out->block_count[0] = n;
     int mid = (r->ncols - 1) / 2, mid2 = r->ncols / 2;
@@ -421,7 +424,7 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
     out->comments = malloc(sizeof *out->comments);
     if (!out->comments || !(out->comments[0] = strdup(comment))) {
         srf_free(out);
-        cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
         goto out;
     }
     out->ncomments = 1;

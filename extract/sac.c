@@ -78,7 +78,7 @@ int sac_write(const char *path, const sac_meta *m, const float *data, int n, cs_
     put_string(h, K_CMPNM, 8, m->component);
     put_string(h, K_NETWK, 8, "CS");
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     if (fwrite(h, 1, sizeof h, a.f) != sizeof h ||
         fwrite(data, sizeof(float), (size_t)n, a.f) != (size_t)n) {
         cs_atomic_abort(&a);

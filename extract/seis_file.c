@@ -35,7 +35,7 @@ static int write_attrs(hid_t f, const seis_meta *m) {
 static int write_file(const char *path, const int64_t *index, long n, const seis_meta *m,
                       const float *seis, char sha[CS_SHA256_HEX], cs_error *err) {
     char tmp[4200];
-    if (cs_atomic_reserve(path, tmp, sizeof tmp, err)) return -1;
+    CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     hid_t f = cs_h5_create(tmp);
     if (f < 0) {
         unlink(tmp);

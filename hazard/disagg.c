@@ -138,7 +138,7 @@ int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa
     /* 40 halvings of the 25.3-wide ln range: the level to 2e-11 relative */
     for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
-        if (hazard_curve(rups, n, (double[]){exp(mid)}, 1, &poe, err)) return -1;
+        CS_CALL(err, hazard_curve(rups, n, (double[]){exp(mid)}, 1, &poe, err));
         if (hazard_annual(poe, years) >= pa)
             lo = mid;
         else

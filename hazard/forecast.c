@@ -53,10 +53,9 @@ static int finish(const point_buf *pts, hazard_forecast_rupture head, int ncols,
         for (long q = 0; q < pts->n; q++) {
             hazard_forecast_rupture e = head;
             e.point = q, e.prob = p, e.rake = pts->rake[q], e.dip = pts->dip[q];
-            int rc = erf_distances_at(pts->lat + q, pts->lon + q, pts->dep + q, 1, 1, lon, lat,
-                                      &e.d, err);
-            if (rc) return rc;
-            if (e.d.rrup <= max_km && (rc = entry_push(out, &e, err))) return rc;
+            CS_CALL(err, erf_distances_at(pts->lat + q, pts->lon + q, pts->dep + q, 1, 1, lon, lat,
+                                          &e.d, err));
+            if (e.d.rrup <= max_km) CS_CALL(err, entry_push(out, &e, err));
         }
         return 0;
     }
@@ -76,14 +75,14 @@ int hazard_forecast_load(cs_db *db, long long erf_id, double lon, double lat, do
     sqlite3_stmt *st;
     *out = NULL;
     *n = *nall = 0;
-    if (cs_db_prepare(db,
-                      "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, r.Num_Columns, "
-                      "coalesce(r.Source_Type, '') = 'area', p.Lat, p.Lon, p.Depth, p.Rake, p.Dip "
-                      "FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND p.Source_ID = "
-                      "r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = ? "
-                      "ORDER BY r.Source_ID, r.Rupture_ID, p.Point_ID",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, r.Num_Columns, "
+                     "coalesce(r.Source_Type, '') = 'area', p.Lat, p.Lon, p.Depth, p.Rake, p.Dip "
+                     "FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND p.Source_ID = "
+                     "r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = ? "
+                     "ORDER BY r.Source_ID, r.Rupture_ID, p.Point_ID",
+                     &st, err));
     sqlite3_bind_int64(st, 1, erf_id);
     point_buf pts = {0};
     entry_buf res = {0};
@@ -126,7 +125,7 @@ int hazard_forecast_load(cs_db *db, long long erf_id, double lon, double lat, do
 int hazard_forecast_write_csv(const char *path, const hazard_forecast_rupture *r, long n,
                               cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     fprintf(a.f, "source_id,rupture_id,point,magnitude,probability,rake,dip,ztor_km,rrup_km,"
                  "rjb_km,rx_km\n");
     for (long q = 0; q < n; q++)

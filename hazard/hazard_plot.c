@@ -150,7 +150,7 @@ static int write_surface(const char *path, drawer fn, const void *spec, cs_error
     if (!svg && !png)
         return cs_error_input(err, path, NULL, NULL, "a plot is written as .png or .svg");
     char tmp[4200];
-    if (cs_atomic_reserve(path, tmp, sizeof tmp, err)) return -1;
+    CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     cairo_surface_t *sf = svg ? cairo_svg_surface_create(tmp, WIDTH, HEIGHT)
                               : cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
     cairo_t *cr = cairo_create(sf);

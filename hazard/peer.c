@@ -289,7 +289,7 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
     to_local(site->lon, site->lat, &sx, &sy);
     mag_bin *bins = NULL;
     int nb = 0;
-    if (case_bins(id, &f, &bins, &nb, err)) return -1;
+    CS_CALL(err, case_bins(id, &f, &bins, &nb, err));
     double trunc = !strcmp(id, "8b") ? 2 : !strcmp(id, "8c") ? 3 : 0;
     int with_sigma = id[0] == '8';
     long cap = 0;

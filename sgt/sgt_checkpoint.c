@@ -112,8 +112,8 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
                       const char *fp, cs_error *err) {
     char path[4400], tmp[4600];
     rank_file(c, steps, rank_of(s), path, sizeof path);
-    int rc = cs_atomic_reserve(path, tmp, sizeof tmp, err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     hid_t f = cs_h5_create(tmp);
     if (f < 0) {
         remove(tmp);
@@ -152,8 +152,11 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
     }
     if (H5Fclose(f) < 0) bad = 1;
     if (!rc && bad) rc = cs_error_set(err, CS_ERR_IO, "%s: writing the checkpoint failed", tmp);
-    if (!rc) rc = cs_atomic_publish(tmp, path, NULL, err);
-    if (rc) remove(tmp);
+    if (rc) goto fail;
+    CS_CALL_GOTO(rc, err, cs_atomic_publish(tmp, path, NULL, err), fail);
+    return 0;
+fail:
+    remove(tmp);
     return rc;
 }
 
@@ -161,12 +164,15 @@ int sgt_checkpoint_write(const sgt_config *c, const sgt_backend *be, sgt_state *
                          const char *fp, cs_error *err) {
     MPI_Comm comm = comm_of(s);
     int rc = 0;
-    if (mkdir(c->checkpoint_dir, 0755) && errno != EEXIST)
+    if (mkdir(c->checkpoint_dir, 0755) && errno != EEXIST) {
         rc = cs_error_errno(err, c->checkpoint_dir, "create the checkpoint folder");
-    if (!rc) rc = be->finish(s, err);
-    if (!rc) rc = write_rank(c, be, s, steps, fp, err);
+        goto agree;
+    }
+    CS_CALL_GOTO(rc, err, be->finish(s, err), agree);
+    CS_CALL_GOTO(rc, err, write_rank(c, be, s, steps, fp, err), agree);
+agree:
     /* Only once every rank's file is in place does the manifest move on. */
-    if ((rc = sgt_agree(comm, rc, err))) return rc;
+    CS_CALL(err, sgt_agree(comm, rc, err));
     if (rank_of(s) == 0) {
         char path[4400], text[256];
         manifest_file(c, path, sizeof path);
@@ -174,7 +180,7 @@ int sgt_checkpoint_write(const sgt_config *c, const sgt_backend *be, sgt_state *
                          size_of(s));
         rc = cs_atomic_write_file(path, text, (size_t)n, NULL, err);
     }
-    if ((rc = sgt_agree(comm, rc, err))) return rc;
+    CS_CALL(err, sgt_agree(comm, rc, err));
     remove_rank_files(c, rank_of(s), steps);
     cs_info("checkpoint after step %d in %s", steps, c->checkpoint_dir);
     return 0;
@@ -275,8 +281,10 @@ int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state
     else if (info[1] <= 0 || info[1] >= c->nt)
         rc = cs_error_input(err, c->checkpoint_dir, "checkpoint", NULL,
                             "names step %d, outside the run's 1..%d", info[1], c->nt - 1);
-    if (!rc) rc = read_rank(c, be, s, info[1], fp, err);
-    if ((rc = sgt_agree(comm_of(s), rc, err))) return rc;
+    else
+        CS_CALL_GOTO(rc, err, read_rank(c, be, s, info[1], fp, err), agree);
+agree:
+    CS_CALL(err, sgt_agree(comm_of(s), rc, err));
     *steps_done = info[1];
     return 0;
 }

@@ -88,20 +88,20 @@ static int check_node(const sgt_config *c, const int *p, const char *what, const
 int sgt_check_points(const sgt_config *c, cs_error *err) {
     char place[4400];
     int allow_surface = c->source_kind == SGT_SOURCE_FORCE;
-    if (check_node(c, c->src, "source node", "source", allow_surface, err)) return err->status;
+    CS_CALL(err, check_node(c, c->src, "source node", "source", allow_surface, err));
     for (long p = 0; p < c->npoints; p++) {
         if (c->point_lines)
             snprintf(place, sizeof place, "%s:%d", c->point_file, c->point_lines[p]);
         else
             snprintf(place, sizeof place, "save point %ld", p);
-        if (check_node(c, c->pts + 3 * p, "save point", place, 1, err)) return err->status;
+        CS_CALL(err, check_node(c, c->pts + 3 * p, "save point", place, 1, err));
     }
     for (int r = 0; r < c->nrec; r++) {
         if (c->rec_lines)
             snprintf(place, sizeof place, "%s:%d", c->receivers, c->rec_lines[r]);
         else
             snprintf(place, sizeof place, "receiver %d", r);
-        if (check_node(c, c->recs + 3 * r, "receiver", place, 1, err)) return err->status;
+        CS_CALL(err, check_node(c, c->recs + 3 * r, "receiver", place, 1, err));
     }
     return 0;
 }

@@ -522,10 +522,9 @@ static int env_setting(const char *name, int lo, int hi, int dflt, int *out, cs_
 static int cuda_setup(sgt_state *s, cs_error *err) {
     /* the layout settings first, so that a bad one is named even where there is no device */
     int align, zshell;
-    int rc = env_setting("CYBERSHAKE_GPU_ALIGN", 0, 2, -1, &align, err);
-    if (!rc) rc = env_setting("CYBERSHAKE_GPU_ZSHELL", 0, 1, 1, &zshell, err);
-    if (!rc) rc = choose_device(err);
-    if (rc) return rc;
+    CS_CALL(err, env_setting("CYBERSHAKE_GPU_ALIGN", 0, 2, -1, &align, err));
+    CS_CALL(err, env_setting("CYBERSHAKE_GPU_ZSHELL", 0, 1, 1, &zshell, err));
+    CS_CALL(err, choose_device(err));
     dev_state *d = (dev_state *)calloc(1, sizeof(dev_state));
     if (!d) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     s->backend = d;
@@ -553,23 +552,22 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     }
     const int sh = d->field_shift;
     for (int c = 0; c < 3; c++)
-        rc = rc ? rc : upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err);
+        CS_CALL(err, upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err));
     for (int c = 0; c < 6; c++)
-        rc = rc ? rc : upload_shifted(&k.s[0][c], s->s[c], L->ncell, sh, err);
+        CS_CALL(err, upload_shifted(&k.s[0][c], s->s[c], L->ncell, sh, err));
     float *rho, *lam, *mu, *bz, *cz, *muxy, *qpw = NULL, *qsw = NULL;
-    if (!rc) rc = upload_shifted(&rho, s->rho, L->ncell, sh, err);
-    if (!rc) rc = upload_shifted(&bz, s->bz, L->ncell, sh, err);
-    if (!rc) rc = upload_shifted(&cz, s->cz, L->ncell, sh, err);
-    if (!rc) rc = upload_shifted(&muxy, s->muxy, L->ncell, sh, err);
-    if (!rc) rc = upload_shifted(&lam, s->lam, L->ncell, sh, err);
-    if (!rc) rc = upload_shifted(&mu, s->mu, L->ncell, sh, err);
-    if (!rc && s->visco) {
-        for (int c = 0; c < 6 && !rc; c++)
-            rc = upload_shifted(&k.r[0][c], s->r[c], L->ncell, sh, err);
-        if (!rc) rc = upload_shifted(&qpw, s->qpw, L->ncell, sh, err);
-        if (!rc) rc = upload_shifted(&qsw, s->qsw, L->ncell, sh, err);
+    CS_CALL(err, upload_shifted(&rho, s->rho, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&bz, s->bz, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&cz, s->cz, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&muxy, s->muxy, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&lam, s->lam, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&mu, s->mu, L->ncell, sh, err));
+    if (s->visco) {
+        for (int c = 0; c < 6; c++)
+            CS_CALL(err, upload_shifted(&k.r[0][c], s->r[c], L->ncell, sh, err));
+        CS_CALL(err, upload_shifted(&qpw, s->qpw, L->ncell, sh, err));
+        CS_CALL(err, upload_shifted(&qsw, s->qsw, L->ncell, sh, err));
     }
-    if (rc) return rc;
     k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw, k.bz = bz, k.cz = cz;
     k.muxy = muxy;
     k.sx = L->sx, k.sy = L->sy;
@@ -581,26 +579,25 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         k.qa[l] = s->q_a[l], k.qb[l] = s->q_b[l], k.qtau[l] = s->q_tau[l];
     /* Absorbing boundaries. */
     int n3[3] = {L->nx, L->ny, L->nz};
-    for (int a = 0; a < 3 && !rc; a++) {
+    for (int a = 0; a < 3; a++) {
         if (s->absorb == SGT_ABSORB_SPONGE) {
-            rc = upload(&d->damp[a], s->damp[a], n3[a], err);
+            CS_CALL(err, upload(&d->damp[a], s->damp[a], n3[a], err));
         } else {
-            rc = upload(&d->an[a], s->pml.a_node[a], n3[a] + 1, err);
-            if (!rc) rc = upload(&d->bn[a], s->pml.b_node[a], n3[a] + 1, err);
-            if (!rc) rc = upload(&d->ah[a], s->pml.a_half[a], n3[a] + 1, err);
-            if (!rc) rc = upload(&d->bh[a], s->pml.b_half[a], n3[a] + 1, err);
+            CS_CALL(err, upload(&d->an[a], s->pml.a_node[a], n3[a] + 1, err));
+            CS_CALL(err, upload(&d->bn[a], s->pml.b_node[a], n3[a] + 1, err));
+            CS_CALL(err, upload(&d->ah[a], s->pml.a_half[a], n3[a] + 1, err));
+            CS_CALL(err, upload(&d->bh[a], s->pml.b_half[a], n3[a] + 1, err));
         }
     }
     d->nslabs = s->pml.nslabs;
-    for (int q = 0; q < s->pml.nslabs && !rc; q++) {
+    for (int q = 0; q < s->pml.nslabs; q++) {
         const sgt_pml_slab *sl = &s->pml.slab[q];
         dev_slab *ds = &d->slab[q];
         ds->axis = sl->axis, ds->side = sl->side;
         memcpy(ds->box, sl->box, sizeof ds->box);
-        for (int c = 0; c < 6 && !rc; c++)
-            rc = upload(&ds->psi[c], NULL, sl->count, err);
+        for (int c = 0; c < 6; c++)
+            CS_CALL(err, upload(&ds->psi[c], NULL, sl->count, err));
     }
-    if (rc) return rc;
     /* The x and y slabs come first (sgt_absorb.c), the z ones after them: the order in which
      * the boundary shells add a node's terms, as the CPU's passes do. The z slabs join them
      * unless CYBERSHAKE_GPU_ZSHELL=0 (then they keep passes of their own). */
@@ -627,8 +624,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         CU(cudaMalloc((void **)&d->slotf, (size_t)s->npoints * (SGT_PT_SLOTS - 3) * sizeof(float)));
         slot_factor_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
                                                                           d->slotf);
-        rc = check_launch(err, "save point factors");
-        if (rc) return rc;
+        CS_CALL(err, check_launch(err, "save point factors"));
         CU(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
         /* not blocking: the legacy stream's kernels must not wait for these copies */
         CU(cudaStreamCreateWithFlags(&d->sc, cudaStreamNonBlocking));
@@ -640,8 +636,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     if (s->nrec) {
         CU(cudaMalloc((void **)&d->rec, (size_t)s->nrec * 3 * sizeof(int)));
         CU(cudaMemcpy(d->rec, s->rec, (size_t)s->nrec * 3 * sizeof(int), cudaMemcpyHostToDevice));
-        rc = upload(&d->rec_prev, NULL, (long)s->nrec * 3, err);
-        if (!rc) rc = upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err);
+        CS_CALL(err, upload(&d->rec_prev, NULL, (long)s->nrec * 3, err));
+        CS_CALL(err, upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err));
     }
     /* The host copies of the fields and material are no longer needed (outputs come from the
      * device): free them, so a run needs host memory for its outputs only. */
@@ -666,10 +662,10 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     if (d->planes_per_block < 1) d->planes_per_block = 1;
     d->sb = d->si = 0;
     d->split = L->nbr[0][0] || L->nbr[0][1] || L->nbr[1][0] || L->nbr[1][1];
-    if (d->split) rc = setup_halo(s, d, err);
+    if (d->split) CS_CALL(err, setup_halo(s, d, err));
     /* The memsets above run asynchronously: the time loop must not start before they end. */
-    if (!rc) CU(cudaDeviceSynchronize());
-    return rc;
+    CU(cudaDeviceSynchronize());
+    return 0;
 }
 
 static kreg kr(const kparams &k, const sgt_region *r) {
@@ -920,9 +916,8 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
         snd[side][0] = d->cuda_aware ? hb.dsend[side] : hb.hsend[side];
         rcv[side][0] = d->cuda_aware ? hb.drecv[side] : hb.hrecv[side];
     }
-    int rc = sgt_comm_post(s->comm, axis, 1, snd, rcv, (int)(3 * hb.count), MPI_FLOAT, err);
-    if (!rc) rc = sgt_comm_wait(s->comm, err);
-    if (rc) return rc;
+    CS_CALL(err, sgt_comm_post(s->comm, axis, 1, snd, rcv, (int)(3 * hb.count), MPI_FLOAT, err));
+    CS_CALL(err, sgt_comm_wait(s->comm, err));
     d->wait_strips_s += t1 - t0, d->wait_msgs_s += cs_now() - t1, d->exchanges++;
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
@@ -1032,8 +1027,7 @@ static int flush_wait(dev_state *d, cs_error *err) {
 /* Starts copying the full batch to the host (after the save kernels that filled it) and its
  * transpose; the saves go on into the other batch once its own copy has left it. */
 static int flush_start(sgt_state *s, dev_state *d, cs_error *err) {
-    int rc = flush_wait(d, err); /* the host buffer is free again */
-    if (rc) return rc;
+    CS_CALL(err, flush_wait(d, err)); /* the host buffer is free again */
     const long per = s->npoints * 6;
     CU(cudaEventRecord(d->ev_saved, d->si));
     CU(cudaStreamWaitEvent(d->sc, d->ev_saved, 0));
@@ -1075,8 +1069,7 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     save_kernel<<<(unsigned)((s->npoints + 127) / 128), 128, 0, d->si>>>(
         d->kp, d->pts, s->npoints, d->slotf, batch_buffer(d, d->cur) + (long)d->filled * n6);
     boundary_waits_for_interior(d);
-    int rc = check_launch(err, "save");
-    if (rc) return rc;
+    CS_CALL(err, check_launch(err, "save"));
     d->filled++;
     if (d->filled == d->nb) return flush_start(s, d, err);
     return 0;
@@ -1085,8 +1078,7 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
 static int cuda_finish(sgt_state *s, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
     CU(cudaDeviceSynchronize());
-    int rc = flush_all(s, d, err);
-    if (rc) return rc;
+    CS_CALL(err, flush_all(s, d, err));
     if (d->exchanges)
         cs_info("halo exchanges: %ld, the host waited %.3f s for the strips, %.3f s for the "
                 "messages",
@@ -1405,12 +1397,11 @@ extern "C" int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, 
         return cs_error_set(err, CS_ERR_USAGE, "nf must be 1 to %d", SGT_NF_MAX);
     if (tiled && nf != 1)
         return cs_error_set(err, CS_ERR_USAGE, "the tiled kernels update one wavefield");
-    int rc = choose_device(err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, choose_device(err));
     kparams k;
     float *all;
-    rc = bench_grid(nx, ny, nz, visco, nf, &k, &all, gbytes, err);
-    if (rc) return rc;
+    CS_CALL(err, bench_grid(nx, ny, nz, visco, nf, &k, &all, gbytes, err));
     const kreg whole = kbox(k, 0, nx, 0, ny, 0, nz);
     for (int pass = 0; pass < (sec_kernel ? 4 : 2); pass++) {
         /* pass 0 warms up; 1 times both kernels; 2 the velocity kernel, 3 the stress kernel (when
@@ -1460,8 +1451,8 @@ __global__ void mdiv_check_kernel(float *out, int n) {
         mdiv_case(q, out + 3 * q);
 }
 extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *err) {
-    int rc = choose_device(err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, choose_device(err));
     const int n = 100000;
     float *d, *h = (float *)malloc((size_t)n * 3 * sizeof(float));
     if (!h) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
@@ -1490,14 +1481,13 @@ extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *er
 extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int steps, int planes,
                                      int tj, int tiled, const int margin[4], double *worst,
                                      cs_error *err) {
-    int rc = choose_device(err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, choose_device(err));
     kparams a, b;
     float *all_a, *all_b;
     double g;
-    rc = bench_grid(nx, ny, nz, visco, 1, &a, &all_a, &g, err);
-    if (!rc) rc = bench_grid(nx, ny, nz, visco, 1, &b, &all_b, &g, err);
-    if (rc) return rc;
+    CS_CALL(err, bench_grid(nx, ny, nz, visco, 1, &a, &all_a, &g, err));
+    CS_CALL(err, bench_grid(nx, ny, nz, visco, 1, &b, &all_b, &g, err));
     const kreg reg = kbox(a, margin[0], nx - margin[1], margin[2], ny - margin[3], 0, nz);
     for (int st = 0; st < steps; st++) {
         launch_update(a, 0, planes, tj, reg, 0, 0), launch_update(a, 0, planes, tj, reg, 1, 0);

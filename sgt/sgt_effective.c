@@ -79,8 +79,8 @@ static int cell_1d(const sgt_model *m, const sgt_mesh_rules *r, double x, double
         double mid = 0.5 * (a + b), half = 0.5 * (b - a);
         for (int q = 0; q < 3; q++) {
             sgt_material s;
-            int rc = sgt_mesh_point(m, r, x, y, mid + half * gl_x[q], gi, gj, k, &s, cell, err);
-            if (rc) return rc;
+            CS_CALL(err,
+                    sgt_mesh_point(m, r, x, y, mid + half * gl_x[q], gi, gj, k, &s, cell, err));
             sgt_effective_add(acc, &s, gl_w[q] * half / (zb - za));
         }
         a = b;
@@ -109,8 +109,7 @@ static int cell_3d(const sgt_model *m, const sgt_mesh_rules *r, double x, double
                 double py = clampd(y + h * ((b + 0.5) / n - 0.5), ylo, yhi);
                 double pz = clampd(za + (zb - za) * (c + 0.5) / n, zlo, zhi);
                 sgt_material s;
-                int rc = sgt_mesh_point(m, r, px, py, pz, gi, gj, k, &s, cell, err);
-                if (rc) return rc;
+                CS_CALL(err, sgt_mesh_point(m, r, px, py, pz, gi, gj, k, &s, cell, err));
                 sgt_effective_add(acc, &s, w);
             }
     return 0;
@@ -125,17 +124,16 @@ static int effective_box(const sgt_model *m, const sgt_mesh_rules *r, int gi, in
     const double x = r->x0 + gi * h, y = r->y0 + gj * h;
     sgt_mesh_stats cell;
     sgt_mesh_stats_init(&cell);
-    int rc;
     if (is_1d(m)) {
-        rc = cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+        CS_CALL(err, cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     } else {
         /* the node itself must lie in the model (the error names it) */
         sgt_material centre;
-        rc = sgt_mesh_point(m, r, x, y, k * h, gi, gj, k, &centre, NULL, err);
-        if (!rc) rc = cell_3d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err);
+        CS_CALL(err, sgt_mesh_point(m, r, x, y, k * h, gi, gj, k, &centre, NULL, err));
+        CS_CALL(err, cell_3d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     }
-    if (!rc) count_node(st, &cell);
-    return rc;
+    count_node(st, &cell);
+    return 0;
 }
 
 static int per_node(const sgt_model *m, const sgt_mesh_rules *r) {
@@ -166,14 +164,12 @@ int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int
         /* the older rule's means of the two nodes (the AWP mesh ends at its last node) */
         sgt_material a, b;
         int kb = m->kind == SGT_MODEL_AWP && k + 1 >= m->gnz ? k : k + 1;
-        int rc = sgt_mesh_node(m, r, gi, gj, k, &a, NULL, err);
-        if (!rc) rc = sgt_mesh_node(m, r, gi, gj, kb, &b, NULL, err);
-        if (rc) return rc;
+        CS_CALL(err, sgt_mesh_node(m, r, gi, gj, k, &a, NULL, err));
+        CS_CALL(err, sgt_mesh_node(m, r, gi, gj, kb, &b, NULL, err));
         sgt_effective_add(&acc, &a, 0.5);
         sgt_effective_add(&acc, &b, 0.5);
     } else {
-        int rc = effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, &acc, NULL, err);
-        if (rc) return rc;
+        CS_CALL(err, effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, &acc, NULL, err));
     }
     *out = sgt_effective_below(&acc);
     return 0;

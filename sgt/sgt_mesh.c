@@ -69,8 +69,7 @@ int sgt_mesh_node(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
 int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double z,
                    int gi, int gj, int k, sgt_material *out, sgt_mesh_stats *st, cs_error *err) {
     sgt_material a;
-    int rc = sgt_model_query(m, x, y, z, gi, gj, k, &a, err);
-    if (rc) return rc;
+    CS_CALL(err, sgt_model_query(m, x, y, z, gi, gj, k, &a, err));
     if (a.vs < r->vs_min) {
         a.vs = r->vs_min;
         if (st) st->clamped_vs++;
@@ -235,8 +234,9 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
             }
         }
     }
-    if (!rc) rc = sgt_mesh_to_moduli(s, err);
-    return rc;
+    if (rc) return rc;
+    CS_CALL(err, sgt_mesh_to_moduli(s, err));
+    return 0;
 }
 
 int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
@@ -346,8 +346,8 @@ static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs"
 int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
                    int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
     char tmp[4200];
-    int rc = cs_atomic_reserve(path, tmp, sizeof tmp, err);
-    if (rc) return rc;
+    int rc = 0;
+    CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     cs_h5_quiet();
     hid_t f = cs_h5_create(tmp);
     if (f < 0) {
@@ -450,8 +450,11 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
             rc = cs_error_set(err, CS_ERR_IO, "%s: cannot write attributes", tmp);
     }
     H5Fclose(f);
-    if (!rc) rc = cs_atomic_publish(tmp, path, sha, err);
-    if (rc) remove(tmp);
+    if (rc) goto fail;
+    CS_CALL_GOTO(rc, err, cs_atomic_publish(tmp, path, sha, err), fail);
+    return 0;
+fail:
+    remove(tmp);
     return rc;
 }
 

@@ -53,7 +53,7 @@ int sgt_model_read_fk1d(sgt_model *m, const char *path, cs_error *err) {
     m->kind = SGT_MODEL_LAYERED;
     snprintf(m->name, sizeof m->name, "fk1d %s", path);
     cs_lines r;
-    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    CS_CALL(err, cs_lines_open(&r, path, "velocity model", err));
     int nlayers = -1, lcap = 0, rc = 0;
     double depth = 0;
     char *line;
@@ -143,7 +143,7 @@ int sgt_model_read_depth_table(sgt_model *m, const char *path, cs_error *err) {
     m->kind = SGT_MODEL_LAYERED;
     snprintf(m->name, sizeof m->name, "depth-table %s", path);
     cs_lines r;
-    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    CS_CALL(err, cs_lines_open(&r, path, "velocity model", err));
     int lcap = 0, rc = 0, ncols = 0;
     double scale[6] = {0};
     char *line;
@@ -192,7 +192,7 @@ int sgt_model_read_ucvm1d(sgt_model *m, const char *path, cs_error *err) {
     m->kind = SGT_MODEL_LINEAR;
     snprintf(m->name, sizeof m->name, "ucvm1d %s", path);
     cs_lines r;
-    if (cs_lines_open(&r, path, "velocity model", err)) return err->status;
+    CS_CALL(err, cs_lines_open(&r, path, "velocity model", err));
     int lcap = 0, rc = 0;
     char *line;
     while (!rc && (line = cs_lines_next(&r))) {
@@ -279,17 +279,21 @@ int sgt_model_read_hdf5(sgt_model *m, const char *path, cs_error *err) {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot open as HDF5");
     int dims[3] = {0, 0, 0};
-    int rc = read_dataset(f, path, "vp", &m->gvp, dims, 1, err);
-    if (!rc) rc = read_dataset(f, path, "vs", &m->gvs, dims, 1, err);
-    if (!rc) rc = read_dataset(f, path, "rho", &m->grho, dims, 1, err);
-    if (!rc) rc = read_dataset(f, path, "qp", &m->gqp, dims, 0, err);
-    if (!rc) rc = read_dataset(f, path, "qs", &m->gqs, dims, 0, err);
-    if (!rc && (!m->gqp) != (!m->gqs))
+    int rc;
+    CS_CALL_GOTO(rc, err, read_dataset(f, path, "vp", &m->gvp, dims, 1, err), close);
+    CS_CALL_GOTO(rc, err, read_dataset(f, path, "vs", &m->gvs, dims, 1, err), close);
+    CS_CALL_GOTO(rc, err, read_dataset(f, path, "rho", &m->grho, dims, 1, err), close);
+    CS_CALL_GOTO(rc, err, read_dataset(f, path, "qp", &m->gqp, dims, 0, err), close);
+    CS_CALL_GOTO(rc, err, read_dataset(f, path, "qs", &m->gqs, dims, 0, err), close);
+    if ((!m->gqp) != (!m->gqs)) {
         rc = cs_error_input(err, path, "dataset", "qp/qs", "give both or neither");
+        goto close;
+    }
     const char *an[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
     double *av[6] = {&m->gx0, &m->gy0, &m->gz0, &m->gdx, &m->gdy, &m->gdz};
-    for (int i = 0; i < 6 && !rc; i++)
-        rc = read_attr(f, path, an[i], av[i], err);
+    for (int i = 0; i < 6; i++)
+        CS_CALL_GOTO(rc, err, read_attr(f, path, an[i], av[i], err), close);
+close:
     H5Fclose(f);
     if (!rc) {
         m->gnz = dims[0];

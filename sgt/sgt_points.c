@@ -72,7 +72,7 @@ int sgt_points_read(const char *path, int want, double **vals, int **lines, long
     *lines = NULL;
     *n = 0;
     cs_lines r;
-    if (cs_lines_open(&r, path, "points file", err)) return err->status;
+    CS_CALL(err, cs_lines_open(&r, path, "points file", err));
     long cap = 0;
     int rc = 0;
     char *line;
@@ -121,9 +121,8 @@ int sgt_points_read(const char *path, int want, double **vals, int **lines, long
 
 int sgt_points_read_index(const char *path, int **pts, int **lines, long *n, cs_error *err) {
     double *v;
-    int rc = sgt_points_read(path, SGT_POINTS_INDEX, &v, lines, n, err);
     *pts = NULL;
-    if (rc) return rc;
+    CS_CALL(err, sgt_points_read(path, SGT_POINTS_INDEX, &v, lines, n, err));
     *pts = malloc((size_t)*n * 3 * sizeof(int));
     if (!*pts) {
         free(v);

@@ -116,8 +116,7 @@ static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, c
     meta->stf_sample_offset = off;
     if (c->stf_from_file) {
         sgt_stf_table tab;
-        int rc = sgt_stf_table_read(&tab, c->stf_file, err);
-        if (rc) return rc;
+        CS_CALL(err, sgt_stf_table_read(&tab, c->stf_file, err));
         for (int n = 0; n < c->nt; n++)
             s->stf[n] = (float)sgt_stf_table_eval(&tab, (n + off) * c->dt);
         sgt_stf_table_free(&tab);
@@ -125,8 +124,7 @@ static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, c
         snprintf(desc, dsize, "time function from %s, linearly interpolated", c->stf_file);
     } else {
         sgt_impulse imp;
-        int rc = sgt_impulse_init(&imp, c->fmax, err);
-        if (rc) return rc;
+        CS_CALL(err, sgt_impulse_init(&imp, c->fmax, err));
         for (int n = 0; n < c->nt; n++)
             s->stf[n] = (float)sgt_impulse_eval(&imp, (n + off) * c->dt);
         meta->stf_time_shift = imp.time_shift;
@@ -223,16 +221,17 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     s->nt_out = c->nt / c->decimation + 1;
     if (c->threads > 0) omp_set_num_threads(c->threads);
     int agreed = 0;
-    int rc = sgt_check_points(c, err);
-    if (rc) goto fail;
+    int rc = 0;
+    CS_CALL_GOTO(rc, err, sgt_check_points(c, err), fail);
     /* Save points and receivers first (the material stage records the points' material). */
     long nrec = 0;
-    if (c->mode == SGT_MODE_SGT &&
-        (rc = pick_local(s, c->pts, c->npoints, &s->pts, &s->pt_row, &s->npoints, err)))
-        goto fail;
-    if (c->mode == SGT_MODE_FORWARD &&
-        (rc = pick_local(s, c->recs, c->nrec, &s->rec, &s->rec_row, &nrec, err)))
-        goto fail;
+    if (c->mode == SGT_MODE_SGT)
+        CS_CALL_GOTO(rc, err,
+                     pick_local(s, c->pts, c->npoints, &s->pts, &s->pt_row, &s->npoints, err),
+                     fail);
+    if (c->mode == SGT_MODE_FORWARD)
+        CS_CALL_GOTO(rc, err, pick_local(s, c->recs, c->nrec, &s->rec, &s->rec_row, &nrec, err),
+                     fail);
     s->nrec = (int)nrec;
     /* the finite source before the material stage, which records mu at its nodes */
     s->nmsrc = c->nmsrc;
@@ -240,12 +239,13 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     s->msrc_m = c->msrc_m;
     s->msrc_rate = c->msrc_rate;
     L->sy = sgt_state_row_floats(s);
-    if ((rc = sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err))) goto fail;
+    CS_CALL_GOTO(rc, err, sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err),
+                 fail);
     if (s->visco) {
-        if ((rc = sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err))) goto fail;
+        CS_CALL_GOTO(rc, err, sgt_q_fit(&s->q, c->q_low, c->q_high, c->q_ref, err), fail);
         sgt_state_set_q_constants(s);
     }
-    if ((rc = sgt_state_alloc(s, err))) goto fail;
+    CS_CALL_GOTO(rc, err, sgt_state_alloc(s, err), fail);
     /* Material. */
     if (c->mesh_file[0]) {
         rc = sgt_mesh_load_state(s, c->mesh_file, res->material_sha, &res->mesh, err);
@@ -264,18 +264,18 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     }
     /* The checks below see the whole grid: every rank must get here. */
     agreed = 1;
-    if (comm && (rc = sgt_agree(comm->comm, rc, err))) goto fail;
+    if (comm) CS_CALL_GOTO(rc, err, sgt_agree(comm->comm, rc, err), fail);
     if (comm) sgt_comm_reduce_stats(comm, &res->mesh);
     if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
                 res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);
-    if ((rc = sgt_check_stability(c, &res->mesh, err))) goto fail;
-    if ((rc = check_relaxed_moduli(c, s, err))) goto fail;
+    CS_CALL_GOTO(rc, err, sgt_check_stability(c, &res->mesh, err), fail);
+    CS_CALL_GOTO(rc, err, check_relaxed_moduli(c, s, err), fail);
     /* Precomputed shear moduli serve the CPU kernels; the GPU computes them on the fly. */
-    if (c->backend == SGT_BACKEND_CPU && (rc = sgt_state_shear_moduli(s, err))) goto fail;
+    if (c->backend == SGT_BACKEND_CPU) CS_CALL_GOTO(rc, err, sgt_state_shear_moduli(s, err), fail);
     sgt_absorb_config ac = c->absorb;
     ac.pml_vmax = res->mesh.vp_max;
-    if ((rc = sgt_absorb_setup(s, &ac, err))) goto fail;
+    CS_CALL_GOTO(rc, err, sgt_absorb_setup(s, &ac, err), fail);
     /* Source. */
     s->source_kind = c->source_kind;
     s->plane_source = c->plane_source;
@@ -283,10 +283,10 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     memcpy(s->force, c->force, sizeof s->force);
     memcpy(s->moment, c->moment, sizeof s->moment);
     s->amplitude = c->source_kind == SGT_SOURCE_FORCE ? c->impulse : 1.0;
-    if ((rc = sample_stf(c, s, res, err))) goto fail;
+    CS_CALL_GOTO(rc, err, sample_stf(c, s, res, err), fail);
     s->stf_time_shift = res->stf_time_shift;
-    if ((rc = sgt_points_alloc(s, err))) goto fail;
-    if ((rc = sgt_receivers_alloc(s, err))) goto fail;
+    CS_CALL_GOTO(rc, err, sgt_points_alloc(s, err), fail);
+    CS_CALL_GOTO(rc, err, sgt_receivers_alloc(s, err), fail);
     return 0;
 fail:
     /* Ranks that stop before the agreement above still take part in it. */

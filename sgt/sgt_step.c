@@ -45,10 +45,10 @@ int sgt_step(const sgt_backend *be, sgt_state *s, int n, cs_error *err) {
     const sgt_layout *L = &s->L;
     const int hx = L->nbr[0][0] || L->nbr[0][1], hy = L->nbr[1][0] || L->nbr[1][1];
     if (!hx && !hy) {
-        int rc = be->velocity(s, n, &L->own, 0, err);
-        if (!rc) rc = be->stress(s, n, &L->stress, 0, err);
-        if (!rc) rc = be->end_step(s, n, err);
-        return rc;
+        CS_CALL(err, be->velocity(s, n, &L->own, 0, err));
+        CS_CALL(err, be->stress(s, n, &L->stress, 0, err));
+        CS_CALL(err, be->end_step(s, n, err));
+        return 0;
     }
     sgt_region vr[5], sr[5];
     int nstrips, nrims;

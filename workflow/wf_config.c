@@ -88,10 +88,9 @@ static int split(const char *text, char out[][64], int *n, const char *key, cs_e
 
 int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c, cs_error *err) {
     memset(c, 0, sizeof *c);
-    int rc =
-        path ? cs_params_read(path, wf_config_specs, wf_config_nspecs, &c->p, err)
-             : cs_params_parse("(no --config)", "", wf_config_specs, wf_config_nspecs, &c->p, err);
-    if (rc) return -1;
+    CS_CALL(err, path ? cs_params_read(path, wf_config_specs, wf_config_nspecs, &c->p, err)
+                      : cs_params_parse("(no --config)", "", wf_config_specs, wf_config_nspecs,
+                                        &c->p, err));
     if (path) cs_copy(c->path, sizeof c->path, path);
     for (int i = 0; i < nsets; i++) {
         char kv[1024];
@@ -99,7 +98,7 @@ int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c,
         char *eq = strchr(kv, '=');
         if (!eq) return cs_error_input(err, "--set", NULL, sets[i], "expects KEY=VALUE");
         *eq = 0;
-        if (cs_params_set(c->p, cs_trim(kv), cs_trim(eq + 1), "command line", err)) return -1;
+        CS_CALL(err, cs_params_set(c->p, cs_trim(kv), cs_trim(eq + 1), "command line", err));
     }
     /* A relative model path is relative to the configuration file, so a config travels with
      * its inputs. */
@@ -114,17 +113,15 @@ int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c,
         else
             cs_copy(dir, sizeof dir, ".");
         snprintf(joined, sizeof joined, "%s/%s", dir, model);
-        if (cs_params_set(c->p, "model_file", realpath(joined, abs) ? abs : joined,
-                          cs_params_where(c->p, "model_file"), err))
-            return -1;
+        CS_CALL(err, cs_params_set(c->p, "model_file", realpath(joined, abs) ? abs : joined,
+                                   cs_params_where(c->p, "model_file"), err));
     }
     if (wf_is_url(wf_cfg_str(c, "model_file")) && !wf_cfg_given(c, "model_sha256"))
         return cs_error_input(err, cs_params_where(c->p, "model_file"), "model_file",
                               wf_cfg_str(c, "model_file"),
                               "a URL needs the SHA-256 it must have (model_sha256)");
-    if (split(wf_cfg_str(c, "hazard_ims"), c->ims, &c->nims, "hazard_ims", err) ||
-        split(wf_cfg_str(c, "poes"), c->poes, &c->npoes, "poes", err))
-        return -1;
+    CS_CALL(err, split(wf_cfg_str(c, "hazard_ims"), c->ims, &c->nims, "hazard_ims", err));
+    CS_CALL(err, split(wf_cfg_str(c, "poes"), c->poes, &c->npoes, "poes", err));
     /* The checksum covers what the steps compute from: every key but how they are executed, so
      * a run moved from the local machine to Slurm (or given more retries) is the same run. */
     static const char *exec_keys[] = {
@@ -148,7 +145,7 @@ int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c,
             fprintf(m, "%s=%s\n", k, wf_cfg_str(c, k));
     }
     fclose(m);
-    rc = cs_sha256_bytes(text, len, c->sha256, err);
+    int rc = cs_sha256_bytes(text, len, c->sha256, err);
     free(text);
     return rc;
 }

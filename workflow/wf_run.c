@@ -75,7 +75,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
     char log[4200], host[256];
     snprintf(log, sizeof log, "%s/logs/%s.log", p->work, s->name);
     host_name(host, sizeof host);
-    if (reset_extraction && wf_db_reset_extraction(db, run_id, err)) return -1;
+    if (reset_extraction) CS_CALL(err, wf_db_reset_extraction(db, run_id, err));
     int tries = (int)wf_cfg_int(c, "retries") + 1;
     double delay = wf_cfg_real(c, "retry_delay");
     char *command = malloc(65536), last[1024] = "";
@@ -97,10 +97,9 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
                 fclose(f);
             }
             pid_t pid;
-            if (wf_spawn(s->cmd[k], log, s->gpu ? wf_cfg_str(c, "gpus") : "", &pid, err)) {
-                free(command);
-                return -1;
-            }
+            int spawned = wf_spawn(s->cmd[k], log, s->gpu ? wf_cfg_str(c, "gpus") : "", &pid, err);
+            if (spawned) free(command);
+            CS_CALL(err, spawned);
             /* Inside a batch job the job is what identifies the step's processes. */
             char job[160];
             const char *sj = getenv("SLURM_JOB_ID");
@@ -113,6 +112,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
             int status = 0;
             if (wf_wait(pid, log, &status, err) || rc) {
                 free(command);
+                CS_TRACE(err);
                 return -1;
             }
             if (status) {
@@ -188,7 +188,7 @@ static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run
     for (int i = 0; i < p->n; i++) {
         const wf_step *s = &p->steps[i];
         wf_step_row row;
-        if (wf_db_get_step(db, run_id, s->name, &row, err)) return -1;
+        CS_CALL(err, wf_db_get_step(db, run_id, s->name, &row, err));
         int dep_again = 0;
         for (int d = 0; d < s->ndeps; d++)
             dep_again |= todo[s->deps[d]];
@@ -219,10 +219,9 @@ static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run
 
 int wf_run(const wf_run_options *o, cs_error *err) {
     wf_config c;
-    if (wf_config_read(o->config, o->sets, o->nsets, &c, err)) {
-        wf_config_free(&c);
-        return -1;
-    }
+    int got = wf_config_read(o->config, o->sets, o->nsets, &c, err);
+    if (got) wf_config_free(&c);
+    CS_CALL(err, got);
     cs_db *db = NULL;
     wf_plan plan = {0};
     int lock_fd = -1;

@@ -96,7 +96,7 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
             continue;
         }
         wf_step_row row;
-        if (wf_db_get_step(db, run_id, s->name, &row, err)) return -1;
+        CS_CALL(err, wf_db_get_step(db, run_id, s->name, &row, err));
         if (cs_starts_with(row.job, "slurm:") && job_alive(row.job + 6) &&
             strcmp(row.state, "failed")) {
             cs_copy(jobs[i], sizeof jobs[i], row.job + 6);
@@ -105,9 +105,9 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
             nsub++;
             continue;
         }
-        if (reset[i] && wf_db_reset_extraction(db, run_id, err)) return -1;
+        if (reset[i]) CS_CALL(err, wf_db_reset_extraction(db, run_id, err));
         char script[4200], dep[512] = "";
-        if (write_script(c, p, o, run_id, i, script, sizeof script, err)) return -1;
+        CS_CALL(err, write_script(c, p, o, run_id, i, script, sizeof script, err));
         for (int d = 0; d < s->ndeps; d++)
             if (jobs[s->deps[d]][0]) {
                 size_t n = strlen(dep);
@@ -123,7 +123,7 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
         argv[n] = NULL;
         char out[256];
         int status;
-        if (wf_capture(argv, out, sizeof out, &status, err)) return -1;
+        CS_CALL(err, wf_capture(argv, out, sizeof out, &status, err));
         char *id = cs_trim(out), *semi = strchr(id, ';');
         if (semi) *semi = 0;
         long v;
@@ -133,9 +133,8 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
         cs_copy(jobs[i], sizeof jobs[i], id);
         char job[64];
         snprintf(job, sizeof job, "slurm:%s", id);
-        if (wf_db_step_job(db, run_id, s->name, job, err) ||
-            wf_db_step_state(db, run_id, s->name, "pending", NULL, err))
-            return -1;
+        CS_CALL(err, wf_db_step_job(db, run_id, s->name, job, err));
+        CS_CALL(err, wf_db_step_state(db, run_id, s->name, "pending", NULL, err));
         printf("[%d/%d] %s: Slurm job %s%s%s\n", i + 1, p->n, s->name, id, dep[0] ? ", " : "", dep);
         nsub++;
     }
@@ -150,7 +149,7 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
         for (int i = 0; i < p->n; i++) {
             if (!jobs[i][0]) continue;
             wf_step_row row;
-            if (wf_db_get_step(db, run_id, p->steps[i].name, &row, err)) return -1;
+            CS_CALL(err, wf_db_get_step(db, run_id, p->steps[i].name, &row, err));
             if (!strcmp(row.state, "done")) continue;
             int alive = strcmp(row.state, "failed") ? job_alive(jobs[i]) : 0;
             if (alive) {
@@ -158,7 +157,7 @@ int wf_slurm_run(cs_db *db, const wf_config *c, const wf_plan *p, const wf_run_o
                 continue;
             }
             /* The job is gone: its step wrote its state before it ended; read it once more. */
-            if (wf_db_get_step(db, run_id, p->steps[i].name, &row, err)) return -1;
+            CS_CALL(err, wf_db_get_step(db, run_id, p->steps[i].name, &row, err));
             if (!strcmp(row.state, "done")) continue;
             char msg[1400];
             snprintf(msg, sizeof msg, "Slurm job %s ended without finishing the step%s%s", jobs[i],

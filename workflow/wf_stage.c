@@ -75,7 +75,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
                               "only file://, http:// and https:// are fetched");
     if (sha256 && strlen(sha256) != 64)
         return cs_error_input(err, "--sha256", NULL, sha256, "a SHA-256 is 64 hex digits");
-    if (curl_ready(err)) return -1;
+    CS_CALL(err, curl_ready(err));
     char part[4200];
     snprintf(part, sizeof part, "%s.part", dest);
     double delay = o->retry_delay;
@@ -107,7 +107,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
         }
         if (c == CURLE_OK) {
             char sha[CS_SHA256_HEX];
-            if (cs_sha256_file(part, sha, err)) return -1;
+            CS_CALL(err, cs_sha256_file(part, sha, err));
             if (sha256 && strcasecmp(sha, sha256)) {
                 unlink(part);
                 return cs_error_input(err, url, "SHA-256", sha,
@@ -115,7 +115,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
                                       "deleted",
                                       sha256);
             }
-            if (cs_atomic_publish(part, dest, NULL, err)) return -1;
+            CS_CALL(err, cs_atomic_publish(part, dest, NULL, err));
             if (!o->quiet)
                 printf("fetched %s -> %s (%lld bytes, SHA-256 %s)\n", url, dest, cs_file_size(dest),
                        sha);
@@ -175,9 +175,9 @@ int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_err
     if (!scheme)
         return cs_error_input(err, "URL", NULL, url,
                               "only file://, http:// and https:// are pushed to");
-    if (curl_ready(err)) return -1;
+    CS_CALL(err, curl_ready(err));
     char sha[CS_SHA256_HEX];
-    if (cs_sha256_file(path, sha, err)) return -1;
+    CS_CALL(err, cs_sha256_file(path, sha, err));
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     char line[4300];

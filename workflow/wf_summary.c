@@ -10,11 +10,11 @@
 static int disagg_row(cs_db *db, long long run_id, long long type_id, const char *target,
                       long long *id, double *level, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT Disagg_ID, IM_Level FROM Disaggregations WHERE Run_ID = ? AND "
-                      "IM_Type_ID = ? AND Target = ? ORDER BY Disagg_ID DESC LIMIT 1",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "SELECT Disagg_ID, IM_Level FROM Disaggregations WHERE Run_ID = ? AND "
+                          "IM_Type_ID = ? AND Target = ? ORDER BY Disagg_ID DESC LIMIT 1",
+                          &st, err));
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_int64(st, 2, type_id);
     char t[96];
@@ -31,13 +31,13 @@ static int disagg_row(cs_db *db, long long run_id, long long type_id, const char
 
 static int print_leaders(cs_db *db, long long disagg_id, long long erf_id, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT d.Source_ID, d.Rupture_ID, coalesce(r.Source_Name, ''), "
-                      "r.Magnitude, d.Contribution FROM Disagg_Ruptures d JOIN Ruptures r ON "
-                      "r.ERF_ID = ? AND r.Source_ID = d.Source_ID AND r.Rupture_ID = "
-                      "d.Rupture_ID WHERE d.Disagg_ID = ? ORDER BY d.Contribution DESC",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "SELECT d.Source_ID, d.Rupture_ID, coalesce(r.Source_Name, ''), "
+                          "r.Magnitude, d.Contribution FROM Disagg_Ruptures d JOIN Ruptures r ON "
+                          "r.ERF_ID = ? AND r.Source_ID = d.Source_ID AND r.Rupture_ID = "
+                          "d.Rupture_ID WHERE d.Disagg_ID = ? ORDER BY d.Contribution DESC",
+                          &st, err));
     sqlite3_bind_int64(st, 1, erf_id);
     sqlite3_bind_int64(st, 2, disagg_id);
     printf("    %6s %7s  %-36s %5s  %s\n", "source", "rupture", "fault", "M", "share");
@@ -54,7 +54,7 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
     char id[32];
     snprintf(id, sizeof id, "%lld", run_id);
     hazard_run run;
-    if (hazard_run_find(db, id, &run, err)) return -1;
+    CS_CALL(err, hazard_run_find(db, id, &run, err));
     printf("\nhazard at %s (run %lld), from the disaggregations:\n  %-22s", run.site, run_id, "IM");
     for (int j = 0; j < c->npoes; j++)
         printf(" %16s", c->poes[j]);
@@ -64,9 +64,8 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
     char units[WF_MAX_LIST][32], name[WF_MAX_LIST][64];
     for (int i = 0; i < c->nims; i++) {
         hazard_im im;
-        if (hazard_im_parse(c->ims[i], &im, err) ||
-            hazard_im_type(db, &run, &im, &type[i], units[i], sizeof units[i], err))
-            return -1;
+        CS_CALL(err, hazard_im_parse(c->ims[i], &im, err));
+        CS_CALL(err, hazard_im_type(db, &run, &im, &type[i], units[i], sizeof units[i], err));
         hazard_im_name(&im, name[i], sizeof name[i]);
         printf("  %-22s", name[i]);
         for (int j = 0; j < c->npoes; j++) {
@@ -90,7 +89,7 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
         if (f == 0) continue;
         printf("\nruptures that dominate %s at %s (%.4g %s):\n", name[i], c->poes[0], level,
                units[i]);
-        if (print_leaders(db, did, run.erf_id, err)) return -1;
+        CS_CALL(err, print_leaders(db, did, run.erf_id, err));
     }
     printf("\nplots and tables:\n");
     for (int i = 0; i < p->n; i++) {

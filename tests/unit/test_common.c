@@ -35,6 +35,98 @@ TEST(error_input_names_place_field_value_rule) {
     CHECK(!strncmp(e.message, "importing: sites.csv:4", 22));
 }
 
+/* Helpers for the error-trace tests: a raise, two levels of CS_CALL, one CS_CALL_GOTO. */
+static int trace_leaf(cs_error *err, int fail) {
+    if (fail) return cs_error_input(err, "leaf.csv:3", "depth", "-1", "must be >= 0");
+    return 0;
+}
+
+static int trace_middle(cs_error *err, int fail) {
+    CS_CALL(err, trace_leaf(err, fail));
+    return 0;
+}
+
+static int trace_top(cs_error *err, int fail) {
+    CS_CALL(err, trace_middle(err, fail));
+    return 0;
+}
+
+static int trace_cleanup(cs_error *err, int fail, int *cleaned, int *after) {
+    int rc = 0;
+    char *buf = malloc(16);
+    CS_CALL_GOTO(rc, err, trace_leaf(err, fail), done);
+    *after = 1;
+done:
+    free(buf);
+    *cleaned = 1;
+    return rc;
+}
+
+static int trace_deep(cs_error *err, int depth) {
+    if (depth == 0) return cs_error_set(err, CS_ERR_INTERNAL, "bottom reached");
+    CS_CALL(err, trace_deep(err, depth - 1));
+    return 0;
+}
+
+TEST(error_trace_records_frames_in_order_message_unchanged) {
+    cs_error e;
+    cs_error_clear(&e);
+    CHECK(trace_top(&e, 0) == 0 && e.status == CS_OK && e.trace[0] == '\0');
+    CHECK(trace_top(&e, 1) == CS_ERR_INPUT);
+    CHECK(e.status == CS_ERR_INPUT);
+    CHECK(!strcmp(e.message, "leaf.csv:3: depth = '-1': must be >= 0"));
+    CHECK(e.trace_frames == 3 && !e.trace_truncated);
+    const char *leaf = strstr(e.trace, "trace_leaf (");
+    const char *mid = strstr(e.trace, "trace_middle (");
+    const char *top = strstr(e.trace, "trace_top (");
+    CHECK_MSG(leaf && mid && top && leaf == e.trace && leaf < mid && mid < top, "trace: %s",
+              e.trace);
+    CHECK(strstr(e.trace, "test_common.c:") != NULL);
+    /* A fresh error starts a fresh trace; clear empties it. */
+    cs_error_set(&e, CS_ERR_IO, "disk full");
+    CHECK(e.trace_frames == 1 && !strchr(e.trace, '\n') && !strncmp(e.trace, "error_trace", 11));
+    cs_error_clear(&e);
+    CHECK(e.status == CS_OK && e.message[0] == '\0' && e.trace[0] == '\0' && e.trace_frames == 0);
+    /* NULL errors are tolerated. */
+    CHECK(trace_top(NULL, 1) == CS_ERR_INPUT);
+}
+
+TEST(error_trace_truncates_safely) {
+    cs_error e;
+    cs_error_clear(&e);
+    memset(e.trace, 'x', sizeof e.trace); /* garbage past the terminator must not matter */
+    e.trace[0] = '\0';
+    CHECK(trace_deep(&e, 500) == CS_ERR_INTERNAL);
+    CHECK(!strcmp(e.message, "bottom reached"));
+    size_t n = strnlen(e.trace, sizeof e.trace);
+    CHECK(n < sizeof e.trace);
+    CHECK(e.trace_truncated > 0 && e.trace_frames > 1 && e.trace_frames < 500);
+    CHECK(e.trace_frames + e.trace_truncated == 501);
+    CHECK(n >= 4 && !strcmp(e.trace + n - 4, "\n..."));
+    /* Very long names are cut inside one frame, never past the buffer. */
+    char name[4000];
+    memset(name, 'f', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    cs_error_clear(&e);
+    for (int i = 0; i < 20; i++)
+        cs_error_trace(&e, name, name, i);
+    CHECK(strnlen(e.trace, sizeof e.trace) < sizeof e.trace && e.trace_truncated > 0);
+}
+
+TEST(error_call_goto_runs_cleanup) {
+    cs_error e;
+    cs_error_clear(&e);
+    int cleaned = 0, after = 0;
+    CHECK(trace_cleanup(&e, 1, &cleaned, &after) == CS_ERR_INPUT);
+    CHECK(cleaned == 1 && after == 0);
+    CHECK(!strcmp(e.message, "leaf.csv:3: depth = '-1': must be >= 0"));
+    CHECK(e.trace_frames == 2 && strstr(e.trace, "\ntrace_cleanup (") != NULL);
+    cleaned = after = 0;
+    cs_error_clear(&e);
+    CHECK(trace_cleanup(&e, 0, &cleaned, &after) == 0);
+    CHECK(cleaned == 1 && after == 1 && e.trace[0] == '\0');
+}
+
 TEST(units_convert_to_si) {
     double v;
     CHECK(cs_unit_parse("200 m", CS_DIM_LENGTH, &v) == 0 && v == 200.0);
