@@ -44,7 +44,7 @@ USES_formats  := common
 USES_db       := common
 USES_sgt      := common formats
 USES_erf      := common formats db sgt
-USES_extract  := common formats db sgt erf
+USES_extract  := common formats db erf
 USES_hazard   := common formats db erf
 USES_workflow := common formats db sgt erf extract hazard
 # The prefixes a library folder's exported names carry (commands export only cs_*_main).

@@ -38,7 +38,7 @@ int cs_plan_cli_main(int argc, char **argv) {
         "be a URL (file, http, https; '#sha256=HEX' gives its checksum), staged first.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     plan_options o;
-    plan_defaults(&o);
+    site_plan_defaults(&o);
     const char *erf = NULL, *fmt = NULL, *model = NULL, *out = NULL;
     static const struct option opts[] = {{"erf", required_argument, 0, 'e'},
                                          {"fmax", required_argument, 0, 'f'},

@@ -17,7 +17,7 @@
 #include "sgt_run.h"
 #include "sgt_source.h"
 
-void plan_defaults(plan_options *o) {
+void site_plan_defaults(plan_options *o) {
     *o = (plan_options){.cutoff_km = 200,
                         .fmax = 0,
                         .ppw = 5,

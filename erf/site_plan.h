@@ -36,7 +36,7 @@ typedef struct {
     int mesh_max_stride;  /* 16 */
 } plan_options;
 
-void plan_defaults(plan_options *o);
+void site_plan_defaults(plan_options *o);
 
 typedef struct {
     long long site_id, erf_id;

@@ -10,7 +10,7 @@
 #include "cs_strutil.h"
 #include "extract_rupture.h"
 #include "extract_study.h"
-#include "sgt_comm.h"
+#include "cs_mpi_agree.h"
 
 enum { TAG_TASK = 11, TAG_RESULT = 12, TAG_STOP = 13 };
 
@@ -104,7 +104,7 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
         snprintf(oom.message, sizeof oom.message, "out of memory packing a result");
         *res = (char *)&oom;
         *res_size = -(long)sizeof oom;
-        rupture_result_free(&out);
+        extract_rupture_result_free(&out);
         return;
     }
     char *p = *res;
@@ -115,7 +115,7 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
     if (ni) memcpy(p, out.ims, ni);
     p += ni;
     if (ns) memcpy(p, out.seis, ns);
-    rupture_result_free(&out);
+    extract_rupture_result_free(&out);
 }
 
 static void free_result(char *res, long size) {
@@ -146,7 +146,7 @@ static int hand_out(master *m, const run_config *cfg, long *next, int w, MPI_Com
         const todo_item *t = &m->todo[(*next)++];
         char *task = NULL;
         long tsize = 0;
-        *rc = build_task(m, cfg, t, &task, &tsize, err);
+        *rc = extract_study_build_task(m, cfg, t, &task, &tsize, err);
         if (!*rc && !fits_one_message(tsize))
             *rc = cs_error_set(err, CS_ERR_RESOURCE,
                                "the task of source %lld rupture %lld is %ld bytes, more than one "
@@ -188,14 +188,14 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     master m;
     memset(&m, 0, sizeof m);
     int rc = 0;
-    if (rank == 0) rc = master_prepare(&m, o, &cfg, err);
-    rc = sgt_agree(comm, rc, err);
+    if (rank == 0) rc = extract_study_prepare(&m, o, &cfg, err);
+    rc = cs_mpi_agree(comm, rc, err);
     if (!rc) MPI_Bcast(&cfg, (int)sizeof cfg, MPI_BYTE, 0, comm);
     worker_state ws;
     if (!rc) rc = worker_open(&ws, &cfg, err);
-    rc = sgt_agree(comm, rc, err);
+    rc = cs_mpi_agree(comm, rc, err);
     if (rc) {
-        if (rank == 0) master_close(&m);
+        if (rank == 0) extract_study_close(&m);
         return rc;
     }
     double t0 = cs_now();
@@ -211,10 +211,11 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             for (; next < m.ntodo && !rc; next++) {
                 char *task, *out;
                 long tsize, osize, nvar = 0;
-                if ((rc = build_task(&m, &cfg, &m.todo[next], &task, &tsize, err))) break;
+                if ((rc = extract_study_build_task(&m, &cfg, &m.todo[next], &task, &tsize, err)))
+                    break;
                 run_task(&ws, task, &out, &osize);
                 free(task);
-                rc = take_result(&m, out, m.scen_has_files, &nvar, err);
+                rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
                 free_result(out, osize);
                 res->variations_now += nvar;
                 cs_progress_update(&prog, ++done);
@@ -232,7 +233,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                     MPI_Abort(comm, 1);
                 }
                 busy--;
-                if (!rc) rc = take_result(&m, out, m.scen_has_files, &nvar, err);
+                if (!rc) rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
                 free(out);
                 res->variations_now += nvar;
                 if (!rc) cs_progress_update(&prog, ++done);
@@ -241,8 +242,8 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
         }
         cs_progress_end(&prog);
         res->ruptures_done_now = done;
-        if (!rc) rc = finish_run(&m, err);
-        master_close(&m);
+        if (!rc) rc = extract_study_finish_run(&m, err);
+        extract_study_close(&m);
     } else {
         for (;;) {
             MPI_Status st;
@@ -263,5 +264,5 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     }
     worker_close(&ws);
     res->seconds = cs_now() - t0;
-    return sgt_agree(comm, rc, err);
+    return cs_mpi_agree(comm, rc, err);
 }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rupture_result_free(rupture_result *res) {
+void extract_rupture_result_free(rupture_result *res) {
     free(res->ims);
     free(res->hypo);
     free(res->seis);
@@ -21,7 +21,7 @@ static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want
     out->hypo = malloc(sizeof(double) * 4 * (size_t)nvar + 1);
     if (want_seis) out->seis = malloc(sizeof(float) * 3 * (size_t)nt * (size_t)nvar + 1);
     if (!out->ims || !out->hypo || (want_seis && !out->seis)) {
-        rupture_result_free(out);
+        extract_rupture_result_free(out);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d variations", nvar);
     }
     return 0;
@@ -162,11 +162,11 @@ int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *con
     CS_CALL(err, alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err));
     double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
     if (!vel) {
-        rupture_result_free(out);
+        extract_rupture_result_free(out);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
     int rc = lfns ? from_files(w, nvar, lfns, out, vel, err) : generated(w, r, nvar, out, vel, err);
     free(vel);
-    if (rc) rupture_result_free(out);
+    if (rc) extract_rupture_result_free(out);
     return rc;
 }

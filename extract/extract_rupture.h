@@ -30,6 +30,6 @@ typedef struct {
 /* lfns: nvar SRF paths, or NULL to generate variations 0..nvar-1. */
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err);
-void rupture_result_free(rupture_result *res);
+void extract_rupture_result_free(rupture_result *res);
 
 #endif

@@ -339,7 +339,7 @@ static int run_opened_by_workflow(master *m, extract_options *o, int *opened, cs
     return 0;
 }
 
-int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
+int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
     if (cs_db_open_current(o->study, &m->db, err)) return -1;
     extract_options taken = *o;
     int opened = 0;
@@ -400,7 +400,7 @@ int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_erro
     return 0;
 }
 
-void master_close(master *m) {
+void extract_study_close(master *m) {
     sqlite3_finalize(m->ins_pa);
     sqlite3_finalize(m->ins_rv);
     sqlite3_finalize(m->ins_done);
@@ -412,8 +412,8 @@ void master_close(master *m) {
 }
 
 /* The task message of one rupture: header, geometry, SRF paths when the scenario has files. */
-int build_task(master *m, const run_config *cfg, const todo_item *t, char **buf, long *size,
-               cs_error *err) {
+int extract_study_build_task(master *m, const run_config *cfg, const todo_item *t, char **buf,
+                             long *size, cs_error *err) {
     erf_rupture r;
     if (erf_db_load_rupture(m->db, m->erf_id, t->source, t->rupture, &r, err)) return -1;
     task_header h = {t->source, t->rupture,  r.nrows,      r.ncols, 0,
@@ -559,7 +559,7 @@ static int commit_result(master *m, const result_header *h, const double *hypo, 
 }
 
 /* When every rupture is done: the run's seismogram file, its checksum, the run's status. */
-int finish_run(master *m, cs_error *err) {
+int extract_study_finish_run(master *m, cs_error *err) {
     if (m->seis_path[0]) {
         sqlite3_stmt *st;
         if (cs_db_prepare(m->db,
@@ -602,7 +602,8 @@ int finish_run(master *m, cs_error *err) {
     return rc;
 }
 
-int take_result(master *m, const char *res, int from_files, long *nvar, cs_error *err) {
+int extract_study_take_result(master *m, const char *res, int from_files, long *nvar,
+                              cs_error *err) {
     result_header h;
     memcpy(&h, res, sizeof h);
     if (h.status) return cs_error_set(err, (cs_status)h.status, "%s", h.message);

@@ -53,14 +53,15 @@ typedef struct {
     sqlite3_stmt *ins_pa, *ins_rv, *ins_done, *lfns;
 } master;
 
-int master_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err);
-void master_close(master *m);
+int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err);
+void extract_study_close(master *m);
 /* The task message of one rupture: header, geometry, SRF paths when the scenario has files. */
-int build_task(master *m, const run_config *cfg, const todo_item *t, char **buf, long *size,
-               cs_error *err);
+int extract_study_build_task(master *m, const run_config *cfg, const todo_item *t, char **buf,
+                             long *size, cs_error *err);
 /* Records one result message, or turns a worker's failure into the run's error. */
-int take_result(master *m, const char *res, int from_files, long *nvar, cs_error *err);
+int extract_study_take_result(master *m, const char *res, int from_files, long *nvar,
+                              cs_error *err);
 /* When every rupture is done: the seismogram file, its checksum, the run's status. */
-int finish_run(master *m, cs_error *err);
+int extract_study_finish_run(master *m, cs_error *err);
 
 #endif

@@ -187,7 +187,7 @@ static int plot_mr(FILE *out, const char *plot, const char *title, const disagg_
             yp[j] = yn[j];
         }
         plot_grid_spec g = {title, "magnitude", "Rrup", nx, ny, xp, yp, v};
-        rc = plot_grid(plot, &g, err);
+        rc = hazard_plot_grid(plot, &g, err);
         if (!rc) fprintf(out, "  plot: %s\n", plot);
     } else {
         rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");

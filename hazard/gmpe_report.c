@@ -176,7 +176,7 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
         char title[160], xlabel[96];
         snprintf(title, sizeof title, "%s, forecast %s: %s (GMPE)", site.short_name, erf, imname);
         snprintf(xlabel, sizeof xlabel, "%s (g)", imname);
-        rc = plot_hazard_curves(plot, title, xlabel, pc, ng, err);
+        rc = hazard_plot_curves(plot, title, xlabel, pc, ng, err);
         if (!rc) fprintf(out, "  plot: %s\n", plot);
     }
     free(fr);

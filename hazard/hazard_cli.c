@@ -172,7 +172,7 @@ static int cmd_curve(int argc, char **argv) {
                      vs30);
             pc[1 + g] = (plot_curve){glabels[g], levels, gannual[g], nlev};
         }
-        rc = plot_hazard_curves(plot, title, xlabel, pc, 1 + ng, &err);
+        rc = hazard_plot_curves(plot, title, xlabel, pc, 1 + ng, &err);
     }
     if (rc) {
         hazard_set_free(&set);

@@ -168,13 +168,13 @@ static int write_surface(const char *path, drawer fn, const void *spec, cs_error
     return cs_atomic_publish(tmp, path, NULL, err);
 }
 
-int plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
+int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
     if (!(p->xmin > 0 && p->xmax > p->xmin && p->ymin > 0 && p->ymax > p->ymin))
         return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: bad axis ranges", path);
     return write_surface(path, draw_loglog, p, err);
 }
 
-int plot_hazard_curves(const char *path, const char *title, const char *xlabel,
+int hazard_plot_curves(const char *path, const char *title, const char *xlabel,
                        const plot_curve *curves, int n, cs_error *err) {
     const plot_curve *c = &curves[0];
     double ymin = 1e-6;
@@ -193,7 +193,7 @@ int plot_hazard_curves(const char *path, const char *title, const char *xlabel,
                     n,
                     lines,
                     2};
-    return plot_loglog(path, &ps, err);
+    return hazard_plot_loglog(path, &ps, err);
 }
 
 static void draw_grid(cairo_t *cr, const void *spec) {
@@ -238,7 +238,7 @@ static void draw_grid(cairo_t *cr, const void *spec) {
     labels(cr, g->title, g->xlabel, g->ylabel, 12, 18, 14);
 }
 
-int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
+int hazard_plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
     if (g->nx < 1 || g->ny < 1)
         return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: empty grid", path);
     return write_surface(path, draw_grid, g, err);
@@ -357,7 +357,7 @@ static void draw_map(cairo_t *cr, const void *spec) {
     labels(cr, m->title, "longitude (degrees)", "latitude (degrees)", 18, 22, 15);
 }
 
-int plot_map(const char *path, const plot_map_spec *m, cs_error *err) {
+int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err) {
     if (m->n < 1) return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: no sites", path);
     return write_surface(path, draw_map, m, err);
 }

@@ -27,12 +27,12 @@ typedef struct {
     int nlines;
 } plot_spec;
 
-int plot_loglog(const char *path, const plot_spec *p, cs_error *err);
+int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err);
 
 /* Hazard curves as the field draws them: annual probability of exceedance against the levels
  * (log-log), lines at 2% and 10% in 50 years, the probability axis down to 1e-6 or the first
  * curve's smallest positive value (not below 1e-8). */
-int plot_hazard_curves(const char *path, const char *title, const char *xlabel,
+int hazard_plot_curves(const char *path, const char *title, const char *xlabel,
                        const plot_curve *curves, int n, cs_error *err);
 
 /* A grid of cells (nx x ny, value v[i * ny + j] for x bin i and y bin j) shaded by value with
@@ -44,7 +44,7 @@ typedef struct {
     const char *const *xnames, *const *ynames;
     const double *v;
 } plot_grid_spec;
-int plot_grid(const char *path, const plot_grid_spec *g, cs_error *err);
+int hazard_plot_grid(const char *path, const plot_grid_spec *g, cs_error *err);
 
 /* Sites on a longitude-latitude frame (equal distances along both axes at the mean latitude),
  * each a disc coloured by its value on a logarithmic colour scale, with its name and value; a
@@ -55,6 +55,6 @@ typedef struct {
     const double *lon, *lat, *value;
     const char *const *names;
 } plot_map_spec;
-int plot_map(const char *path, const plot_map_spec *m, cs_error *err);
+int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err);
 
 #endif

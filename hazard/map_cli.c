@@ -90,7 +90,7 @@ int cs_hazard_map_main(int argc, char **argv) {
         snprintf(title, sizeof title, "%s at %s", imname, poetext);
         snprintf(unit, sizeof unit, "%s (%s)", imname, units);
         plot_map_spec m = {title, unit, n, lon, lat, val, names};
-        rc = plot_map(plot, &m, &err);
+        rc = hazard_plot_map(plot, &m, &err);
         if (!rc) printf("  plot: %s\n", plot);
     }
     free(lon);

@@ -210,7 +210,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
         plot_spec ps = {
             title, "PGA (g)", "annual probability of exceedance", 1e-3, 1, 1e-6, 1, pc, nc,
             NULL,  0};
-        if (plot_loglog(plot, &ps, &err)) return cs_cli_fail(argv[0], &err);
+        if (hazard_plot_loglog(plot, &ps, &err)) return cs_cli_fail(argv[0], &err);
     }
     if (refpath) {
         printf("against %s: largest relative difference %.3g%% (%s); %d level(s) at sigma = 0 "

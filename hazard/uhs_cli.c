@@ -35,5 +35,5 @@ int cs_hazard_uhs_main(int argc, char **argv) {
     rq.run = argv[first + 1];
     cs_error err;
     cs_error_clear(&err);
-    return uhs_report(&rq, stdout, &err) ? cs_cli_fail(argv[0], &err) : 0;
+    return hazard_uhs_report(&rq, stdout, &err) ? cs_cli_fail(argv[0], &err) : 0;
 }

@@ -12,7 +12,7 @@
 
 #define MAX_PERIODS 64
 
-int uhs_report(const uhs_request *rq, FILE *out, cs_error *err) {
+int hazard_uhs_report(const uhs_request *rq, FILE *out, cs_error *err) {
     const char *component = rq->component, *plot = rq->plot, *csv = rq->csv;
     const char *const *poes = rq->poe;
     const int npoe = rq->npoe;
@@ -100,7 +100,7 @@ int uhs_report(const uhs_request *rq, FILE *out, cs_error *err) {
                         npoe,
                         NULL,
                         0};
-        rc = ymax > 0 ? plot_loglog(plot, &ps, err)
+        rc = ymax > 0 ? hazard_plot_loglog(plot, &ps, err)
                       : cs_error_input(err, rq->study, "UHS", NULL, "every value is zero");
     }
     cs_db_close(db);

@@ -19,6 +19,6 @@ typedef struct {
     const char *csv, *plot; /* NULL: none */
 } uhs_request;
 
-int uhs_report(const uhs_request *rq, FILE *out, cs_error *err);
+int hazard_uhs_report(const uhs_request *rq, FILE *out, cs_error *err);
 
 #endif

@@ -172,7 +172,7 @@ int sgt_checkpoint_write(const sgt_config *c, const sgt_backend *be, sgt_state *
     CS_CALL_GOTO(rc, err, write_rank(c, be, s, steps, fp, err), agree);
 agree:
     /* Only once every rank's file is in place does the manifest move on. */
-    CS_CALL(err, sgt_agree(comm, rc, err));
+    CS_CALL(err, cs_mpi_agree(comm, rc, err));
     if (rank_of(s) == 0) {
         char path[4400], text[256];
         manifest_file(c, path, sizeof path);
@@ -180,7 +180,7 @@ agree:
                          size_of(s));
         rc = cs_atomic_write_file(path, text, (size_t)n, NULL, err);
     }
-    CS_CALL(err, sgt_agree(comm, rc, err));
+    CS_CALL(err, cs_mpi_agree(comm, rc, err));
     remove_rank_files(c, rank_of(s), steps);
     cs_info("checkpoint after step %d in %s", steps, c->checkpoint_dir);
     return 0;
@@ -284,7 +284,7 @@ int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state
     else
         CS_CALL_GOTO(rc, err, read_rank(c, be, s, info[1], fp, err), agree);
 agree:
-    CS_CALL(err, sgt_agree(comm_of(s), rc, err));
+    CS_CALL(err, cs_mpi_agree(comm_of(s), rc, err));
     *steps_done = info[1];
     return 0;
 }

@@ -302,7 +302,7 @@ static int sgt_command(int argc, char **argv, int rank) {
     }
     cs_params_free(p);
     sgt_run_result res;
-    rc = sgt_agree(MPI_COMM_WORLD, rc, &err);
+    rc = cs_mpi_agree(MPI_COMM_WORLD, rc, &err);
     if (!rc) rc = sgt_run(&c, &res, &err);
     sgt_config_free(&c);
     if (rc) {

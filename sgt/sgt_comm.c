@@ -118,19 +118,6 @@ int sgt_comm_wait(sgt_comm *c, cs_error *err) {
     return 0;
 }
 
-int sgt_agree(MPI_Comm comm, int rc, cs_error *err) {
-    if (comm == MPI_COMM_NULL) return rc;
-    int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine = rc ? rank : size, first = size;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (first == size) return 0;
-    if (first != rank)
-        return cs_error_set(err, CS_ERR_PEER, "stopped because rank %d failed", first);
-    return rc;
-}
-
 void sgt_comm_reduce_stats(const sgt_comm *c, sgt_mesh_stats *st) {
     if (c->comm == MPI_COMM_NULL || c->size == 1) return;
     long counts[5] = {st->nodes, st->clamped_vs, st->clamped_vp, st->clamped_rho, st->q_from_vs};

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "cs_error.h"
+#include "cs_mpi_agree.h"
 #include "sgt_mesh.h"
 #include "sgt_state.h"
 
@@ -39,11 +40,6 @@ void sgt_comm_layout(const sgt_comm *c, sgt_layout *L);
 int sgt_comm_post(sgt_comm *c, int axis, int nc, void *send[2][3], void *recv[2][3], int count,
                   MPI_Datatype type, cs_error *err);
 int sgt_comm_wait(sgt_comm *c, cs_error *err);
-
-/* Every rank of comm passes its status; all return nonzero if any rank failed. The lowest rank
- * that failed keeps its message; every other rank gets CS_ERR_PEER naming it, so that a failure
- * all ranks share (a bad input) is reported once. MPI_COMM_NULL: returns rc. */
-int sgt_agree(MPI_Comm comm, int rc, cs_error *err);
 
 /* Combines the mesh statistics of all ranks (counts summed, extremes with their nodes). */
 void sgt_comm_reduce_stats(const sgt_comm *c, sgt_mesh_stats *st);

@@ -285,12 +285,12 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
     char tmp[4200] = "";
     int rc = 0;
     if (o.rank == 0) rc = cs_atomic_reserve(c->output, tmp, sizeof tmp, err);
-    if ((rc = sgt_agree(o.comm, rc, err))) goto out;
+    if ((rc = cs_mpi_agree(o.comm, rc, err))) goto out;
     if (o.comm != MPI_COMM_NULL) MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, o.comm);
     cs_h5_quiet();
     hid_t f = create_file(&o, tmp);
     int bad = writer(&o) && f < 0;
-    if ((rc = sgt_agree(o.comm,
+    if ((rc = cs_mpi_agree(o.comm,
                         bad ? cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp) : 0,
                         err))) {
         if (f >= 0) H5Fclose(f);
@@ -309,7 +309,7 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
     rc = bad ? cs_error_set(err, CS_ERR_IO, "%s: writing the HDF5 output failed (disk full?)",
                             c->output)
              : 0;
-    if ((rc = sgt_agree(o.comm, rc, err))) {
+    if ((rc = cs_mpi_agree(o.comm, rc, err))) {
         if (o.rank == 0) remove(tmp);
         goto out;
     }
@@ -322,7 +322,7 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
         }
         if (rc) remove(tmp);
     }
-    if ((rc = sgt_agree(o.comm, rc, err))) goto out;
+    if ((rc = cs_mpi_agree(o.comm, rc, err))) goto out;
     if (o.comm != MPI_COMM_NULL) MPI_Bcast(sha, 65, MPI_CHAR, 0, o.comm);
     struct stat st;
     *bytes = stat(c->output, &st) == 0 ? (double)st.st_size : 0;

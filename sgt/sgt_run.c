@@ -264,7 +264,7 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     }
     /* The checks below see the whole grid: every rank must get here. */
     agreed = 1;
-    if (comm) CS_CALL_GOTO(rc, err, sgt_agree(comm->comm, rc, err), fail);
+    if (comm) CS_CALL_GOTO(rc, err, cs_mpi_agree(comm->comm, rc, err), fail);
     if (comm) sgt_comm_reduce_stats(comm, &res->mesh);
     if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
@@ -290,7 +290,7 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     return 0;
 fail:
     /* Ranks that stop before the agreement above still take part in it. */
-    if (comm && !agreed) sgt_agree(comm->comm, rc, err);
+    if (comm && !agreed) cs_mpi_agree(comm->comm, rc, err);
     sgt_state_free(s);
     return rc;
 }
@@ -337,7 +337,7 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
     for (int n = first; n < c->nt && !rc; n++) {
         rc = sgt_step(be, s, n, err);
         if (!rc && (n + 1) % c->decimation == 0) rc = be->save(s, (n + 1) / c->decimation, err);
-        if (comm != MPI_COMM_NULL) rc = sgt_agree(comm, rc, err);
+        if (comm != MPI_COMM_NULL) rc = cs_mpi_agree(comm, rc, err);
         if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 && n + 1 < c->nt)
             rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
         cs_progress_update(&pr, n + 1 - first);
@@ -350,13 +350,13 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
 static int run_on(const sgt_config *c, sgt_comm *comm, sgt_run_result *res, cs_error *err) {
     sgt_state s;
     int rc = sgt_prepare(c, comm, &s, res, err);
-    if ((rc = sgt_agree(comm->comm, rc, err))) {
+    if ((rc = cs_mpi_agree(comm->comm, rc, err))) {
         sgt_state_free(&s);
         return rc;
     }
     const sgt_backend *be = pick_backend(c, err);
     rc = be ? be->setup(&s, err) : (int)err->status;
-    rc = sgt_agree(comm->comm, rc, err);
+    rc = cs_mpi_agree(comm->comm, rc, err);
     char fingerprint[17];
     int first = 0;
     if (!rc) {
@@ -376,7 +376,7 @@ static int run_on(const sgt_config *c, sgt_comm *comm, sgt_run_result *res, cs_e
         if (!rc) rc = be->finish(&s, err);
         res->seconds = cs_now() - t0;
         if (!rc) rc = check_finite(&s, err);
-        rc = sgt_agree(comm->comm, rc, err);
+        rc = cs_mpi_agree(comm->comm, rc, err);
         if (!rc) {
             res->steps = c->nt - first;
             res->lups = (double)c->nx * c->ny * c->nz * res->steps / res->seconds;
@@ -406,7 +406,7 @@ int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
     int rc = sgt_comm_init(&comm, c->nx, c->ny, c->ranks_x, c->ranks_y, err);
     int inited = 0;
     MPI_Initialized(&inited);
-    if (inited) rc = sgt_agree(MPI_COMM_WORLD, rc, err);
+    if (inited) rc = cs_mpi_agree(MPI_COMM_WORLD, rc, err);
     if (!rc) rc = run_on(c, &comm, res, err);
     sgt_comm_free(&comm);
     return rc;
