@@ -77,6 +77,8 @@ int cs_error_errno_at(const char *func, const char *file, int line, cs_error *e,
  *
  * CS_CALL_GOTO(rc, err, expr, label): for functions with cleanup. Sets rc to expr's status;
  * on failure records the caller's frame and jumps to label (which cleans up and returns rc).
+ * Every other way to label must set rc too (`rc = cs_error_set(...); goto label;`). Not in
+ * C++ (sgt_cuda.cu), where a goto may not cross an initialisation: use CS_CALL there.
  *
  * CS_TRACE(err): records the caller's frame alone, where a failure is passed on by other means
  * (a NULL result, a status read from err). */
