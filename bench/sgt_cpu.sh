@@ -27,6 +27,6 @@ for visco in false true; do
     case=cpu-elastic
     if [ "$visco" = true ]; then bytes=184; case=cpu-viscoelastic; fi
     awk -v c="$case" -v l="$lups" -v s="$secs" -v b="$bytes" -v n="$steps" -v g="${nx}x${ny}x${nz}" \
-        -v t="$(nproc)" 'BEGIN { printf "%s grid=%s points=%.1fM steps=%d time=%.2fs LUPS=%.3fG effective_bandwidth=%.1fGB/s (%d B/update, DESIGN.md 6) threads=%d\n",
+        -v t="$(nproc)" 'BEGIN { printf "%s grid=%s points=%.1fM steps=%d time=%.2fs LUPS=%.3fG effective_bandwidth=%.1fGB/s (%d B/update, docs/performance.md) threads=%d\n",
         c, g, (split(g, d, "x") ? d[1] * d[2] * d[3] / 1e6 : 0), n, s, l, l * b, b, t }'
 done

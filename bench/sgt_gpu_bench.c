@@ -1,9 +1,9 @@
 /* GPU benchmark of the SGT solver's kernels (the velocity and stress updates of sgt_cuda.cu) on
  * a grid of at least `--gb` gigabytes, beside the device's copy bandwidth measured in the same
  * process. Reports grid-point updates per second (LUPS) and the effective bandwidth under
- * DESIGN.md §6's byte counts (120 bytes per update elastic, 184 viscoelastic), for the plain and
- * the tiled (shared-memory) kernels, block shapes and numbers of x planes per thread block, and
- * the same kernels updating three wavefields that share one material load (three force
+ * the byte counts of docs/performance.md (120 bytes per update elastic, 184 viscoelastic), for the
+ * plain and the tiled (shared-memory) kernels, block shapes and numbers of x planes per thread
+ * block, and the same kernels updating three wavefields that share one material load (three force
  * components in one pass) against one. Before timing, the tiled kernels are checked against the
  * plain ones on small odd-sized grids (they must agree to 1e-6; the benchmark stops otherwise).
  * Usage: sgt_gpu_bench [--gb 20] [--steps 20] [--nz 384] [--check-only 1]

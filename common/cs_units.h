@@ -1,4 +1,4 @@
-/* Physical units of parameter values. Everything inside the toolkit is SI (DESIGN.md §2); a
+/* Physical units of parameter values. Everything inside the toolkit is SI (docs/conventions.md); a
  * value read from a file carries its unit and is converted here, once. */
 #ifndef CS_UNITS_H
 #define CS_UNITS_H

@@ -1,4 +1,4 @@
-/* The study database: one SQLite file per study (DESIGN.md §3).
+/* The study database: one SQLite file per study (docs/database.md).
  *
  * Every connection runs with foreign keys on, WAL journaling and a busy timeout. The schema is
  * an ordered list of migrations; a database records the version it is at in Schema_Version and

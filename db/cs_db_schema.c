@@ -1,5 +1,5 @@
 /* Table and column names follow the CyberShake database where the concept is the same, so that
- * queries written for CyberShake data carry over (DESIGN.md §3). */
+ * queries written for CyberShake data carry over (docs/database.md). */
 #include "cs_db_schema.h"
 
 static const char v1_sql[] =

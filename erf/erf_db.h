@@ -1,5 +1,5 @@
 /* The forecast in the study database: ERF_IDs, Ruptures (with magnitude, probability over the
- * forecast's time span, annual rate, gridded surface), Points (DESIGN.md §3). */
+ * forecast's time span, annual rate, gridded surface), Points (docs/database.md). */
 #ifndef ERF_DB_H
 #define ERF_DB_H
 

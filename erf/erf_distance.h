@@ -1,4 +1,4 @@
-/* Source-to-site distances of a rupture from its gridded surface (DESIGN.md §3), as the
+/* Source-to-site distances of a rupture from its gridded surface (docs/erf.md), as the
  * ground-motion models define them:
  *   Rrup  the closest distance to the surface's points;
  *   Rjb   the closest horizontal distance to their surface projection (over the grid points, so

@@ -1,5 +1,5 @@
 /* One rupture of an earthquake rupture forecast: magnitude, probability over the forecast's
- * time span, and its gridded surface (DESIGN.md §3). The surface is nrows x ncols points at
+ * time span, and its gridded surface (docs/erf.md). The surface is nrows x ncols points at
  * spacing_km, row-major, row 0 the shallowest and column 0 at the start of the trace (strike
  * points from column 0 to column ncols-1, dip to the right of strike). */
 #ifndef ERF_RUPTURE_H

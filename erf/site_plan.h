@@ -1,4 +1,4 @@
-/* Planning one site (DESIGN.md §1 "plan"): the ruptures within the cutoff distance, the
+/* Planning one site (docs/architecture.md, "plan"): the ruptures within the cutoff distance, the
  * simulation box and grid, and the SGT save points.
  *
  * Box: a local frame centred on the site (cs_geo), x along `rotation` (CyberShake: -55 deg);

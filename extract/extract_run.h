@@ -1,4 +1,4 @@
-/* The extraction of one site run (DESIGN.md §1 "extract"): every rupture variation of every
+/* The extraction of one site run (docs/architecture.md, "extract"): every rupture variation of every
  * rupture within the site's cutoff, synthesised from the site's three SGT files by reciprocity,
  * its intensity measures into PeakAmplitudes and, when asked, its seismogram into one HDF5 file
  * per run.

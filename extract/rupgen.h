@@ -1,4 +1,4 @@
-/* Kinematic rupture variations in the manner of Graves and Pitarka (2010, 2016) (DESIGN.md §4).
+/* Kinematic rupture variations in the manner of Graves and Pitarka (2010, 2016) (docs/extract.md).
  *
  * For a rupture of the forecast, variation k is slip realisation k / nhypo with hypocentre
  * k % nhypo; hypocentres lie on a regular grid along strike x down dip (hypo_spacing_km apart,

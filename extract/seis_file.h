@@ -1,4 +1,4 @@
-/* Seismogram files of a site run (DESIGN.md §3): one HDF5 file holding every record,
+/* Seismogram files of a site run (docs/extract.md): one HDF5 file holding every record,
  * addressable by (source, rupture, variation).
  *
  *   /index     int64 [n][3]        source, rupture, variation; sorted

@@ -1,4 +1,4 @@
-/* Seismograms by reciprocity (DESIGN.md §4): the velocity at the site along force direction n
+/* Seismograms by reciprocity (docs/extract.md, docs/conventions.md): the velocity at the site along force direction n
  * from a kinematic rupture is
  *
  *     v_n(t) = sum_subfaults mu A [ sum_ij m_ij H^n_ij(x, .) ] * sdot(. - t_init) (t)

@@ -1,4 +1,4 @@
-/* Disaggregation of a hazard curve at one level x (DESIGN.md §4): each rupture contributes
+/* Disaggregation of a hazard curve at one level x (docs/hazard.md): each rupture contributes
  *
  *     c_r = lambda_r P(IM > x | r) / sum_r lambda_r P(IM > x | r),   lambda_r = -ln(1 - P_r),
  *

@@ -1,4 +1,4 @@
-/* Hazard curves from rupture variations (DESIGN.md §4):
+/* Hazard curves from rupture variations (docs/hazard.md):
  *
  *     P(IM > x) = 1 - prod_r (1 - P_r)^{P(IM > x | r)}
  *

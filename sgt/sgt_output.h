@@ -1,6 +1,6 @@
 /* Output files of the solver, written atomically (temporary name, sync, SHA-256, rename).
  *
- * SGT file (mode sgt), one per force component, DESIGN.md §3:
+ * SGT file (mode sgt), one per force component, formats/sgt_file.h, docs/sgt.md:
  *   /points/index        int32   [npoints][3]   grid node i, j, k
  *   /points/geographic   float64 [npoints][3]   lon, lat (deg), depth (m), when known
  *   /points/material     float32 [npoints][3]   lambda, mu (Pa), rho (kg/m^3) at the reference

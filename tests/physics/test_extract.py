@@ -1,4 +1,4 @@
-"""The extractor against forward simulations (DESIGN.md §5 rung 4).
+"""The extractor against forward simulations (rung 4 of the verification ladder: the extractor against an independent path, docs/extract.md).
 
 A one-subfault SRF is synthesised by `cybershake synth` from three SGT runs (forces E, N, Z at a
 surface site) and compared with a forward run of the same moment tensor, moment and slip-rate
