@@ -1,64 +1,13 @@
 /* `cybershake hazard peer`: a PEER PSHA verification case built from its definition, printed,
  * compared with published values, written as CSV and drawn. */
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cs_atomic.h"
 #include "cs_cli.h"
 #include "cs_opt.h"
 #include "cs_strutil.h"
 #include "hazard_cli.h"
-#include "hazard_plot.h"
-#include "peer.h"
-
-/* A reference file of PEER values: rows of a site number or a name ending in the site's number
- * ("PEER S1-Fault-Site3"), optional lon and lat, then one value per level of the header. */
-typedef struct {
-    int nlev;
-    double levels[64];
-    double v[7][64];
-    int have[7];
-} peer_reference;
-
-static int read_reference(const char *path, peer_reference *ref, cs_error *err) {
-    memset(ref, 0, sizeof *ref);
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "open");
-    char line[8192];
-    int first = 1, skip = 1, lineno = 0, rc = 0;
-    while (fgets(line, sizeof line, f) && !rc) {
-        lineno++;
-        char *tok[80];
-        int n = 0;
-        for (char *save = NULL, *t = strtok_r(line, ",\n\r", &save); t && n < 80;
-             t = strtok_r(NULL, ",\n\r", &save))
-            tok[n++] = t;
-        if (n == 0) continue;
-        if (first) {
-            skip = !strcmp(tok[0], "name") || (n > 1 && !strcmp(tok[1], "lon")) ? 3 : 1;
-            for (int i = skip; i < n && ref->nlev < 64; i++)
-                if (cs_parse_double(tok[i], &ref->levels[ref->nlev++])) {
-                    char place[4200];
-                    snprintf(place, sizeof place, "%s:%d", path, lineno);
-                    rc = cs_error_input(err, place, "level", tok[i], "must be a number");
-                }
-            first = 0;
-            continue;
-        }
-        int k = (int)strlen(tok[0]);
-        while (k > 0 && tok[0][k - 1] >= '0' && tok[0][k - 1] <= '9')
-            k--;
-        int site = atoi(tok[0] + k);
-        if (site < 1 || site > 7) continue;
-        for (int i = skip; i < n && i - skip < ref->nlev; i++)
-            ref->v[site - 1][i - skip] = atof(tok[i]);
-        ref->have[site - 1] = 1;
-    }
-    fclose(f);
-    return rc;
-}
+#include "peer_report.h"
 
 int cs_hazard_peer_main(int argc, char **argv) {
     static const char help[] =
@@ -79,30 +28,29 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "10% of the level (the cut-off itself); exit 1 if a difference exceeds --tolerance (1%)\n"
         "or a zero lies elsewhere. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *sites_text = NULL, *refpath = NULL, *csv = NULL, *plot = NULL;
-    peer_options po = {0.02, 1.0};
-    double tolerance = 0.01;
+    const char *sites_text = NULL;
+    peer_request rq = {.po = {0.02, 1.0}, .tolerance = 0.01};
     const cs_opt opts[] = {
         CS_OPT_STR("sites", &sites_text),
-        CS_OPT_NUM("step", &po.step_km, 0.001, 5, "(km) needs a number in [0.001, 5]"),
-        CS_OPT_NUM("area-step", &po.area_km, 0.1, 10, "(km) needs a number in [0.1, 10]"),
-        CS_OPT_STR("reference", &refpath),
-        CS_OPT_STR("csv", &csv),
-        CS_OPT_STR("plot", &plot),
-        CS_OPT_NUM("tolerance", &tolerance, 1e-12, 0.99, "needs a number in [1e-12, 0.99]"),
+        CS_OPT_NUM("step", &rq.po.step_km, 0.001, 5, "(km) needs a number in [0.001, 5]"),
+        CS_OPT_NUM("area-step", &rq.po.area_km, 0.1, 10, "(km) needs a number in [0.1, 10]"),
+        CS_OPT_STR("reference", &rq.reference),
+        CS_OPT_STR("csv", &rq.csv),
+        CS_OPT_STR("plot", &rq.plot),
+        CS_OPT_NUM("tolerance", &rq.tolerance, 1e-12, 0.99, "needs a number in [1e-12, 0.99]"),
     };
     int first, npos;
     int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
                            "expects one argument: CASE", &first, &npos);
     if (prc) return prc;
-    const char *id = argv[first];
+    const char *id = rq.id = argv[first];
     const peer_site *sites;
     int nsites = peer_case_sites(id, &sites);
-    int want[7] = {0};
+    int *want = rq.want;
     for (int st = 0; st < nsites; st++)
         want[st] = 1;
     if (sites_text) {
-        memset(want, 0, sizeof want);
+        memset(rq.want, 0, sizeof rq.want);
         char buf[256];
         cs_copy(buf, sizeof buf, sites_text);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -115,109 +63,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
     }
     cs_error err;
     cs_error_clear(&err);
-    peer_reference ref;
-    if (refpath && read_reference(refpath, &ref, &err)) return cs_cli_fail(argv[0], &err);
-    static double poe[7][PEER_NLEVELS];
-    double worst = 0;
-    int bad = 0, cutoffs = 0;
-    char worst_at[128] = "";
-    printf("PEER Set 1 case %s: annual probability of exceedance of PGA (g)\nsite", id);
-    for (int i = 0; i < PEER_NLEVELS; i++)
-        printf(" %9g", peer_levels[i]);
-    printf("\n");
-    for (int st = 0; st < nsites; st++) {
-        if (!want[st]) continue;
-        hazard_rupture *rups;
-        long n;
-        if (peer_case_ruptures(id, &sites[st], &po, &rups, &n, &err) ||
-            hazard_curve(rups, n, peer_levels, PEER_NLEVELS, poe[st], &err)) {
-            peer_free(rups, n);
-            return cs_cli_fail(argv[0], &err);
-        }
-        printf("%4d", st + 1);
-        for (int i = 0; i < PEER_NLEVELS; i++)
-            printf(" %9.3e", poe[st][i]);
-        printf("\n");
-        double plateau = 0;
-        if (refpath && ref.have[st])
-            for (int j = 0; j < ref.nlev; j++)
-                plateau = fmax(plateau, ref.v[st][j]);
-        if (refpath && ref.have[st])
-            for (int j = 0; j < ref.nlev; j++) {
-                int i = 0;
-                while (i < PEER_NLEVELS && fabs(peer_levels[i] - ref.levels[j]) > 1e-9)
-                    i++;
-                if (i == PEER_NLEVELS) continue;
-                double a = poe[st][i], b = ref.v[st][j];
-                if (a > 0 && b > 0 && b < 0.01 * plateau) {
-                    cutoffs++; /* the curve's last 1%: the sigma = 0 steps of a cut-off */
-                } else if (a > 0 && b > 0) {
-                    double d = fabs(a - b) / b;
-                    if (d > worst) {
-                        worst = d;
-                        snprintf(worst_at, sizeof worst_at,
-                                 "site %d at %g g: %.4e here, %.4e there", st + 1, peer_levels[i],
-                                 a, b);
-                    }
-                    if (d > tolerance) bad++;
-                } else if ((a > 0) != (b > 0)) {
-                    /* a sigma = 0 cut-off: some rupture's median within 10% of the level */
-                    int near = 0;
-                    for (long q = 0; q < n && !near; q++)
-                        for (int v = 0; v < rups[q].nvalues && !near; v++) {
-                            double lm =
-                                rups[q].lognormal ? rups[q].values[v] : log(rups[q].values[v]);
-                            near = fabs(lm - log(peer_levels[i])) < log(1.1);
-                        }
-                    if (near)
-                        cutoffs++;
-                    else {
-                        bad++;
-                        printf("     site %d at %g g: %.4e here, %.4e there, away from any "
-                               "cut-off\n",
-                               st + 1, peer_levels[i], a, b);
-                    }
-                }
-            }
-        peer_free(rups, n);
-    }
-    if (csv) {
-        cs_atomic_file a;
-        if (cs_atomic_open(&a, csv, &err)) return cs_cli_fail(argv[0], &err);
-        fprintf(a.f, "site,lon,lat");
-        for (int i = 0; i < PEER_NLEVELS; i++)
-            fprintf(a.f, ",%g", peer_levels[i]);
-        fprintf(a.f, "\n");
-        for (int st = 0; st < nsites; st++) {
-            if (!want[st]) continue;
-            fprintf(a.f, "%d,%.5f,%.5f", st + 1, sites[st].lon, sites[st].lat);
-            for (int i = 0; i < PEER_NLEVELS; i++)
-                fprintf(a.f, ",%.8e", poe[st][i]);
-            fprintf(a.f, "\n");
-        }
-        if (cs_atomic_commit(&a, NULL, &err)) return cs_cli_fail(argv[0], &err);
-    }
-    if (plot) {
-        plot_curve pc[7];
-        char labels[7][32], title[64];
-        int nc = 0;
-        for (int st = 0; st < nsites; st++)
-            if (want[st]) {
-                snprintf(labels[st], sizeof labels[st], "site %d", st + 1);
-                pc[nc++] = (plot_curve){labels[st], peer_levels, poe[st], PEER_NLEVELS};
-            }
-        snprintf(title, sizeof title, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
-        plot_spec ps = {
-            title, "PGA (g)", "annual probability of exceedance", 1e-3, 1, 1e-6, 1, pc, nc,
-            NULL,  0};
-        if (hazard_plot_loglog(plot, &ps, &err)) return cs_cli_fail(argv[0], &err);
-    }
-    if (refpath) {
-        printf("against %s: largest relative difference %.3g%% (%s); %d level(s) at sigma = 0 "
-               "cut-offs; %d beyond %g%%\n",
-               refpath, 100 * worst, worst_at[0] ? worst_at : "none", cutoffs, bad,
-               100 * tolerance);
-        return bad ? 1 : 0;
-    }
-    return 0;
+    int bad = 0;
+    if (peer_report(&rq, stdout, &bad, &err)) return cs_cli_fail(argv[0], &err);
+    return bad ? 1 : 0;
 }
