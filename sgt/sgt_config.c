@@ -136,8 +136,8 @@ static int need(const cs_params *p, const char *key, const char *why, cs_error *
     return cs_error_input(err, "parameters", key, NULL, "required %s", why);
 }
 
-int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
-    memset(c, 0, sizeof *c);
+/* The mode, back end, grid and time stepping. */
+static int config_basics(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mode = strcmp(cs_params_string(p, "mode"), "forward") ? SGT_MODE_SGT : SGT_MODE_FORWARD;
     c->backend =
         strcmp(cs_params_string(p, "backend"), "cuda") ? SGT_BACKEND_CPU : SGT_BACKEND_CUDA;
@@ -151,6 +151,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
         return err->status;
     c->nt = (int)cs_params_int(p, "nt");
     c->dt = cs_params_real(p, "dt");
+    return 0;
+}
+
+/* The box: its geographic origin, rotation and the frame position of node (0, 0, 0). */
+static int config_frame(const cs_params *p, sgt_config *c, cs_error *err) {
     c->have_geo = cs_params_has(p, "origin_lon") && cs_params_has(p, "origin_lat");
     if (cs_params_has(p, "origin_lon") != cs_params_has(p, "origin_lat"))
         return cs_error_input(err, "parameters", "origin_lon, origin_lat", NULL,
@@ -160,6 +165,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->rotation = cs_params_real(p, "rotation");
     c->x0 = cs_params_has(p, "x0") ? cs_params_real(p, "x0") : -0.5 * (c->nx - 1) * c->h;
     c->y0 = cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (c->ny - 1) * c->h;
+    return 0;
+}
+
+/* The material: a mesh file, or a model and how it is sampled, floored and attenuated. */
+static int config_model(const cs_params *p, sgt_config *c, cs_error *err) {
     if (cs_params_has(p, "mesh_file")) {
         cs_copy(c->mesh_file, sizeof c->mesh_file, cs_params_string(p, "mesh_file"));
     } else {
@@ -203,6 +213,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->q_ref = cs_params_real(p, "q_reference_frequency");
     c->fmax = cs_params_real(p, "fmax");
     c->min_ppw = cs_params_real(p, "min_points_per_wavelength");
+    return 0;
+}
+
+/* The free surface and the absorbing boundary (its width in nodes or as a length). */
+static int config_boundaries(const cs_params *p, sgt_config *c, cs_error *err) {
     c->free_surface = cs_params_bool(p, "free_surface");
     c->absorb.kind =
         strcmp(cs_params_string(p, "absorbing"), "pml") ? SGT_ABSORB_SPONGE : SGT_ABSORB_PML;
@@ -221,6 +236,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
     c->absorb.sponge_edge = cs_params_real(p, "sponge_edge_factor");
     c->absorb.pml_r = cs_params_real(p, "pml_reflection");
     c->absorb.pml_f0 = 0.5 * c->fmax;
+    return 0;
+}
+
+/* The source: its kind, geometry and node. */
+static int config_source(const cs_params *p, sgt_config *c, cs_error *err) {
     c->srf = !strcmp(cs_params_string(p, "source"), "srf");
     c->source_kind = strcmp(cs_params_string(p, "source"), "moment") && !c->srf ? SGT_SOURCE_FORCE
                                                                                 : SGT_SOURCE_MOMENT;
@@ -246,6 +266,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
         c->src[1] = (int)cs_params_int(p, "source_j");
         c->src[2] = (int)cs_params_int(p, "source_k");
     }
+    return 0;
+}
+
+/* A force's direction and impulse, or a moment tensor's components; the time function. */
+static int config_source_strength(const cs_params *p, sgt_config *c, cs_error *err) {
     c->impulse = cs_params_real(p, "impulse");
     if (c->source_kind == SGT_SOURCE_FORCE) {
         if (cs_params_has(p, "force_vector")) {
@@ -309,6 +334,11 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
         cs_copy(c->stf_file, sizeof c->stf_file, cs_params_string(p, "stf_file"));
     }
     c->stf_time_shift = cs_params_real(p, "stf_time_shift");
+    return 0;
+}
+
+/* What is written, where, and the run's checkpoints and ranks. */
+static int config_outputs(const cs_params *p, sgt_config *c, cs_error *err) {
     c->decimation = (int)cs_params_int(p, "decimation");
     if (need(p, "output", "(the HDF5 file to write)", err)) return err->status;
     cs_copy(c->output, sizeof c->output, cs_params_string(p, "output"));
@@ -331,6 +361,18 @@ int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
         if (need(p, "receivers", "in forward mode", err)) return err->status;
         cs_copy(c->receivers, sizeof c->receivers, cs_params_string(p, "receivers"));
     }
+    return 0;
+}
+
+int sgt_config_from_params(const cs_params *p, sgt_config *c, cs_error *err) {
+    memset(c, 0, sizeof *c);
+    CS_CALL(err, config_basics(p, c, err));
+    CS_CALL(err, config_frame(p, c, err));
+    CS_CALL(err, config_model(p, c, err));
+    CS_CALL(err, config_boundaries(p, c, err));
+    CS_CALL(err, config_source(p, c, err));
+    CS_CALL(err, config_source_strength(p, c, err));
+    CS_CALL(err, config_outputs(p, c, err));
     return 0;
 }
 
