@@ -72,29 +72,25 @@ static int force_slot(const char *path, hid_t f, cs_error *err) {
                           "the extractor needs geographic forces E, N and Z (one file each)");
 }
 
-int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
-    memset(s, 0, sizeof *s);
-    for (int i = 0; i < 3; i++)
-        s->file[i] = s->strain[i] = -1;
-    cs_h5_quiet();
-    float *mat_other = NULL;
-    int *idx_other = NULL;
+/* Opens the three files, checks each against the SGT file contract, and puts each in the slot
+ * of its force (E, N, Z). */
+static int open_files(sgt_set *s, const char *const paths[3], cs_error *err) {
     for (int q = 0; q < 3; q++) {
         hid_t f = H5Fopen(paths[q], H5F_ACC_RDONLY, H5P_DEFAULT);
         if (f < 0) {
             cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
-            goto fail;
+            return -1;
         }
         /* The contract first: a file of another version or convention is refused before any of
          * its numbers is read. */
         if (sgt_file_check(f, paths[q], err)) {
             H5Fclose(f);
-            goto fail;
+            return -1;
         }
         int slot = force_slot(paths[q], f, err);
         if (slot < 0) {
             H5Fclose(f);
-            goto fail;
+            return -1;
         }
         if (s->file[slot] >= 0) {
             H5Fclose(f);
@@ -104,99 +100,111 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
                                        : "Z",
                            "two of the three files hold the same force (%s and %s)", paths[q],
                            s->path[slot]);
-            goto fail;
+            return -1;
         }
         s->file[slot] = f;
         cs_copy(s->path[slot], sizeof s->path[slot], paths[q]);
     }
-    for (int q = 0; q < 3; q++) {
-        hid_t f = s->file[q];
-        const char *path = s->path[q];
-        if (q == 0) {
-            if (read_header(s, f, path, err)) goto fail;
-        } else {
-            double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
-            double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;
-            int nt, grid[3];
-            if (same_double(f, path, SGT_FILE_ATTR_BOX, want, 5, err) ||
-                same_double(f, path, SGT_FILE_ATTR_H, &want_h, 1, err) ||
-                same_double(f, path, SGT_FILE_ATTR_DT, &want_dt, 1, err) ||
-                same_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &want_ts, 1, err) ||
-                cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
-                cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
-                goto fail;
-            if (nt != s->nt || memcmp(grid, s->grid, sizeof grid)) {
-                cs_error_input(err, path, "attribute", "nt/grid",
-                               "differs from %s's: the three force files must come from one plan",
-                               s->path[0]);
-                goto fail;
-            }
-        }
-        if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err))
-            goto fail;
-        if (!(s->impulse[q] > 0)) {
-            cs_error_input(err, path, SGT_FILE_ATTR_IMPULSE, NULL, "must be positive");
-            goto fail;
-        }
-        hsize_t d[3];
-        if (cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err)) goto fail;
-        if (q == 0) {
-            s->npoints = (long)d[0];
-            s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
-            s->material = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
-            idx_other = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
-            mat_other = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
-            if (!s->index || !s->material || !idx_other || !mat_other) {
-                cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
-                goto fail;
-            }
-        } else if ((long)d[0] != s->npoints) {
-            cs_error_input(err, path, "dataset", SGT_FILE_POINTS_INDEX,
-                           "has %llu points, %s has %ld: the three force files must share their "
-                           "save points",
-                           (unsigned long long)d[0], s->path[0], s->npoints);
-            goto fail;
-        }
-        int *idx = q == 0 ? s->index : idx_other;
-        float *mat = q == 0 ? s->material : mat_other;
-        if (cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err) ||
-            cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
-            goto fail;
-        if (q > 0 && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
-                      memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
-            cs_error_input(err, path, "dataset", "points",
-                           "the save points or their material differ from %s's", s->path[0]);
-            goto fail;
-        }
-        hsize_t sd[3];
-        if (cs_h5_dims(f, path, SGT_FILE_STRAIN, 3, sd, err)) goto fail;
-        if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt) {
-            cs_error_input(err, path, "dataset", "strain",
-                           "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
-                           (unsigned long long)sd[0], (unsigned long long)sd[1],
-                           (unsigned long long)sd[2], s->npoints, s->nt);
-            goto fail;
-        }
-        /* a chunk cache that holds a few chunks of 64 points, so reading a rupture's points
-         * one row at a time decompresses nothing twice */
-        hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
-        H5Pset_chunk_cache(dapl, 521, (size_t)4 * 64 * 6 * (size_t)s->nt * 4, 1.0);
-        s->strain[q] = H5Dopen2(f, SGT_FILE_STRAIN, dapl);
-        H5Pclose(dapl);
-        if (s->strain[q] < 0) {
-            cs_error_input(err, path, "dataset", "strain", "cannot be opened");
-            goto fail;
-        }
+    return 0;
+}
+
+/* A second or third file's header must be the first one's. */
+static int same_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
+    double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
+    double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;
+    int nt, grid[3];
+    if (same_double(f, path, SGT_FILE_ATTR_BOX, want, 5, err) ||
+        same_double(f, path, SGT_FILE_ATTR_H, &want_h, 1, err) ||
+        same_double(f, path, SGT_FILE_ATTR_DT, &want_dt, 1, err) ||
+        same_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &want_ts, 1, err) ||
+        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
+        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
+        return -1;
+    if (nt != s->nt || memcmp(grid, s->grid, sizeof grid)) {
+        cs_error_input(err, path, "attribute", "nt/grid",
+                       "differs from %s's: the three force files must come from one plan",
+                       s->path[0]);
+        return -1;
     }
-    free(idx_other);
-    free(mat_other);
-    idx_other = NULL;
-    mat_other = NULL;
+    return 0;
+}
+
+/* The impulse and save points of file q (the first one's kept, the others' compared with them;
+ * idx_other and mat_other are the scratch for that, allocated with the first). */
+static int read_points(sgt_set *s, int q, int **idx_other, float **mat_other, cs_error *err) {
+    hid_t f = s->file[q];
+    const char *path = s->path[q];
+    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err)) return -1;
+    if (!(s->impulse[q] > 0)) {
+        cs_error_input(err, path, SGT_FILE_ATTR_IMPULSE, NULL, "must be positive");
+        return -1;
+    }
+    hsize_t d[3];
+    if (cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err)) return -1;
+    if (q == 0) {
+        s->npoints = (long)d[0];
+        s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+        s->material = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+        *idx_other = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+        *mat_other = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
+        if (!s->index || !s->material || !*idx_other || !*mat_other) {
+            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
+            return -1;
+        }
+    } else if ((long)d[0] != s->npoints) {
+        cs_error_input(err, path, "dataset", SGT_FILE_POINTS_INDEX,
+                       "has %llu points, %s has %ld: the three force files must share their "
+                       "save points",
+                       (unsigned long long)d[0], s->path[0], s->npoints);
+        return -1;
+    }
+    int *idx = q == 0 ? s->index : *idx_other;
+    float *mat = q == 0 ? s->material : *mat_other;
+    if (cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err) ||
+        cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
+        return -1;
+    if (q > 0 && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
+                  memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
+        cs_error_input(err, path, "dataset", "points",
+                       "the save points or their material differ from %s's", s->path[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* The strain dataset of file q, its shape checked, opened with a chunk cache for row reads. */
+static int open_strain(sgt_set *s, int q, cs_error *err) {
+    hid_t f = s->file[q];
+    const char *path = s->path[q];
+    hsize_t sd[3];
+    if (cs_h5_dims(f, path, SGT_FILE_STRAIN, 3, sd, err)) return -1;
+    if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt) {
+        cs_error_input(err, path, "dataset", "strain",
+                       "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
+                       (unsigned long long)sd[0], (unsigned long long)sd[1],
+                       (unsigned long long)sd[2], s->npoints, s->nt);
+        return -1;
+    }
+    /* a chunk cache that holds a few chunks of 64 points, so reading a rupture's points
+     * one row at a time decompresses nothing twice */
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    H5Pset_chunk_cache(dapl, 521, (size_t)4 * 64 * 6 * (size_t)s->nt * 4, 1.0);
+    s->strain[q] = H5Dopen2(f, SGT_FILE_STRAIN, dapl);
+    H5Pclose(dapl);
+    if (s->strain[q] < 0) {
+        cs_error_input(err, path, "dataset", "strain", "cannot be opened");
+        return -1;
+    }
+    return 0;
+}
+
+/* The save points sorted by node, for lookups by grid index. */
+static int index_points(sgt_set *s, cs_error *err) {
     s->keys = malloc(sizeof(int64_t) * (size_t)(s->npoints ? s->npoints : 1));
     s->order = malloc(sizeof(long) * (size_t)(s->npoints ? s->npoints : 1));
     if (!s->keys || !s->order) {
         cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
-        goto fail;
+        return -1;
     }
     for (long p = 0; p < s->npoints; p++) {
         s->keys[p] = node_key(s, s->index[3 * p], s->index[3 * p + 1], s->index[3 * p + 2]);
@@ -204,18 +212,43 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
     }
     sort_ctx = s;
     qsort(s->order, (size_t)s->npoints, sizeof(long), cmp_point);
-    if (cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err)) goto fail;
+    return 0;
+}
+
+/* The geographic frame and the site (the source node of the SGT runs). */
+static int locate_site(sgt_set *s, cs_error *err) {
+    if (cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err)) return -1;
     int src[3];
     if (cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err) ||
         cs_geo_to_geographic(s->frame, s->x0 + src[0] * s->h, s->y0 + src[1] * s->h, &s->site_lon,
                              &s->site_lat, err))
-        goto fail;
+        return -1;
     return 0;
-fail:
+}
+
+int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < 3; i++)
+        s->file[i] = s->strain[i] = -1;
+    cs_h5_quiet();
+    float *mat_other = NULL;
+    int *idx_other = NULL;
+    int rc = open_files(s, paths, err);
+    for (int q = 0; q < 3 && !rc; q++) {
+        rc = q == 0 ? read_header(s, s->file[q], s->path[q], err)
+                    : same_header(s, s->file[q], s->path[q], err);
+        if (!rc) rc = read_points(s, q, &idx_other, &mat_other, err);
+        if (!rc) rc = open_strain(s, q, err);
+    }
     free(idx_other);
     free(mat_other);
-    sgt_set_close(s);
-    return -1;
+    if (!rc) rc = index_points(s, err);
+    if (!rc) rc = locate_site(s, err);
+    if (rc) {
+        sgt_set_close(s);
+        return -1;
+    }
+    return 0;
 }
 
 void sgt_set_close(sgt_set *s) {
