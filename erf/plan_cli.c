@@ -1,6 +1,6 @@
 /* `cybershake plan`: plans one site on one forecast of its study. */
 #include <errno.h>
-#include <getopt.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,18 +8,13 @@
 #include <sys/stat.h>
 
 #include "cs_cli.h"
-#include "cs_progress.h"
+#include "cs_opt.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "site_plan.h"
 #include "wf_stage.h"
 
 int cs_plan_cli_main(int argc, char **argv);
-
-/* Rates measured on this project's solver (docs/performance.md), for the time estimate. */
-#define GPU_LUPS       8.2e9 /* one H200, viscoelastic, whole solver */
-#define CPU_LUPS       15e6  /* 2-core VM, viscoelastic */
-#define BYTES_PER_NODE 80.0  /* viscoelastic fields, memory variables, material (float32) */
 
 int cs_plan_cli_main(int argc, char **argv) {
     static const char help[] =
@@ -40,95 +35,36 @@ int cs_plan_cli_main(int argc, char **argv) {
     plan_options o;
     site_plan_defaults(&o);
     const char *erf = NULL, *fmt = NULL, *model = NULL, *out = NULL;
-    static const struct option opts[] = {{"erf", required_argument, 0, 'e'},
-                                         {"fmax", required_argument, 0, 'f'},
-                                         {"model-format", required_argument, 0, 'F'},
-                                         {"model-file", required_argument, 0, 'm'},
-                                         {"out", required_argument, 0, 'o'},
-                                         {"cutoff", required_argument, 0, 'c'},
-                                         {"vs-min", required_argument, 0, 'v'},
-                                         {"ppw", required_argument, 0, 'p'},
-                                         {"rotation", required_argument, 0, 'r'},
-                                         {"padding", required_argument, 0, 'P'},
-                                         {"round", required_argument, 0, 'R'},
-                                         {"absorbing-width", required_argument, 0, 'a'},
-                                         {"ranks-x", required_argument, 0, 'x'},
-                                         {"ranks-y", required_argument, 0, 'y'},
-                                         {"mesh-near", required_argument, 0, 'n'},
-                                         {"mesh-max-stride", required_argument, 0, 's'},
-                                         {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        double v;
-        switch (c) {
-        case 'e':
-            erf = optarg;
-            continue;
-        case 'F':
-            fmt = optarg;
-            continue;
-        case 'm':
-            model = optarg;
-            continue;
-        case 'o':
-            out = optarg;
-            continue;
-        case '?':
-            return cs_cli_usage(argv[0], "unknown option");
-        default:
-            break;
-        }
-        if (cs_parse_double(optarg, &v))
-            return cs_cli_usage(argv[0], "an option needs a number, got '%s'", optarg);
-        int whole = c == 'a' || c == 'x' || c == 'y' || c == 's';
-        if ((whole && (v != floor(v) || v < (c == 'a' ? 0 : 1) || v > 1e6)) ||
-            (!whole && c != 'r' && !(v > 0)))
-            return cs_cli_usage(argv[0], "option value '%s' is out of range", optarg);
-        switch (c) {
-        case 'f':
-            o.fmax = v;
-            break;
-        case 'c':
-            o.cutoff_km = v;
-            break;
-        case 'v':
-            o.vs_floor = v;
-            break;
-        case 'p':
-            o.ppw = v;
-            break;
-        case 'r':
-            o.rotation = v;
-            break;
-        case 'P':
-            o.padding_km = v;
-            break;
-        case 'R':
-            o.round_km = v;
-            break;
-        case 'a':
-            o.absorbing_width = (int)v;
-            break;
-        case 'x':
-            o.ranks_x = (int)v;
-            break;
-        case 'y':
-            o.ranks_y = (int)v;
-            break;
-        case 'n':
-            o.mesh_near_km = v;
-            break;
-        case 's':
-            o.mesh_max_stride = (int)v;
-            break;
-        }
-    }
-    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects two arguments: STUDY SITE");
+    long width = o.absorbing_width, rx = o.ranks_x, ry = o.ranks_y, stride = o.mesh_max_stride;
+    const double pos = DBL_TRUE_MIN;
+    const cs_opt opts[] = {
+        CS_OPT_STR("erf", &erf),
+        CS_OPT_NUM("fmax", &o.fmax, pos, INFINITY, "needs a positive number (Hz)"),
+        CS_OPT_STR("model-format", &fmt),
+        CS_OPT_STR("model-file", &model),
+        CS_OPT_STR("out", &out),
+        CS_OPT_NUM("cutoff", &o.cutoff_km, pos, INFINITY, "needs a positive number (km)"),
+        CS_OPT_NUM("vs-min", &o.vs_floor, pos, INFINITY, "needs a positive number (m/s)"),
+        CS_OPT_NUM("ppw", &o.ppw, pos, INFINITY, "needs a positive number"),
+        CS_OPT_NUM("rotation", &o.rotation, -INFINITY, INFINITY, "needs a number (degrees)"),
+        CS_OPT_NUM("padding", &o.padding_km, pos, INFINITY, "needs a positive number (km)"),
+        CS_OPT_NUM("round", &o.round_km, pos, INFINITY, "needs a positive number (km)"),
+        CS_OPT_INT("absorbing-width", &width, 0, 1e6, "needs a whole number 0 to 1e6"),
+        CS_OPT_INT("ranks-x", &rx, 1, 1e6, "needs a whole number 1 to 1e6"),
+        CS_OPT_INT("ranks-y", &ry, 1, 1e6, "needs a whole number 1 to 1e6"),
+        CS_OPT_NUM("mesh-near", &o.mesh_near_km, pos, INFINITY, "needs a positive number (km)"),
+        CS_OPT_INT("mesh-max-stride", &stride, 1, 1e6, "needs a whole number 1 to 1e6"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 2, 2,
+                           "expects two arguments: STUDY SITE", &first, &npos);
+    if (prc) return prc;
+    o.absorbing_width = (int)width, o.ranks_x = (int)rx, o.ranks_y = (int)ry;
+    o.mesh_max_stride = (int)stride;
     if (!erf || !fmt || !model || !out || !(o.fmax > 0))
         return cs_cli_usage(argv[0],
                             "--erf, --fmax, --model-format, --model-file and --out are required");
-    const char *study = argv[optind], *site = argv[optind + 1];
+    const char *study = argv[first], *site = argv[first + 1];
     cs_error err;
     cs_error_clear(&err);
     if (mkdir(out, 0777) && errno != EEXIST) {
@@ -156,24 +92,7 @@ int cs_plan_cli_main(int argc, char **argv) {
         site_plan_free(&p);
         return cs_cli_fail(argv[0], &err);
     }
-    double nodes = (double)p.nx * p.ny * p.nz;
-    printf("site %s on forecast %s: %d ruptures within %g km\n", site, erf, p.nruptures,
-           o.cutoff_km);
-    printf("box (rotation %g deg), corners lon lat:\n", o.rotation);
-    for (int i = 0; i < 4; i++)
-        printf("  %.6f %.6f\n", p.corner_lon[i], p.corner_lat[i]);
-    printf("grid: %d x %d x %d nodes, h = %g m (min Vs %.0f m/s, fmax %g Hz), dt = %g s "
-           "(max Vp %.0f m/s), nt = %d (%.1f s)\n",
-           p.nx, p.ny, p.nz, p.h, p.vs_min, o.fmax, p.dt, p.vp_max, p.nt, p.nt * p.dt);
-    printf("save points: %ld (%ld rupture points and the adaptive mesh, deduplicated)\n", p.npoints,
-           p.nrupture_points);
-    char gpu[32], cpu[32];
-    cs_format_duration(nodes * p.nt / GPU_LUPS, gpu, sizeof gpu);
-    cs_format_duration(nodes * p.nt / CPU_LUPS, cpu, sizeof cpu);
-    printf("per force run: about %.3g GB of memory; about %s on one H200 (8.2 G LUPS), %s on 2 CPU "
-           "cores (15 M LUPS)\n",
-           nodes * BYTES_PER_NODE / 1e9, gpu, cpu);
-    printf("wrote %s\n", params);
+    site_plan_report(stdout, &p, &o, site, erf, params);
     site_plan_free(&p);
     return 0;
 }

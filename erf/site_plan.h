@@ -18,6 +18,8 @@
 #ifndef SITE_PLAN_H
 #define SITE_PLAN_H
 
+#include <stdio.h>
+
 #include "cs_db.h"
 #include "erf_medium.h"
 
@@ -63,5 +65,10 @@ void site_plan_free(site_plan *p);
 int site_plan_write(cs_db *db, const site_plan *p, const plan_options *o, const char *site,
                     const char *dir, const char *model_format, const char *model_file,
                     char *params_path, size_t params_size, cs_error *err);
+
+/* The plan's summary (ruptures, box corners, grid, save points, the cost of one force run on a
+ * GPU and on two CPU cores) and the parameter file written. */
+void site_plan_report(FILE *out, const site_plan *p, const plan_options *o, const char *site,
+                      const char *erf, const char *params);
 
 #endif
