@@ -1,5 +1,4 @@
 /* `cybershake run` (one site or a list, end to end, resumable) and `cybershake status`. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +6,7 @@
 #include <unistd.h>
 
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
 #include "wf_run.h"
@@ -15,32 +15,14 @@
 int cs_run_cli_main(int argc, char **argv);
 int cs_status_cli_main(int argc, char **argv);
 
-/* The short names of a site CSV, in file order (header and comments skipped). */
-static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], int *n,
-                      cs_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "cannot open the site list");
-    char *buf = NULL, *line;
-    size_t cap = 0;
-    int cap_n = 0;
-    *n = 0;
-    *names = NULL;
-    while ((line = cs_read_line(f, &buf, &cap))) {
-        char *t = cs_trim(line);
-        if (!*t || *t == '#' || cs_starts_with(t, "short_name")) continue;
-        char *comma = strchr(t, ',');
-        if (comma) *comma = 0;
-        t = cs_trim(t);
-        if (*n == cap_n) {
-            cap_n = cap_n ? 2 * cap_n : 16;
-            void *g = realloc(*names, sizeof **names * (size_t)cap_n);
-            if (!g) break;
-            *names = g;
-        }
-        cs_copy((*names)[(*n)++], CS_SHORT_NAME_MAX + 1, t);
-    }
-    free(buf);
-    fclose(f);
+/* --set KEY=VALUE, repeatable: kept in order. */
+struct set_list {
+    char **sets;
+    int *n;
+};
+static int add_set(const char *arg, void *t, cs_error *err) {
+    struct set_list *l = t;
+    l->sets[(*l->n)++] = (char *)arg;
     return 0;
 }
 
@@ -73,61 +55,33 @@ int cs_run_cli_main(int argc, char **argv) {
     const char *sites = NULL, *sites_sha = NULL;
     char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets) return 1;
-    static const struct option opts[] = {{"study", required_argument, 0, 's'},
-                                         {"config", required_argument, 0, 'c'},
-                                         {"set", required_argument, 0, 'S'},
-                                         {"dry-run", no_argument, 0, 'd'},
-                                         {"new", no_argument, 0, 'n'},
-                                         {"no-wait", no_argument, 0, 'w'},
-                                         {"sites", required_argument, 0, 'l'},
-                                         {"sites-sha256", required_argument, 0, 'H'},
-                                         {"run", required_argument, 0, 'r'},
-                                         {"step", required_argument, 0, 't'},
-                                         {0}};
-    optind = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        long v;
-        switch (ch) {
-        case 's':
-            o.study = optarg;
-            break;
-        case 'c':
-            o.config = optarg;
-            break;
-        case 'S':
-            sets[o.nsets++] = optarg;
-            break;
-        case 'd':
-            o.dry_run = 1;
-            break;
-        case 'n':
-            o.new_run = 1;
-            break;
-        case 'w':
-            o.no_wait = 1;
-            break;
-        case 'l':
-            sites = optarg;
-            break;
-        case 'H':
-            sites_sha = optarg;
-            break;
-        case 'r':
-            if (cs_parse_long(optarg, &v) || v <= 0)
-                return cs_cli_usage(argv[0], "--run needs a Run_ID, got '%s'", optarg);
-            o.run_id = v;
-            break;
-        case 't':
-            o.only_step = optarg;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
+    long run_id = 0;
+    int nsets = 0;
+    struct set_list sl = {sets, &nsets};
+    const cs_opt opts[] = {
+        CS_OPT_STR("study", &o.study),
+        CS_OPT_STR("config", &o.config),
+        CS_OPT_FN("set", &sl, add_set),
+        CS_OPT_SET("dry-run", &o.dry_run),
+        CS_OPT_SET("new", &o.new_run),
+        CS_OPT_SET("no-wait", &o.no_wait),
+        CS_OPT_STR("sites", &sites),
+        CS_OPT_STR("sites-sha256", &sites_sha),
+        CS_OPT_INT("run", &run_id, 1, 9.2e18, "needs a Run_ID"),
+        CS_OPT_STR("step", &o.only_step),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 0, -1,
+                           NULL, &first, &npos);
+    if (prc) {
+        free(sets);
+        return prc;
     }
+    o.run_id = run_id;
+    o.nsets = nsets;
     o.sets = sets;
     if (!o.study) return cs_cli_usage(argv[0], "needs --study STUDY.sqlite");
-    if (sites ? optind != argc : optind != argc - 1)
+    if (sites ? first != argc : first != argc - 1)
         return cs_cli_usage(argv[0], "expects one SITE, or --sites FILE and no SITE");
     if ((o.only_step != NULL) != (o.run_id > 0))
         return cs_cli_usage(argv[0], "--step and --run go together (a step inside a batch job)");
@@ -142,54 +96,10 @@ int cs_run_cli_main(int argc, char **argv) {
     cs_error_clear(&err);
     int rc = 0;
     if (!sites) {
-        o.site = argv[optind];
+        o.site = argv[first];
         rc = wf_run(&o, &err);
     } else {
-        char local[PATH_MAX + 32];
-        if (wf_is_url(sites)) {
-            snprintf(local, sizeof local, "%s.sites.csv", study);
-            wf_fetch_options fo;
-            wf_fetch_defaults(&fo);
-            if (wf_fetch(sites, local, sites_sha, &fo, &err)) return cs_cli_fail(argv[0], &err);
-            sites = local;
-        }
-        cs_db *db;
-        cs_sites_import_result res;
-        if (cs_db_open_current(o.study, &db, &err)) return cs_cli_fail(argv[0], &err);
-        rc = cs_sites_import(db, sites, &res, &err);
-        cs_db_close(db);
-        char(*names)[CS_SHORT_NAME_MAX + 1] = NULL;
-        int n = 0;
-        if (!rc) rc = site_names(sites, &names, &n, &err);
-        /* On Slurm every site's jobs are queued first, then followed site by site (the sites
-         * run side by side in the queue); locally the sites run one after the other. */
-        wf_config c;
-        int slurm = 0;
-        if (!rc && wf_config_read(o.config, o.sets, o.nsets, &c, &err) == 0)
-            slurm = !strcmp(wf_cfg_str(&c, "executor"), "slurm");
-        else
-            rc = -1;
-        wf_config_free(&c);
-        int failed = 0, passes = slurm && !o.no_wait && !o.dry_run ? 2 : 1;
-        for (int pass = 0; pass < passes && !rc; pass++) {
-            wf_run_options po = o;
-            if (slurm) po.no_wait = pass == 0 ? 1 : 0;
-            for (int i = 0; i < n; i++) {
-                printf("== site %d of %d: %s%s\n", i + 1, n, names[i],
-                       passes == 2 ? (pass == 0 ? " (queueing)" : " (following)") : "");
-                fflush(stdout);
-                po.site = names[i];
-                cs_error e;
-                cs_error_clear(&e);
-                if (wf_run(&po, &e)) {
-                    fprintf(stderr, "%s: site %s: %s\n", argv[0], names[i], e.message);
-                    if (pass == passes - 1 || !slurm) failed++;
-                }
-            }
-        }
-        free(names);
-        if (!rc && failed)
-            rc = cs_error_set(&err, CS_ERR_INPUT, "%d of %d sites failed (above)", failed, n);
+        rc = wf_run_sites(&o, sites, sites_sha, stdout, stderr, argv[0], &err);
     }
     free(sets);
     return rc ? cs_cli_fail(argv[0], &err) : 0;

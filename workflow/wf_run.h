@@ -9,6 +9,8 @@
 #ifndef WF_RUN_H
 #define WF_RUN_H
 
+#include <stdio.h>
+
 #include "cs_db.h"
 #include "cs_error.h"
 #include "wf_config.h"
@@ -25,6 +27,13 @@ typedef struct {
 } wf_run_options;
 
 int wf_run(const wf_run_options *o, cs_error *err);
+
+/* Imports the site list (a file or a URL, with its SHA-256) into o->study and runs every site of
+ * it with o (o->site unused): on Slurm every site's jobs are queued first and then followed;
+ * locally the sites run one after the other. Progress goes to out; a site's failure to errs
+ * (after prog) and the others go on; the result fails if any site did. */
+int wf_run_sites(const wf_run_options *o, const char *sites, const char *sites_sha, FILE *out,
+                 FILE *errs, const char *prog, cs_error *err);
 
 /* Runs one step here with its retries (both executors end up here). */
 int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_id, int step,
