@@ -2,7 +2,6 @@
  * belong together (sgt_set_open's checks: points, material, sampling, grid, one force each),
  * every stored strain value must be finite, and with --study/--run their SHA-256 are recorded
  * as the run's SGTs, which the extractor verifies before it reads them. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "cs_db.h"
 #include "cs_progress.h"
 #include "cs_sha256.h"
@@ -67,29 +67,17 @@ int cs_check_cli_main(int argc, char **argv) {
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *study = NULL;
     long run = 0;
-    static const struct option opts[] = {
-        {"study", required_argument, 0, 's'}, {"run", required_argument, 0, 'r'}, {0}};
-    optind = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case 's':
-            study = optarg;
-            break;
-        case 'r':
-            if (cs_parse_long(optarg, &run) || run <= 0)
-                return cs_cli_usage(argv[0], "--run needs a Run_ID, got '%s'", optarg);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 3) return cs_cli_usage(argv[0], "expects three SGT files");
+    const cs_opt opts[] = {CS_OPT_STR("study", &study),
+                           CS_OPT_INT("run", &run, 1, 9.2e18, "needs a Run_ID")};
+    int first, npos;
+    int prc =
+        cs_opt_parse(argv[0], argc, argv, opts, 2, 3, 3, "expects three SGT files", &first, &npos);
+    if (prc) return prc;
     if ((study != NULL) != (run > 0)) return cs_cli_usage(argv[0], "--study and --run go together");
     cs_error err;
     cs_error_clear(&err);
     sgt_set s;
-    const char *paths[3] = {argv[optind], argv[optind + 1], argv[optind + 2]};
+    const char *paths[3] = {argv[first], argv[first + 1], argv[first + 2]};
     if (sgt_set_open(&s, paths, &err)) return cs_cli_fail(argv[0], &err);
     long bad = 0, bad_point = -1;
     double peak = 0;

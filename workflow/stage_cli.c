@@ -1,10 +1,10 @@
 /* `cybershake stage fetch|push`: the staging of wf_stage.h as a command (the workflow's stage
  * and push steps run it). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "wf_stage.h"
 
 int cs_stage_cli_main(int argc, char **argv);
@@ -23,45 +23,32 @@ int cs_stage_cli_main(int argc, char **argv) {
     wf_fetch_options fo;
     wf_fetch_defaults(&fo);
     const char *sha = NULL;
-    static const struct option opts[] = {{"sha256", required_argument, 0, 's'},
-                                         {"retries", required_argument, 0, 'r'},
-                                         {"timeout", required_argument, 0, 't'},
-                                         {"retry-delay", required_argument, 0, 'd'},
-                                         {0}};
-    optind = 2;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        double v;
-        switch (ch) {
-        case 's':
-            sha = optarg;
-            break;
-        case 'r':
-            if (cs_cli_number(argv[0], "--retries", optarg, 0, 100, &v)) return 2;
-            fo.retries = (int)v;
-            break;
-        case 't':
-            if (cs_cli_number(argv[0], "--timeout", optarg, 1, 86400, &v)) return 2;
-            fo.stall_timeout = v;
-            break;
-        case 'd':
-            if (cs_cli_number(argv[0], "--retry-delay", optarg, 0, 3600, &v)) return 2;
-            fo.retry_delay = v;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 2) return cs_cli_usage(argv[0], "expects two arguments after %s", argv[1]);
+    long retries = fo.retries;
+    double timeout = fo.stall_timeout, delay = fo.retry_delay;
+    const cs_opt opts[] = {
+        CS_OPT_STR("sha256", &sha),
+        CS_OPT_INT("retries", &retries, 0, 100, "needs a number in [0, 100]"),
+        CS_OPT_NUM("timeout", &timeout, 1, 86400, "needs a number in [1, 86400]"),
+        CS_OPT_NUM("retry-delay", &delay, 0, 3600, "needs a number in [0, 3600]"),
+    };
+    char rule[64];
+    snprintf(rule, sizeof rule, "expects two arguments after %s", argv[1]);
+    /* the subcommand word is the first positional argument */
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 3, 3, rule,
+                           &first, &npos);
+    if (prc) return prc;
+    const char *verb = argv[first++]; /* getopt_long has moved the options after it */
+    fo.retries = (int)retries, fo.stall_timeout = timeout, fo.retry_delay = delay;
     cs_error err;
     cs_error_clear(&err);
     int rc;
-    if (!strcmp(argv[1], "fetch"))
-        rc = wf_fetch(argv[optind], argv[optind + 1], sha, &fo, &err);
-    else if (!strcmp(argv[1], "push"))
+    if (!strcmp(verb, "fetch"))
+        rc = wf_fetch(argv[first], argv[first + 1], sha, &fo, &err);
+    else if (!strcmp(verb, "push"))
         rc = sha ? cs_cli_usage(argv[0], "push takes no --sha256 (it computes it)")
-                 : wf_push(argv[optind], argv[optind + 1], &fo, &err);
+                 : wf_push(argv[first], argv[first + 1], &fo, &err);
     else
-        return cs_cli_usage(argv[0], "unknown stage command '%s' (fetch, push)", argv[1]);
+        return cs_cli_usage(argv[0], "unknown stage command '%s' (fetch, push)", verb);
     return rc == 2 ? 2 : rc ? cs_cli_fail(argv[0], &err) : 0;
 }
