@@ -162,7 +162,7 @@ static int read_point(srf_cursor *c, int version, srf_growth *g, long *cap_offse
     for (int k = 0; k < 3; k++) {
         static const char *slip_names[] = {"SLIP1", "SLIP2", "SLIP3"};
         static const char *nt_names[] = {"NT1", "NT2", "NT3"};
-        long nt;
+        long nt = 0; /* set by expect_count; gcc 13 cannot tell on every path */
         if (expect_number(c, slip_names[k], &p->slip[k], err) ||
             expect_count(c, nt_names[k], 100000000, &nt, err))
             return -1;
