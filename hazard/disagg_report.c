@@ -99,11 +99,8 @@ static void bin_name(char *out, size_t size, const double *e, int i, const char 
 }
 
 /* The leading ruptures with their names, magnitudes, distances, epsilons and shares. */
-static void print_ruptures(FILE *out, cs_db *db, const hazard_run *run_, const hazard_set *set_,
-                           const disagg_result *d_, const ranked *rk, int ntop, cs_error *err) {
-    const hazard_run run = *run_;
-    const hazard_set set = *set_;
-    const disagg_result d = *d_;
+static void print_ruptures(FILE *out, cs_db *db, const hazard_run *run, const hazard_set *set,
+                           const disagg_result *d, const ranked *rk, int ntop, cs_error *err) {
     fprintf(out, "  %-8s %-8s %-32s %6s %9s %8s %8s\n", "source", "rupture", "name", "M", "Rrup km",
             "epsilon", "share %");
     sqlite3_stmt *nm = NULL;
@@ -116,32 +113,30 @@ static void print_ruptures(FILE *out, cs_db *db, const hazard_run *run_, const h
         char name[64] = "";
         if (nm) {
             sqlite3_reset(nm);
-            sqlite3_bind_int64(nm, 1, run.erf_id);
-            sqlite3_bind_int64(nm, 2, set.source[q]);
-            sqlite3_bind_int64(nm, 3, set.rupture[q]);
+            sqlite3_bind_int64(nm, 1, run->erf_id);
+            sqlite3_bind_int64(nm, 2, set->source[q]);
+            sqlite3_bind_int64(nm, 3, set->rupture[q]);
             if (sqlite3_step(nm) == SQLITE_ROW)
                 cs_copy(name, sizeof name, (const char *)sqlite3_column_text(nm, 0));
         }
-        fprintf(out, "  %-8lld %-8lld %-32.32s %6.2f %9.1f %8.2f %8.2f\n", set.source[q],
-                set.rupture[q], name, set.mag[q], set.rrup[q], d.eps[q], 100 * rk[i].c);
+        fprintf(out, "  %-8lld %-8lld %-32.32s %6.2f %9.1f %8.2f %8.2f\n", set->source[q],
+                set->rupture[q], name, set->mag[q], set->rrup[q], d->eps[q], 100 * rk[i].c);
     }
     sqlite3_finalize(nm);
 }
 
 /* The M x Rrup shares (summed over epsilon) into *mr, printed for the bins with any share
  * (rows m0..m1, columns 0..r1). */
-static int print_mr_table(FILE *out, const disagg_bins *bp, const disagg_result *dp, double **mrp,
+static int print_mr_table(FILE *out, const disagg_bins *b, const disagg_result *d, double **mrp,
                           int *m0p, int *m1p, int *r1p, cs_error *err) {
-    const disagg_bins b = *bp;
-    const disagg_result d = *dp;
-    double *mr = *mrp = calloc((size_t)b.nm * b.nr, sizeof(double));
+    double *mr = *mrp = calloc((size_t)b->nm * b->nr, sizeof(double));
     if (!mr) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    int m0 = b.nm, m1 = -1, r1 = -1;
-    for (int i = 0; i < b.nm; i++)
-        for (int j = 0; j < b.nr; j++)
-            for (int k = 0; k < b.ne; k++) {
-                double v = d.bins[((size_t)i * b.nr + j) * b.ne + k];
-                mr[i * b.nr + j] += v;
+    int m0 = b->nm, m1 = -1, r1 = -1;
+    for (int i = 0; i < b->nm; i++)
+        for (int j = 0; j < b->nr; j++)
+            for (int k = 0; k < b->ne; k++) {
+                double v = d->bins[((size_t)i * b->nr + j) * b->ne + k];
+                mr[i * b->nr + j] += v;
                 if (v > 0) {
                     m0 = i < m0 ? i : m0;
                     m1 = i > m1 ? i : m1;
@@ -151,15 +146,15 @@ static int print_mr_table(FILE *out, const disagg_bins *bp, const disagg_result 
     char nmx[32];
     fprintf(out, "  share %% by magnitude (rows) and Rrup (columns):\n  %-10s", "");
     for (int j = 0; j <= r1; j++) {
-        bin_name(nmx, sizeof nmx, b.r, j, "");
+        bin_name(nmx, sizeof nmx, b->r, j, "");
         fprintf(out, " %9s", nmx);
     }
     fprintf(out, "\n");
     for (int i = m0; i <= m1; i++) {
-        bin_name(nmx, sizeof nmx, b.m, i, "");
+        bin_name(nmx, sizeof nmx, b->m, i, "");
         fprintf(out, "  M %-8s", nmx);
         for (int j = 0; j <= r1; j++)
-            fprintf(out, " %9.2f", 100 * mr[i * b.nr + j]);
+            fprintf(out, " %9.2f", 100 * mr[i * b->nr + j]);
         fprintf(out, "\n");
     }
     *m0p = m0, *m1p = m1, *r1p = r1;
@@ -167,9 +162,8 @@ static int print_mr_table(FILE *out, const disagg_bins *bp, const disagg_result 
 }
 
 /* The M x Rrup shares drawn as a grid. */
-static int plot_mr(FILE *out, const char *plot, const char *title, const disagg_bins *bp,
+static int plot_mr(FILE *out, const char *plot, const char *title, const disagg_bins *b,
                    const double *mr, int m0, int m1, int r1, cs_error *err) {
-    const disagg_bins b = *bp;
     int rc = 0;
     int nx = m1 - m0 + 1, ny = r1 + 1;
     char(*xn)[32] = calloc((size_t)nx, 32), (*yn)[32] = calloc((size_t)ny, 32);
@@ -177,13 +171,13 @@ static int plot_mr(FILE *out, const char *plot, const char *title, const disagg_
     double *v = calloc((size_t)nx * ny, sizeof(double));
     if (xn && yn && xp && yp && v) {
         for (int i = 0; i < nx; i++) {
-            bin_name(xn[i], 32, b.m, m0 + i, "");
+            bin_name(xn[i], 32, b->m, m0 + i, "");
             xp[i] = xn[i];
             for (int j = 0; j < ny; j++)
-                v[i * ny + j] = mr[(m0 + i) * b.nr + j];
+                v[i * ny + j] = mr[(m0 + i) * b->nr + j];
         }
         for (int j = 0; j < ny; j++) {
-            bin_name(yn[j], 32, b.r, j, " km");
+            bin_name(yn[j], 32, b->r, j, " km");
             yp[j] = yn[j];
         }
         plot_grid_spec g = {title, "magnitude", "Rrup", nx, ny, xp, yp, v};
