@@ -7,7 +7,10 @@
 int cs_mpi_main(int argc, char **argv, int (*command)(int argc, char **argv, int rank)) {
     int inited = 0, provided, rank = 0, size = 1;
     MPI_Initialized(&inited);
-    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    /* MPI_THREAD_MULTIPLE where the library offers it: the SGT solver then writes its file
+     * through MPI-IO on a thread of its own while the main thread exchanges halos
+     * (sgt_strain_writer.h asks MPI_Query_thread and writes on the main thread otherwise). */
+    if (!inited) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1) cs_log_set_rank(rank, size);

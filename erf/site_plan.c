@@ -330,6 +330,22 @@ static int write_params(const char *path, const site_plan *p, const plan_options
     fprintf(f, "%s = %.10f deg\n%s = %.10f deg\n%s = %s\n%s = %d\n", PLAN_KEY_SOURCE_LON,
             p->site_lon, PLAN_KEY_SOURCE_LAT, p->site_lat, PLAN_KEY_SAVE_POINTS, points_path,
             PLAN_KEY_DECIMATION, o->decimation);
+    site_plan_box b;
+    if (site_plan_box_values(p, o, &b, err)) {
+        cs_atomic_abort(&a);
+        return -1;
+    }
+    fprintf(f, "# The same in the box frame, for builds without geodesy (a full build checks "
+               "them):\n");
+    fprintf(f, "%s = %d\n%s = %d\n%s = %d\n", PLAN_KEY_SOURCE_I, b.source[0], PLAN_KEY_SOURCE_J,
+            b.source[1], PLAN_KEY_SOURCE_K, b.source[2]);
+    const char *fk[3] = {PLAN_KEY_FORCE_VECTOR_E, PLAN_KEY_FORCE_VECTOR_N, PLAN_KEY_FORCE_VECTOR_Z};
+    for (int c = 0; c < 3; c++)
+        fprintf(f, "%s = %.17g %.17g %.17g\n", fk[c], b.force[c][0], b.force[c][1], b.force[c][2]);
+    fprintf(f, "%s =", PLAN_KEY_BOX_AXES_ENU);
+    for (int r = 0; r < 9; r++)
+        fprintf(f, " %.17g", b.axes_enu[r / 3][r % 3]);
+    fprintf(f, "\n");
     return cs_atomic_commit(&a, sha, err);
 }
 

@@ -59,8 +59,20 @@ int site_plan_make(cs_db *db, const char *site, long long erf_id, const erf_medi
                    const plan_options *o, site_plan *p, cs_error *err);
 void site_plan_free(site_plan *p);
 
-/* Writes DIR/SITE.points ('i j k') and DIR/SITE.sgt.params (the SGT run's keys, less output
- * and force_component) atomically, and records the plan, its files and the site's ruptures in
+/* The plan's values in the box frame, so a build without geodesy (the GPU node's SGT-only
+ * build) runs the parameter file unchanged: the source node, the box axes in East, North, Up
+ * at it, and the box-frame unit vector of the E, N and Z forces (force[0..2]). Computed from
+ * the values as the parameter file prints them. */
+typedef struct {
+    int source[3];
+    double axes_enu[3][3];
+    double force[3][3];
+} site_plan_box;
+int site_plan_box_values(const site_plan *p, const plan_options *o, site_plan_box *b,
+                         cs_error *err);
+
+/* Writes DIR/SITE.points ('i j k') and DIR/SITE.sgt.params (the SGT run's keys, geographic and
+ * box-frame, less output and force_component) atomically, and records the plan, its files and the site's ruptures in
  * the study in one transaction. */
 int site_plan_write(cs_db *db, const site_plan *p, const plan_options *o, const char *site,
                     const char *dir, const char *model_format, const char *model_file,

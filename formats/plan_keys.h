@@ -29,6 +29,15 @@
 #define PLAN_KEY_SOURCE_LAT      "source_lat"
 #define PLAN_KEY_SAVE_POINTS     "save_points"
 #define PLAN_KEY_DECIMATION      "decimation"
+/* Box-frame values beside the geographic ones (a build without geodesy uses them; a full build
+ * checks that they agree). */
+#define PLAN_KEY_SOURCE_I        "source_i"
+#define PLAN_KEY_SOURCE_J        "source_j"
+#define PLAN_KEY_SOURCE_K        "source_k"
+#define PLAN_KEY_FORCE_VECTOR_E  "force_vector_E"
+#define PLAN_KEY_FORCE_VECTOR_N  "force_vector_N"
+#define PLAN_KEY_FORCE_VECTOR_Z  "force_vector_Z"
+#define PLAN_KEY_BOX_AXES_ENU    "box_axes_enu"
 
 /* Set by the workflow for each force. */
 #define PLAN_KEY_FORCE_COMPONENT  "force_component"

@@ -102,12 +102,6 @@ static long max_field_count(const sgt_field *f, int n) {
     return m;
 }
 
-/* Samples of the strain filled after `steps` steps: 0 .. steps / decimation. */
-static int samples_done(const sgt_state *s, int steps) {
-    int m = steps / s->decimation + 1;
-    return m > s->nt_out ? s->nt_out : m;
-}
-
 static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                       const char *fp, cs_error *err) {
     char path[4400], tmp[4600];
@@ -137,19 +131,6 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
             bad |= cs_h5_write(f, fl[q].name, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &d, NULL, src);
     }
     free(buf);
-    if (!rc && !bad && s->npoints) {
-        /* The strain saved so far: the first samples of every series. */
-        hsize_t full[3] = {(hsize_t)s->npoints, 6, (hsize_t)s->nt_out};
-        hsize_t part[3] = {(hsize_t)s->npoints, 6, (hsize_t)samples_done(s, steps)};
-        hsize_t zero[3] = {0, 0, 0};
-        hid_t ms = H5Screate_simple(3, full, NULL), fs = H5Screate_simple(3, part, NULL);
-        H5Sselect_hyperslab(ms, H5S_SELECT_SET, zero, NULL, part, NULL);
-        hid_t ds = H5Dcreate2(f, "out", H5T_IEEE_F32LE, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        bad |= ds < 0 || H5Dwrite(ds, H5T_NATIVE_FLOAT, ms, H5S_ALL, H5P_DEFAULT, s->out) < 0;
-        if (ds >= 0) H5Dclose(ds);
-        H5Sclose(ms);
-        H5Sclose(fs);
-    }
     if (H5Fclose(f) < 0) bad = 1;
     if (!rc && bad) rc = cs_error_set(err, CS_ERR_IO, "%s: writing the checkpoint failed", tmp);
     if (rc) goto fail;
@@ -242,23 +223,6 @@ static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
         if (!rc && be->field) rc = be->field(s, &fl[q], buf, 1, err);
     }
     free(buf);
-    if (!rc && s->npoints) {
-        hsize_t full[3] = {(hsize_t)s->npoints, 6, (hsize_t)s->nt_out};
-        hsize_t part[3] = {(hsize_t)s->npoints, 6, (hsize_t)samples_done(s, steps)};
-        hsize_t zero[3] = {0, 0, 0}, d[3];
-        rc = cs_h5_dims(f, path, "out", 3, d, err);
-        if (!rc && memcmp(d, part, sizeof d))
-            rc = cs_error_input(err, path, "dataset", "out", "has the wrong shape");
-        if (!rc) {
-            hid_t ms = H5Screate_simple(3, full, NULL);
-            H5Sselect_hyperslab(ms, H5S_SELECT_SET, zero, NULL, part, NULL);
-            hid_t ds = H5Dopen2(f, "out", H5P_DEFAULT);
-            if (H5Dread(ds, H5T_NATIVE_FLOAT, ms, H5S_ALL, H5P_DEFAULT, s->out) < 0)
-                rc = cs_error_input(err, path, "dataset", "out", "cannot be read");
-            H5Dclose(ds);
-            H5Sclose(ms);
-        }
-    }
     H5Fclose(f);
     return rc;
 }

@@ -1,7 +1,9 @@
 /* Checkpoints of a solver run: every `checkpoint_every` steps each rank writes its
  * time-dependent arrays (velocities, stresses, memory variables, PML memory variables, receiver
- * state) and the strain saved so far into its own HDF5 file, under a temporary name renamed
- * into place; once every rank has, rank 0 replaces the manifest that names the step. A run
+ * state) into its own HDF5 file, under a temporary name renamed into place; once every rank
+ * has, rank 0 replaces the manifest that names the step. The strain is not in it: by then the
+ * SGT file being written holds every sample of those steps (sgt_strain_writer.h), and a
+ * resumed run continues that file. A run
  * killed at any moment leaves either the previous complete checkpoint or the new one, never a
  * mixture. A rerun of the same inputs on the same decomposition resumes from the manifest's step
  * and writes the same bytes as an uninterrupted run.

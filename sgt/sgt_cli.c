@@ -180,26 +180,65 @@ static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) 
 }
 #endif
 
-/* Turns geographic inputs into box-frame ones. */
+#ifdef CS_HAVE_PROJ
+/* A full build given both the plan's box-frame values and the geography they came from: they
+ * must agree, or the file was edited, or planned with another geodesy. */
+static int check_plan_box(const cs_params *p, const sgt_config *c, const int geo_src[3],
+                          const double force[3], cs_error *err) {
+    if (geo_src[0] >= 0 && memcmp(geo_src, c->src, 3 * sizeof(int)))
+        return cs_error_input(err, cs_params_where(p, "source_i"), "source_i, source_j, source_k",
+                              NULL,
+                              "node (%d, %d, %d) disagrees with source_lon/source_lat, which give "
+                              "(%d, %d, %d); rerun 'cybershake plan'",
+                              c->src[0], c->src[1], c->src[2], geo_src[0], geo_src[1], geo_src[2]);
+    for (int k = 0; k < 9 && c->have_plan_axes && c->have_axes; k++)
+        if (fabs(c->plan_axes[k / 3][k % 3] - c->axes_enu[k / 3][k % 3]) > 1e-9)
+            return cs_error_input(err, cs_params_where(p, "box_axes_enu"), "box_axes_enu", NULL,
+                                  "disagrees with the axes the geodesy gives at the source (%.12g "
+                                  "against %.12g); rerun 'cybershake plan'",
+                                  c->plan_axes[k / 3][k % 3], c->axes_enu[k / 3][k % 3]);
+    for (int k = 0; k < 3 && force; k++)
+        if (fabs(force[k] - c->force[k]) > 1e-9)
+            return cs_error_input(err, cs_params_where(p, "force_component"), "force_vector_",
+                                  c->force_component,
+                                  "the plan's box vector disagrees with the geodesy's (%.12g "
+                                  "against %.12g); rerun 'cybershake plan'",
+                                  c->force[k], force[k]);
+    return 0;
+}
+#endif
+
+/* Turns geographic inputs into box-frame ones. Where the plan also wrote the box-frame values
+ * (source_i/j/k, force_vector_E/N/Z, box_axes_enu), those are used: a build without geodesy
+ * needs nothing more, and a full build checks that they agree with the geography. */
 static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     int geo_source = cs_params_has(p, "source_lon") || cs_params_has(p, "source_lat");
+    int box_source = c->src[0] >= 0;
     int enz = c->source_kind == SGT_SOURCE_FORCE && !cs_params_has(p, "force_vector") &&
               (!strcmp(c->force_component, "E") || !strcmp(c->force_component, "N") ||
                !strcmp(c->force_component, "Z"));
+    int plan_force = enz && c->have_plan_force[strchr("ENZ", c->force_component[0]) - "ENZ"];
     int sdr = c->source_kind == SGT_SOURCE_MOMENT && cs_params_has(p, "strike");
     int geo_points = cs_params_has(p, "save_points_geographic");
     if (!geo_source && !enz && !sdr && !geo_points && !c->srf) return 0;
 #ifndef CS_HAVE_PROJ
+    if ((!geo_source || box_source) && (!enz || plan_force) && !sdr && !geo_points && !c->srf) {
+        if (enz && c->have_plan_axes) {
+            memcpy(c->axes_enu, c->plan_axes, sizeof c->axes_enu);
+            c->have_axes = 1;
+        }
+        return 0;
+    }
     return cs_error_input(err, "parameters",
-                          c->srf       ? "source = srf"
-                          : geo_source ? "source_lon"
-                          : enz        ? "force_component"
-                          : sdr        ? "strike"
-                                       : "save_points_geographic",
+                          c->srf                     ? "source = srf"
+                          : geo_source && !box_source ? "source_lon"
+                          : enz && !plan_force        ? "force_component"
+                          : sdr                       ? "strike"
+                                                      : "save_points_geographic",
                           NULL,
                           "needs geodesy, which this SGT-only build lacks; give box-frame inputs "
-                          "(source_i/j/k, force_vector, moment_*, save_points) as "
-                          "'cybershake plan' writes them");
+                          "(source_i/j/k, force_vector or force_vector_E/N/Z, moment_*, "
+                          "save_points) as 'cybershake plan' writes them");
 #else
     if (!c->have_geo)
         return cs_error_input(err, "parameters", "origin_lon, origin_lat", NULL,
@@ -208,6 +247,7 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
     cs_geo_frame *f;
     int rc = cs_geo_frame_create(c->origin_lon, c->origin_lat, c->rotation, &f, err);
     if (rc) return rc;
+    int geo_src[3] = {-1, -1, -1};
     if (geo_source) {
         if (!cs_params_has(p, "source_lon") || !cs_params_has(p, "source_lat")) {
             cs_geo_frame_free(f);
@@ -215,10 +255,13 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
         }
         double miss;
         rc = snap(c, f, cs_params_real(p, "source_lon"), cs_params_real(p, "source_lat"),
-                  cs_params_real(p, "source_depth"), c->src, &miss, err);
-        if (!rc && miss > 1e-3 * c->h)
-            cs_info("source snapped to node (%d, %d, %d), %.1f m away", c->src[0], c->src[1],
-                    c->src[2], miss);
+                  cs_params_real(p, "source_depth"), geo_src, &miss, err);
+        if (!rc && !box_source) {
+            memcpy(c->src, geo_src, sizeof c->src);
+            if (miss > 1e-3 * c->h)
+                cs_info("source snapped to node (%d, %d, %d), %.1f m away", c->src[0], c->src[1],
+                        c->src[2], miss);
+        }
     }
     double lon = c->origin_lon, lat = c->origin_lat;
     if (!rc && c->src[0] >= 0)
@@ -228,11 +271,16 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
         rc = cs_geo_box_axes_enu(f, lon, lat, c->axes_enu, err);
         c->have_axes = 1;
     }
+    double geo_force[3] = {0, 0, 0};
     if (!rc && enz) {
         double e[3] = {0, 0, 0};
         e[c->force_component[0] == 'E' ? 0 : c->force_component[0] == 'N' ? 1 : 2] = 1;
-        mt_vector_enu_to_box(e, c->axes_enu, c->force);
+        mt_vector_enu_to_box(e, c->axes_enu, geo_force);
+        if (!plan_force) memcpy(c->force, geo_force, sizeof c->force);
     }
+    if (!rc) rc = check_plan_box(p, c, geo_src, plan_force ? geo_force : NULL, err);
+    /* The plan's values are what a build without geodesy records: the same bytes either way. */
+    if (!rc && enz && c->have_plan_axes) memcpy(c->axes_enu, c->plan_axes, sizeof c->axes_enu);
     if (!rc && sdr) {
         const char *k[4] = {"strike", "dip", "rake", "m0"};
         for (int i = 0; i < 4 && !rc; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_lines.h"
 #include "cs_strutil.h"
 #include "plan_keys.h"
 
@@ -105,6 +106,14 @@ const cs_param_spec sgt_param_specs[] = {
       "force direction: a box axis, or geographic E, N, Z (up)"),
     S("force_vector", NULL,
       "force direction as three box-frame numbers 'fx fy fz' (overrides force_component)"),
+    S(PLAN_KEY_FORCE_VECTOR_E, NULL,
+      "box-frame vector of the E force, as the plan writes it (used without geodesy)"),
+    S(PLAN_KEY_FORCE_VECTOR_N, NULL,
+      "box-frame vector of the N force, as the plan writes it (used without geodesy)"),
+    S(PLAN_KEY_FORCE_VECTOR_Z, NULL,
+      "box-frame vector of the Z force, as the plan writes it (used without geodesy)"),
+    S(PLAN_KEY_BOX_AXES_ENU, NULL,
+      "the box axes x, y, z in East, North, Up at the source (9 numbers), as the plan writes them"),
     R("impulse", CS_DIM_IMPULSE, 0, "1e15 N*s", 1e-30, 1e40,
       "impulse of the force (CyberShake: 1e15 N*s)"),
     R("moment_xx", CS_DIM_MOMENT, 0, NULL, 1, 0, "moment tensor, box frame"),
@@ -126,6 +135,8 @@ const cs_param_spec sgt_param_specs[] = {
     S("save_points_geographic", NULL, "SGT save points: a file of 'lon lat depth_m'"),
     I(PLAN_KEY_DECIMATION, 0, "10", 1, 1e6,
       "save strain every this many steps (SGT mode; forward receivers record every step)"),
+    I("strain_buffer_mb", 0, "1024", 1, 1e7,
+      "host memory (MiB) for strain not yet written: two windows of samples of every save point"),
     S("receivers", NULL, "forward mode: a file of 'i j k' receiver nodes"),
     S(PLAN_KEY_OUTPUT, NULL, "output HDF5 file (required)"),
 };
@@ -269,6 +280,35 @@ static int config_source(const cs_params *p, sgt_config *c, cs_error *err) {
     return 0;
 }
 
+/* Reads `n` numbers from a key. */
+static int key_numbers(const cs_params *p, const char *key, double *v, int n, cs_error *err) {
+    char buf[1024];
+    cs_copy(buf, sizeof buf, cs_params_string(p, key));
+    if (cs_parse_numbers(buf, v, n) != n)
+        return cs_error_input(err, cs_params_where(p, key), key, cs_params_string(p, key),
+                              "must be %d numbers", n);
+    return 0;
+}
+
+/* The plan's box-frame vectors of the E, N, Z forces and its axes at the source. */
+static int config_plan_box(const cs_params *p, sgt_config *c, cs_error *err) {
+    static const char *fk[3] = {PLAN_KEY_FORCE_VECTOR_E, PLAN_KEY_FORCE_VECTOR_N,
+                                PLAN_KEY_FORCE_VECTOR_Z};
+    for (int k = 0; k < 3; k++) {
+        c->have_plan_force[k] = cs_params_has(p, fk[k]);
+        if (!c->have_plan_force[k]) continue;
+        CS_CALL(err, key_numbers(p, fk[k], c->plan_force[k], 3, err));
+        double *f = c->plan_force[k], norm = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        if (fabs(norm - 1) > 1e-9)
+            return cs_error_input(err, cs_params_where(p, fk[k]), fk[k],
+                                  cs_params_string(p, fk[k]), "must be a unit vector");
+    }
+    c->have_plan_axes = cs_params_has(p, PLAN_KEY_BOX_AXES_ENU);
+    if (c->have_plan_axes)
+        CS_CALL(err, key_numbers(p, PLAN_KEY_BOX_AXES_ENU, &c->plan_axes[0][0], 9, err));
+    return 0;
+}
+
 /* A force's direction and impulse, or a moment tensor's components; the time function. */
 static int config_source_strength(const cs_params *p, sgt_config *c, cs_error *err) {
     c->impulse = cs_params_real(p, "impulse");
@@ -303,7 +343,12 @@ static int config_source_strength(const cs_params *p, sgt_config *c, cs_error *e
             if (!strcmp(fc, "x")) c->force[0] = 1;
             if (!strcmp(fc, "y")) c->force[1] = 1;
             if (!strcmp(fc, "z")) c->force[2] = 1;
-            /* E, N, Z are resolved by the command line, which has the geodesy. */
+            /* E, N, Z: the plan's box vector where it gave one (the command line checks it
+             * where there is geodesy, and resolves the direction where there is none). */
+            const char *enz = strchr("ENZ", fc[0]);
+            CS_CALL(err, config_plan_box(p, c, err));
+            if (fc[0] && enz && c->have_plan_force[enz - "ENZ"])
+                memcpy(c->force, c->plan_force[enz - "ENZ"], sizeof c->force);
         }
     } else {
         static const char *mk[6] = {"moment_xx", "moment_yy", "moment_zz",
@@ -340,6 +385,7 @@ static int config_source_strength(const cs_params *p, sgt_config *c, cs_error *e
 /* What is written, where, and the run's checkpoints and ranks. */
 static int config_outputs(const cs_params *p, sgt_config *c, cs_error *err) {
     c->decimation = (int)cs_params_int(p, "decimation");
+    c->strain_buffer_mb = (int)cs_params_int(p, "strain_buffer_mb");
     if (need(p, "output", "(the HDF5 file to write)", err)) return err->status;
     cs_copy(c->output, sizeof c->output, cs_params_string(p, "output"));
     c->ranks_x = (int)cs_params_int(p, "ranks_x");

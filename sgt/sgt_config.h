@@ -50,6 +50,7 @@ typedef struct {
     double stf_time_shift;
     char save_points[4096];
     int decimation;
+    int strain_buffer_mb; /* host memory for strain not yet in the file (two windows) */
     char output[4096];
     char receivers[4096];
     int threads;
@@ -70,6 +71,13 @@ typedef struct {
     /* box axes in E, N, Up at the source (set when geodesy resolved the inputs) */
     double axes_enu[3][3];
     int have_axes;
+    /* the plan's box-frame values for geographic inputs (formats/plan_keys.h): the E, N, Z
+     * forces' box vectors and the axes at the source, used where there is no geodesy and
+     * checked against it where there is */
+    double plan_force[3][3];
+    int have_plan_force[3];
+    double plan_axes[3][3];
+    int have_plan_axes;
 } sgt_config;
 
 /* Reads the keys that need no geodesy; positions given geographically are left for the command

@@ -616,7 +616,11 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         long per = s->npoints * 6 * (long)sizeof(float);
         d->nb = (int)(128L * 1024 * 1024 / per);
         if (d->nb < 1) d->nb = 1;
-        if (d->nb > s->nt_out) d->nb = s->nt_out;
+        /* A batch never straddles two windows of the host's strain (sgt_strain_writer.h):
+         * the largest batch that divides the window, so a window ends with a full batch. */
+        if (d->nb > s->out_window) d->nb = s->out_window;
+        while (s->out_window % d->nb)
+            d->nb--;
         const char *bs = getenv("CYBERSHAKE_GPU_BATCH_SAMPLES"); /* for tests */
         if (bs && atoi(bs) > 0 && atoi(bs) < d->nb) d->nb = atoi(bs);
         CU(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
@@ -990,12 +994,12 @@ static int cuda_field(sgt_state *s, const sgt_field *f, float *buf, int to_backe
  * series, so its writes are contiguous runs of `count` samples. */
 static void transpose_batch(sgt_state *s, const float *hb, int m0, int count) {
     const long per = s->npoints * 6;
-    const int nto = s->nt_out;
+    const int w = s->out_window, t0 = m0 - s->out_m0;
     float *out = s->out;
 #pragma omp parallel for schedule(static)
     for (long q = 0; q < per; q++)
         for (int b = 0; b < count; b++)
-            out[q * nto + m0 + b] = hb[(long)b * per + q];
+            out[q * w + t0 + b] = hb[(long)b * per + q];
 }
 
 static float *batch_buffer(dev_state *d, int which) {
@@ -1073,6 +1077,12 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
     d->filled++;
     if (d->filled == d->nb) return flush_start(s, d, err);
     return 0;
+}
+
+static int cuda_drain(sgt_state *s, cs_error *err) {
+    dev_state *d = (dev_state *)s->backend;
+    CU(cudaDeviceSynchronize());
+    return flush_all(s, d, err);
 }
 
 static int cuda_finish(sgt_state *s, cs_error *err) {
@@ -1525,7 +1535,8 @@ static const sgt_backend cuda_backend = {"cuda",         1,
                                          cuda_stress,    cuda_halo_post,
                                          cuda_halo_wait, cuda_end_step,
                                          cuda_save,      cuda_finish,
-                                         cuda_field,     cuda_teardown};
+                                         cuda_field,     cuda_teardown,
+                                         cuda_drain};
 
 extern "C" const sgt_backend *sgt_backend_cuda(void) {
     return &cuda_backend;

@@ -11,17 +11,19 @@
 
 int sgt_points_alloc(sgt_state *s, cs_error *err) {
     size_t np = (size_t)(s->npoints ? s->npoints : 1);
-    s->out = calloc(np * 6 * (size_t)s->nt_out, sizeof(float));
-    if (!s->out)
+    s->out = calloc(np * 6 * (size_t)s->out_window, sizeof(float));
+    s->out_spare = calloc(np * 6 * (size_t)s->out_window, sizeof(float));
+    if (!s->out || !s->out_spare)
         return cs_error_set(err, CS_ERR_RESOURCE,
-                            "out of memory for the strain of %ld save points x %d samples "
-                            "(%.2f GB); save fewer points, decimate more, or use more ranks",
-                            s->npoints, s->nt_out, s->npoints * 24.0 * s->nt_out / 1e9);
+                            "out of memory for two windows of strain of %ld save points x %d "
+                            "samples (%.2f GB); lower strain_buffer_mb or use more ranks",
+                            s->npoints, s->out_window, s->npoints * 48.0 * s->out_window / 1e9);
     return 0;
 }
 
 void sgt_points_save(sgt_state *s, int m) {
-    if (m < 0 || m >= s->nt_out) return;
+    const int w = s->out_window, t = m - s->out_m0;
+    if (m >= s->nt_out || t < 0 || t >= w) return;
     const sgt_layout *L = &s->L;
     const int v = s->visco;
 #pragma omp parallel for schedule(static)
@@ -34,7 +36,7 @@ void sgt_points_save(sgt_state *s, int m) {
                          v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q], s->pts[3 * q + 1],
                          sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface, NULL, 0, e);
         for (int c = 0; c < 6; c++)
-            s->out[(q * 6 + c) * s->nt_out + m] = (float)e[c];
+            s->out[(q * 6 + c) * w + t] = (float)e[c];
     }
 }
 

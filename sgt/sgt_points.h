@@ -3,7 +3,8 @@
  * The strain at a save point is read, every `decimation` steps, from the stresses (and, in
  * viscoelastic runs, the memory variables) at its node and shear points through the cells'
  * relaxed moduli (sgt_stencil.h): exactly the strain the scheme integrates, with no work at the
- * other steps. Output laid out point-major with time fastest (points x 6 x nt_out).
+ * other steps, into the current window of samples (sgt_state.out), point-major with time
+ * fastest.
  * Receivers record the three velocities at a node at integer times t_n, as the mean of the two
  * half steps around it. */
 #ifndef SGT_POINTS_H
@@ -12,7 +13,8 @@
 #include "sgt_state.h"
 
 int sgt_points_alloc(sgt_state *s, cs_error *err);
-/* Writes the strain of every local point into output sample m. */
+/* Writes the strain of every local point into sample m of the current window (nothing when m
+ * lies outside it). */
 void sgt_points_save(sgt_state *s, int m);
 
 int sgt_receivers_alloc(sgt_state *s, cs_error *err);

@@ -8,6 +8,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cs_log.h"
 #include "cs_progress.h"
@@ -20,6 +21,7 @@
 #include "sgt_points.h"
 #include "sgt_source.h"
 #include "sgt_stencil.h"
+#include "sgt_strain_writer.h"
 
 /* ---- CPU back end ---- */
 
@@ -104,7 +106,7 @@ static void cpu_teardown(sgt_state *s) {
 
 const sgt_backend sgt_backend_cpu = {
     "cpu",        0,        cpu_setup,  cpu_velocity, cpu_stress,  cpu_halo_post, cpu_halo_wait,
-    cpu_end_step, cpu_save, cpu_finish, NULL,         cpu_teardown};
+    cpu_end_step, cpu_save, cpu_finish, NULL,         cpu_teardown, NULL};
 
 static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
     char *desc = meta->stf_description;
@@ -239,6 +241,7 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     s->msrc_m = c->msrc_m;
     s->msrc_rate = c->msrc_rate;
     L->sy = sgt_state_row_floats(s);
+    s->out_window = sgt_strain_window(c, s->nt_out);
     CS_CALL_GOTO(rc, err, sgt_check_memory(sgt_state_bytes(s), "the wavefield and outputs", err),
                  fail);
     if (s->visco) {
@@ -295,15 +298,10 @@ fail:
     return rc;
 }
 
-/* A blown-up run is worthless: refuse to write NaN or Inf. */
-static int check_finite(const sgt_state *s, cs_error *err) {
-    long nout = s->npoints * 6 * (long)s->nt_out, nrec = (long)s->nrec * 3 * s->nt;
-    for (long q = 0; q < nout; q++)
-        if (!isfinite(s->out[q]))
-            return cs_error_set(err, CS_ERR_INPUT,
-                                "the strain at save point %ld is not finite; the run went "
-                                "unstable (check dt and the model)",
-                                s->pt_row[q / (6 * s->nt_out)]);
+/* A blown-up run is worthless: refuse to write NaN or Inf (the strain is checked window by
+ * window as it is written). */
+static int check_receivers_finite(const sgt_state *s, cs_error *err) {
+    long nrec = (long)s->nrec * 3 * s->nt;
     for (long q = 0; q < nrec; q++)
         if (!isfinite(s->rec_out[q]))
             return cs_error_set(err, CS_ERR_INPUT,
@@ -322,10 +320,10 @@ static const sgt_backend *pick_backend(const sgt_config *c, cs_error *err) {
     return be;
 }
 
-/* The time loop from step `first`, with saves and checkpoints; every rank learns of a failure
- * on any rank at the end of the step. */
+/* The time loop from step `first`, with saves (streamed to the file through w, NULL in forward
+ * runs) and checkpoints; every rank learns of a failure on any rank at the end of the step. */
 static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, int first,
-                     const char *fingerprint, cs_error *err) {
+                     sgt_strain_writer *w, const char *fingerprint, cs_error *err) {
     MPI_Comm comm = s->comm ? s->comm->comm : MPI_COMM_NULL;
     cs_progress pr;
     cs_progress_begin(&pr, "sgt", c->nt - first, "steps");
@@ -336,14 +334,65 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
     int rc = 0;
     for (int n = first; n < c->nt && !rc; n++) {
         rc = sgt_step(be, s, n, err);
-        if (!rc && (n + 1) % c->decimation == 0) rc = be->save(s, (n + 1) / c->decimation, err);
+        if ((n + 1) % c->decimation == 0) {
+            int m = (n + 1) / c->decimation;
+            if (!rc) rc = be->save(s, m, err);
+            /* collective: every rank reaches it at the same sample, failed or not */
+            if (w && sgt_strain_window_ends(s, m)) rc = sgt_strain_writer_commit(w, be, s, rc, err);
+        }
         if (comm != MPI_COMM_NULL) rc = cs_mpi_agree(comm, rc, err);
-        if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 && n + 1 < c->nt)
-            rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
+        if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 &&
+            n + 1 < c->nt) {
+            if (w) rc = sgt_strain_writer_sync(w, be, s, n + 1, err);
+            if (!rc) rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
+        }
         cs_progress_update(&pr, n + 1 - first);
         if (n + 1 == kill_after && (!s->comm || s->comm->rank == 0)) raise(SIGKILL);
     }
     cs_progress_end(&pr);
+    return rc;
+}
+
+static void output_meta(const sgt_config *c, const sgt_run_result *res, sgt_output_meta *meta) {
+    memset(meta, 0, sizeof *meta);
+    meta->model_name = res->model_name;
+    meta->material_sha = res->material_sha;
+    meta->stf_description = res->stf_description;
+    meta->time_shift = res->stf_time_shift;
+    meta->stf_sample_offset = res->stf_sample_offset;
+    memcpy(meta->axes_enu, c->axes_enu, sizeof meta->axes_enu);
+    meta->have_axes = c->have_axes;
+}
+
+/* The time loop and the output: SGT runs stream the strain into their file as they go, forward
+ * runs write theirs at the end. */
+static int simulate(const sgt_config *c, const sgt_backend *be, sgt_state *s, int first,
+                    const char *fingerprint, sgt_run_result *res, cs_error *err) {
+    MPI_Comm comm = s->comm ? s->comm->comm : MPI_COMM_NULL;
+    sgt_output_meta meta;
+    output_meta(c, res, &meta);
+    sgt_strain_writer sw, *w = NULL;
+    if (c->mode == SGT_MODE_SGT) {
+        CS_CALL(err, sgt_strain_writer_open(&sw, c, s, &meta, fingerprint, first, err));
+        w = &sw;
+    }
+    double t0 = cs_now();
+    int rc = time_loop(c, be, s, first, w, fingerprint, err);
+    if (!rc) rc = be->finish(s, err);
+    res->seconds = cs_now() - t0;
+    if (!rc) rc = check_receivers_finite(s, err);
+    rc = cs_mpi_agree(comm, rc, err);
+    if (!rc) {
+        res->steps = c->nt - first;
+        res->lups = (double)c->nx * c->ny * c->nz * res->steps / res->seconds;
+        if (w) {
+            rc = sgt_strain_writer_close(w, be, s, res->output_sha, &res->output_bytes, err);
+            w = NULL;
+        } else {
+            rc = sgt_output_write(c, s, &meta, res->output_sha, &res->output_bytes, err);
+        }
+    }
+    if (w) sgt_strain_writer_abandon(w);
     return rc;
 }
 
@@ -371,33 +420,20 @@ static int run_on(const sgt_config *c, sgt_comm *comm, sgt_run_result *res, cs_e
                 omp_get_max_threads(), first ? "; resuming" : "");
         if (first)
             cs_info("%s: resuming after step %d from %s", c->output, first, c->checkpoint_dir);
-        double t0 = cs_now();
-        rc = time_loop(c, be, &s, first, fingerprint, err);
-        if (!rc) rc = be->finish(&s, err);
-        res->seconds = cs_now() - t0;
-        if (!rc) rc = check_finite(&s, err);
-        rc = cs_mpi_agree(comm->comm, rc, err);
-        if (!rc) {
-            res->steps = c->nt - first;
-            res->lups = (double)c->nx * c->ny * c->nz * res->steps / res->seconds;
-            sgt_output_meta meta = {0};
-            meta.model_name = res->model_name;
-            meta.material_sha = res->material_sha;
-            meta.stf_description = res->stf_description;
-            meta.time_shift = res->stf_time_shift;
-            meta.stf_sample_offset = res->stf_sample_offset;
-            memcpy(meta.axes_enu, c->axes_enu, sizeof meta.axes_enu);
-            meta.have_axes = c->have_axes;
-            rc = sgt_output_write(c, &s, &meta, res->output_sha, &res->output_bytes, err);
-        }
+        rc = simulate(c, be, &s, first, fingerprint, res, err);
         if (!rc) sgt_checkpoint_remove(c, &s);
     }
     if (be) be->teardown(&s);
     sgt_state_free(&s);
-    if (!rc)
-        cs_info("%s: %d steps in %.2f s, %.3g G LUPS; wrote %.3g MB, sha256 %s", c->output,
-                res->steps, res->seconds, res->lups / 1e9, res->output_bytes / 1e6,
-                res->output_sha[0] ? res->output_sha : "(not computed in this build)");
+    if (!rc) {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        cs_info("%s: %d steps in %.2f s, %.3g G LUPS; wrote %.3g MB, sha256 %s; peak host memory "
+                "%.1f MB",
+                c->output, res->steps, res->seconds, res->lups / 1e9, res->output_bytes / 1e6,
+                res->output_sha[0] ? res->output_sha : "(not computed in this build)",
+                ru.ru_maxrss / 1024.0);
+    }
     return rc;
 }
 

@@ -65,6 +65,9 @@ typedef struct {
      * the host arrays are the fields themselves. */
     int (*field)(sgt_state *s, const sgt_field *f, float *buf, int to_backend, cs_error *err);
     void (*teardown)(sgt_state *s);
+    /* Brings the current strain window (s->out) up to date with every sample saved so far;
+     * NULL when `save` writes there directly. */
+    int (*drain)(sgt_state *s, cs_error *err);
 } sgt_backend;
 
 /* One time step n (v to n+1/2, sigma to n+1) through a back end's region updates: with

@@ -95,6 +95,7 @@ void sgt_state_free(sgt_state *s) {
     free(s->msrc_mu);
     s->msrc_mu = NULL;
     free(s->out);
+    free(s->out_spare);
     free(s->rec);
     free(s->rec_row);
     free(s->rec_prev);
@@ -110,7 +111,7 @@ void sgt_state_free(sgt_state *s) {
     s->pts = NULL;
     s->pt_row = NULL;
     s->pt_mat = NULL;
-    s->out = NULL;
+    s->out = s->out_spare = NULL;
     s->rec = NULL;
     s->rec_row = NULL;
     s->rec_prev = s->rec_out = NULL;
@@ -128,7 +129,8 @@ double sgt_state_bytes(const sgt_state *s) {
         b += 4.0 * 6 * 2 * w *
              ((double)L->lny * L->nz + (double)L->lnx * L->nz + (double)L->lnx * L->lny);
     }
-    b += (double)s->npoints * (6 * 8 + 6 * 4.0 * s->nt_out + 12);
+    /* two strain windows: the one being filled and the one being written */
+    b += (double)s->npoints * (6 * 8 + 2 * 6 * 4.0 * s->out_window + 12);
     b += (double)s->nrec * 3 * 4.0 * (s->nt + 2);
     return b;
 }

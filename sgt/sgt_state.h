@@ -128,7 +128,12 @@ typedef struct sgt_state {
 
     int decimation;
     int nt_out;
-    float *out; /* npoints x 6 x nt_out */
+    /* The strain not yet handed to the file (sgt_strain_writer.h): a window of out_window
+     * samples from sample out_m0, npoints x 6 x out_window, sample m of series (q, c) at
+     * (q * 6 + c) * out_window + m - out_m0. */
+    float *out;
+    float *out_spare; /* the other window, being written while `out` fills */
+    int out_window, out_m0;
     /* receivers (forward mode) owned by this rank: velocity at nodes */
     int nrec;
     int *rec;        /* 3 per receiver, global */

@@ -110,7 +110,43 @@ t_srf_info() {
 
 tcase help t_help
 tcase srf_info t_srf_info
+# The plan's parameter file, unchanged, on the SGT-only build (no geodesy: the GPU machines'
+# build) and on the full build: the box-frame values the plan writes beside the geographic ones
+# give the same file, byte for byte. A full build refuses box values that disagree with the
+# geography; the SGT-only build says what it lacks when they are missing.
+t_plan_runs_unchanged_without_geodesy() {
+    study || return 1
+    run "$CS" erf build s.sqlite --name demo --faults "$FAULTS" --traces "$TRACES" \
+        --files bFault.ch,bFault.gr --near 34.0522,-118.2437 --within 45 --spacing 2 --float-step 10
+    expect_rc 0 || return 1
+    run "$CS" plan s.sqlite DEMO --erf demo --fmax 0.1 --model-format fk1d --model-file "$MODEL" \
+        --out plan --cutoff 30 && expect_rc 0 || return 1
+    P=plan/DEMO.sgt.params
+    for k in source_i source_j source_k force_vector_E force_vector_N force_vector_Z box_axes_enu; do
+        grep -q "^$k = " $P || { echo "    the plan does not write $k" >&2; return 1; }
+    done
+    run "$CS" sgt $P --set force_component=N --set nt=4 --set output=full.h5 && expect_rc 0 || return 1
+    SO="$REPO/build/sgt-only/bin/cybershake"
+    if [ -x "$SO" ]; then
+        run "$SO" sgt $P --set force_component=N --set nt=4 --set output=so.h5 && expect_rc 0 ||
+            return 1
+        cmp -s full.h5 so.h5 || { echo "    the SGT-only build's file differs" >&2; return 1; }
+        grep -v '^force_vector_N' $P >no_vector.params
+        run "$SO" sgt no_vector.params --set force_component=N --set nt=4 --set output=x.h5 &&
+            expect_rc 1 && expect_err "needs geodesy" || return 1
+    else
+        echo "    build/sgt-only is not built: the full build alone was checked" >&2
+    fi
+    awk '/^source_i = / { $3 = $3 + 1 } { print }' $P >moved.params
+    run "$CS" sgt moved.params --set force_component=N --set nt=4 --set output=x.h5 &&
+        expect_rc 1 && expect_err "disagrees with source_lon/source_lat" || return 1
+    sed 's/^force_vector_N = .*/force_vector_N = 0 1 0/' $P >turned.params
+    run "$CS" sgt turned.params --set force_component=N --set nt=4 --set output=x.h5 &&
+        expect_rc 1 && expect_err "the plan's box vector disagrees" || return 1
+}
+
 tcase plan_demo_site_matches_independent_check t_plan_demo_site_matches_independent_check
+tcase plan_runs_unchanged_without_geodesy t_plan_runs_unchanged_without_geodesy
 tcase import_geometry_files t_import_geometry_files
 tcase variations_rows_and_srf t_variations_rows_and_srf
 tsummary

@@ -210,6 +210,92 @@ t_serial_hdf5_build_gathers_to_rank_0() {
     done
 }
 
+# many_points N: about N save points filling the middle of the box (i, j, k).
+many_points() {
+    awk -v n="$1" 'BEGIN { c = 0; for (k = 0; k < 11 && c < n; k++) for (i = 8; i < 40 && c < n; i++)
+        for (j = 8; j < 36 && c < n; j++) { print i, j, k; c++ } }' >pts.txt
+}
+
+t_strain_streamed_in_windows() {
+    # 2,000 points and strain_buffer_mb = 1: windows of 8 of the 81 samples, written while the
+    # run goes on; the values must be those of a run that holds every sample (one window).
+    sgt_params | sed 's/^nt = 50/nt = 160/' >run.par
+    many_points 2000
+    run "$CS" sgt run.par --set attenuation=true --set output=whole.h5 && expect_rc 0 || return 1
+    CYBERSHAKE_LOG=info run "$CS" sgt run.par --set attenuation=true --set strain_buffer_mb=1 \
+        --set output=ref.h5 && expect_rc 0 || return 1
+    h5dump -p -H -d /strain ref.h5 | grep -q 'CHUNKED ( 64, 6, 8 )' ||
+        { echo "    the strain is not in chunks of 8 samples" >&2; return 1; }
+    h5diff -d 0 whole.h5 ref.h5 /strain /strain >diff.txt 2>&1 ||
+        { echo "    the windows change the strain:" >&2; head -5 diff.txt >&2; return 1; }
+    # Written on the main thread, or by 2 and 4 ranks (each on its writer thread and in sync):
+    # the same bytes.
+    CYBERSHAKE_SGT_WRITER=sync run "$CS" sgt run.par --set attenuation=true \
+        --set strain_buffer_mb=1 --set output=sync.h5 && expect_rc 0 || return 1
+    same_bytes ref.h5 sync.h5 || return 1
+    run $MPIRUN -np 2 "$CS" sgt run.par --set attenuation=true --set strain_buffer_mb=1 \
+        --set output=r2.h5 && expect_rc 0 || return 1
+    same_bytes ref.h5 r2.h5 || return 1
+    CYBERSHAKE_SGT_WRITER=sync run $MPIRUN -np 4 "$CS" sgt run.par --set attenuation=true \
+        --set strain_buffer_mb=1 --set output=r4.h5 && expect_rc 0 || return 1
+    same_bytes ref.h5 r4.h5 || return 1
+    # Killed by its own hook after step 45 (the checkpoint of step 42 holds samples 0..21, in
+    # the middle of a window), then resumed: the file continued is the uninterrupted run's.
+    for np in 1 2; do
+        rm -f out.h5
+        if [ "$np" = 1 ]; then
+            CYBERSHAKE_FAULT_KILL_AFTER_STEP=45 "$CS" sgt run.par --set attenuation=true \
+                --set strain_buffer_mb=1 --set checkpoint_every=7 >killed.log 2>&1
+        else
+            CYBERSHAKE_FAULT_KILL_AFTER_STEP=45 $MPIRUN -np 2 "$CS" sgt run.par \
+                --set attenuation=true --set strain_buffer_mb=1 --set checkpoint_every=7 \
+                >killed.log 2>&1
+        fi
+        [ ! -e out.h5 ] && [ -e out.h5.ckpt/checkpoint ] ||
+            { echo "    the run of $np rank(s) was not killed after its checkpoint" >&2; return 1; }
+        ls -a | grep -q '^\.out\.h5\.tmp\.' ||
+            { echo "    no partial SGT file was left to continue" >&2; return 1; }
+        if [ "$np" = 1 ]; then
+            CYBERSHAKE_LOG=info run "$CS" sgt run.par --set attenuation=true \
+                --set strain_buffer_mb=1 --set checkpoint_every=7
+        else
+            CYBERSHAKE_LOG=info run $MPIRUN -np 2 "$CS" sgt run.par --set attenuation=true \
+                --set strain_buffer_mb=1 --set checkpoint_every=7
+        fi
+        expect_rc 0 && expect_err "resuming after step 42" || return 1
+        [ "$np" = 1 ] && { same_bytes ref.h5 out.h5 || return 1; }
+        [ "$np" = 2 ] && { same_bytes r2.h5 out.h5 || return 1; }
+        if ls -a | grep -q '^\.out\.h5\.tmp\.'; then
+            echo "    the partial file was left behind" >&2
+            return 1
+        fi
+    done
+}
+
+# peak_mb: the peak host memory the last run reported.
+peak_mb() {
+    sed -n 's/.*peak host memory \([0-9.]*\) MB.*/\1/p' "$T/err" | tail -1
+}
+
+t_strain_memory_flat_in_steps() {
+    # 9,856 save points at every step: the strain of 400 steps is 95 MB, of 100 steps 24 MB.
+    # Streamed in windows of 8 samples the host memory must not follow: peak at 4 x nt within
+    # 10% of that strain (9.5 MB) of the peak at nt; holding the history would add 71 MB.
+    sgt_params | sed 's/^decimation = 2/decimation = 1/' >run.par
+    many_points 10000
+    CYBERSHAKE_LOG=info run "$CS" sgt run.par --set nt=100 --set strain_buffer_mb=4 \
+        --set output=short.h5 && expect_rc 0 || return 1
+    short=$(peak_mb)
+    CYBERSHAKE_LOG=info run "$CS" sgt run.par --set nt=400 --set strain_buffer_mb=4 \
+        --set output=long.h5 && expect_rc 0 || return 1
+    long=$(peak_mb)
+    bytes=$(h5dump -H -d /strain long.h5 | sed -n 's/.*DATASPACE  SIMPLE { ( \([0-9]*\), 6, \([0-9]*\) ).*/\1 \2/p')
+    echo "    peak host memory: ${short} MB at nt = 100, ${long} MB at nt = 400 (strain $bytes)" >&2
+    [ -n "$short" ] && [ -n "$long" ] || { echo "    no peak memory reported" >&2; return 1; }
+    awk -v a="$short" -v b="$long" 'BEGIN { exit !(b - a < 9.5) }' ||
+        { echo "    host memory grows with the steps" >&2; return 1; }
+}
+
 tcase sgt_viscoelastic_pml_free_surface t_sgt_viscoelastic_pml_free_surface
 tcase sgt_elastic_sponge_no_free_surface t_sgt_elastic_sponge_no_free_surface
 tcase forward_moment_source_across_ranks t_forward_moment_source_across_ranks
@@ -218,4 +304,6 @@ tcase bad_decomposition_reported_once t_bad_decomposition_reported_once
 tcase killed_run_resumes_to_the_same_bytes t_killed_run_resumes_to_the_same_bytes
 tcase killed_mpi_run_resumes_to_the_same_bytes t_killed_mpi_run_resumes_to_the_same_bytes
 tcase checkpoint_of_another_run_is_refused t_checkpoint_of_another_run_is_refused
+tcase strain_streamed_in_windows t_strain_streamed_in_windows
+tcase strain_memory_flat_in_steps t_strain_memory_flat_in_steps
 tsummary
