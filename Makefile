@@ -14,10 +14,29 @@ GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 MPI_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS    := $(shell mpicc --showme:link 2>/dev/null)
+# Serial HDF5, found without pkg-config where need be (the GPU machines have none).
+SERIAL_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || (test -d /usr/include/hdf5/serial && echo -I/usr/include/hdf5/serial))
+SERIAL_HDF5_LIBS := $(shell pkg-config --libs hdf5-serial 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || (test -d /usr/lib/x86_64-linux-gnu/hdf5/serial && echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5) || echo -lhdf5)
 # The full build takes parallel HDF5 (Open MPI's) even where the serial one is installed too.
-HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || pkg-config --cflags hdf5-serial 2>/dev/null)
+HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || pkg-config --cflags hdf5-serial 2>/dev/null || echo none)
 HDF5_LIBS   := $(shell pkg-config --libs hdf5-openmpi 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || pkg-config --libs hdf5-serial 2>/dev/null)
-HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ifeq ($(HDF5_CFLAGS),none)
+HDF5_CFLAGS := $(SERIAL_HDF5_CFLAGS)
+HDF5_LIBS   := $(SERIAL_HDF5_LIBS)
+endif
+
+# SQLite, libcurl, PROJ, FFTW, cairo (and OpenSSL) from Debian packages unpacked into a folder,
+# for machines that lack them and have no package manager (the GPU machines):
+# make DEPS_PREFIX=DIR, DIR made by bench/deps_prefix.sh. The programs find those libraries
+# through their run path; PROJ finds its database through PROJ_DATA=DIR/usr/share/proj.
+DEPS_PREFIX ?=
+ifneq ($(DEPS_PREFIX),)
+DEPS_ROOT   := $(abspath $(DEPS_PREFIX))
+DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
+DEPS_INC    := -I$(DEPS_ROOT)/usr/include -I$(DEPS_ROOT)/usr/include/x86_64-linux-gnu -I$(DEPS_ROOT)/usr/include/cairo
+DEPS_LINK   := -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR) -Wl,-rpath-link,$(DEPS_LIBDIR)
+endif
+HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) $(DEPS_INC) -E -x c - >/dev/null 2>&1 && echo 1)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CSTD    := -std=c11 -D_GNU_SOURCE
@@ -25,13 +44,18 @@ OPT     ?= -O3 -g
 ARCH    ?= -march=native
 CFLAGS_BASE := $(CSTD) $(OPT) $(ARCH) $(WARN) -fopenmp -DCS_GIT_REVISION='"$(GIT_REV)"' -MMD -MP
 ifeq ($(HAVE_OPENSSL),1)
-CFLAGS_BASE += -DCS_HAVE_OPENSSL
-OPENSSL_LIBS := -lcrypto
+CFLAGS_BASE += -DCS_HAVE_OPENSSL $(DEPS_INC)
+OPENSSL_LIBS := $(DEPS_LINK) -lcrypto
 endif
 
 FULL_PKGS := sqlite3 libcurl proj fftw3 cairo
+ifneq ($(DEPS_PREFIX),)
+FULL_CFLAGS := $(DEPS_INC)
+FULL_LIBS   := $(DEPS_LINK) -lsqlite3 -lcurl -lproj -lfftw3 -lcairo
+else
 FULL_CFLAGS := $(shell pkg-config --cflags $(FULL_PKGS) 2>/dev/null)
 FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
+endif
 
 # Layers, bottom up (docs/architecture.md). A library folder sees the headers of its own folder
 # and of the folders it uses, nothing else, so a new dependency on a higher layer does not
@@ -152,8 +176,8 @@ $(BIN)/cs_unit_tests: $(OBJ_TEST) $(BUILD)/lib/libcybershake.a
 # The SGT solver alone, for GPU machines that have CUDA, MPI and HDF5 but no SQLite, libcurl or
 # PROJ: build/sgt-only/bin/cybershake with the mesh and sgt commands (box-frame inputs only).
 SGTONLY_DIR := $(BUILD)/sgt-only
-SGTONLY_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null || pkg-config --cflags hdf5 2>/dev/null || (test -d /usr/include/hdf5/serial && echo -I/usr/include/hdf5/serial))
-SGTONLY_HDF5_LIBS := $(shell pkg-config --libs hdf5-serial 2>/dev/null || pkg-config --libs hdf5 2>/dev/null || (test -d /usr/lib/x86_64-linux-gnu/hdf5/serial && echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5) || echo -lhdf5)
+SGTONLY_HDF5_CFLAGS := $(SERIAL_HDF5_CFLAGS)
+SGTONLY_HDF5_LIBS := $(SERIAL_HDF5_LIBS)
 SGTONLY_SRC := $(COMMON_CORE) $(FORMATS_SRC) $(SGT_SRC) $(NOCUDA_SRC) $(CLI_SRC)
 SGTONLY_OBJ := $(SGTONLY_SRC:%.c=$(SGTONLY_DIR)/obj/%.o)
 SGTONLY_CFLAGS := $(CFLAGS_BASE) -DCS_SGT_ONLY $(MPI_CFLAGS) $(SGTONLY_HDF5_CFLAGS)
