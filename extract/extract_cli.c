@@ -21,16 +21,20 @@ int cs_extract_cli_main(int argc, char **argv);
 int cs_synth_cli_main(int argc, char **argv);
 int cs_seismogram_cli_main(int argc, char **argv);
 
+/* --sgt E.h5,N.h5[,Z.h5]: two files (a horizontal-only set) or three, in any order; the third
+ * slot is left empty for two. */
 static int split_sgt(const char *prog, const char *arg, char out[3][4096]) {
     char buf[3 * 4096 + 8];
     cs_copy(buf, sizeof buf, arg);
     int n = 0;
+    out[2][0] = '\0';
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == 3) break;
+        if (n == 3) return cs_cli_usage(prog, "--sgt takes 2 or 3 files, got '%s'", arg);
         cs_copy(out[n++], 4096, t);
     }
-    if (n != 3 || strchr(arg, ',') == NULL)
-        return cs_cli_usage(prog, "--sgt needs three files, E,N,Z (any order), got '%s'", arg);
+    if (n < 2)
+        return cs_cli_usage(prog, "--sgt needs the files of forces E,N (and Z), any order, got '%s'",
+                            arg);
     return 0;
 }
 
@@ -46,11 +50,12 @@ static int parse_method(const char *prog, const char *s, int *method) {
 
 static int extract_command(int argc, char **argv, int rank) {
     static const char help[] =
-        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt E.h5,N.h5,Z.h5\n"
+        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt E.h5,N.h5[,Z.h5]\n"
         "          [--scenario NAME | --seed N --hypo-spacing KM --slips N]\n"
         "          [--periods 2,3,5,10] [--seismograms FILE.h5] [--method frequency|time]\n"
         "       mpirun -np N cybershake extract STUDY --run RUN_ID [--seismograms FILE.h5] ...\n\n"
-        "Synthesises, by reciprocity from the site's three SGT files (forces E, N, Z), the\n"
+        "Synthesises, by reciprocity from the site's SGT files (forces E, N, Z; or E and N\n"
+        "for horizontal motion only, without vertical measures), the\n"
         "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
         "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
         "(5%-damped SA RotD50/RotD100/geometric mean at --periods, PGA, PGV, Arias, CAV,\n"
@@ -187,11 +192,12 @@ static int write_csv(const char *path, const float *vel, int nt, double dt, cs_e
     return cs_atomic_commit(&a, NULL, err);
 }
 
+/* PREFIX.E.sac, PREFIX.N.sac and, where the record has a vertical component, PREFIX.Z.sac. */
 static int write_sac3(const char *prefix, const float *vel, int nt, double dt, double lon,
-                      double lat, const char *event, cs_error *err) {
+                      double lat, const char *event, int vertical, cs_error *err) {
     static const char *comp[3] = {"E", "N", "Z"};
     static const double az[3] = {90, 0, 0}, inc[3] = {90, 90, 0};
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < (vertical ? 3 : 2); c++) {
         char path[4200];
         snprintf(path, sizeof path, "%s.%s.sac", prefix, comp[c]);
         sac_meta m = {dt, 0, lat, lon, az[c], inc[c], "SITE", comp[c], event};
@@ -202,7 +208,7 @@ static int write_sac3(const char *prefix, const float *vel, int nt, double dt, d
 
 int cs_synth_cli_main(int argc, char **argv) {
     static const char help[] =
-        "usage: cybershake synth --sgt E.h5,N.h5,Z.h5 FILE.srf [--method frequency|time]\n"
+        "usage: cybershake synth --sgt E.h5,N.h5[,Z.h5] FILE.srf [--method frequency|time]\n"
         "          [--periods LIST] [--csv OUT.csv] [--sac PREFIX]\n\n"
         "The seismogram at the site of the SGT files from one SRF (1.0 or 2.0), by reciprocity;\n"
         "prints its intensity measures; --csv writes time, E, N, Z (m/s), --sac writes\n"
@@ -247,8 +253,8 @@ int cs_synth_cli_main(int argc, char **argv) {
     if (periods ? im_config_parse(&ims, periods, &err) : (im_config_default(&ims, 0), 0))
         return cs_cli_fail(argv[0], &err);
     sgt_set s;
-    const char *paths[3] = {sgt[0], sgt[1], sgt[2]};
-    if (sgt_set_open(&s, paths, &err)) return cs_cli_fail(argv[0], &err);
+    if (sgt_set_open_list(&s, sgt, &err)) return cs_cli_fail(argv[0], &err);
+    ims.vertical = s.has_force[2];
     srf_file srf;
     synth_ctx ctx;
     synth_cache cache = {0};
@@ -280,7 +286,8 @@ int cs_synth_cli_main(int argc, char **argv) {
         print_ims(&ims, values);
         if (csv) rc = write_csv(csv, velf, ctx.nt, ctx.dt, &err);
         if (!rc && sac)
-            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "synth", &err);
+            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "synth",
+                            s.has_force[2], &err);
     }
     free(vel);
     free(velf);
@@ -349,6 +356,7 @@ int cs_seismogram_cli_main(int argc, char **argv) {
     memset(&m, 0, sizeof m);
     if (seis_read_record(argv[optind], key[0], key[1], key[2], &vel, &m, &err))
         return cs_cli_fail(argv[0], &err);
+    ims.vertical = m.vertical;
     double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[3 * IM_MAX_PERIODS + 32];
     int rc = vd ? 0 : cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
     if (!rc) {
@@ -364,7 +372,8 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         char event[64];
         snprintf(event, sizeof event, "S%lld_R%lld_V%lld", key[0], key[1], key[2]);
         if (csv) rc = write_csv(csv, vel, m.nt, m.dt, &err);
-        if (!rc && sac) rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat, event, &err);
+        if (!rc && sac)
+            rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat, event, m.vertical, &err);
     }
     free(vd);
     free(vel);

@@ -25,8 +25,7 @@ typedef struct {
 
 static int worker_open(worker_state *ws, const run_config *cfg, cs_error *err) {
     memset(ws, 0, sizeof *ws);
-    const char *paths[3] = {cfg->sgt[0], cfg->sgt[1], cfg->sgt[2]};
-    CS_CALL(err, sgt_set_open(&ws->sgt, paths, err));
+    CS_CALL(err, sgt_set_open_list(&ws->sgt, cfg->sgt, err));
     int rc;
     CS_CALL_GOTO(rc, err, synth_init(&ws->synth, &ws->sgt, err), close_sgt);
     im_type *types;
@@ -200,7 +199,8 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     }
     double t0 = cs_now();
     if (rank == 0) {
-        m.meta = (seis_meta){ws.synth.dt, ws.synth.nt, ws.sgt.site_lon, ws.sgt.site_lat, m.run_id};
+        m.meta = (seis_meta){ws.synth.dt, ws.synth.nt,  ws.sgt.site_lon,
+                             ws.sgt.site_lat, m.run_id, ws.sgt.has_force[2]};
         res->run_id = m.run_id;
         res->ruptures_total = m.ntotal;
         res->ruptures_done_before = m.ndone_before;

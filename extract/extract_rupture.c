@@ -36,6 +36,10 @@ static int one_record(extract_worker *w, const synth_cache *cache, const synth_s
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)
             out->seis[(size_t)v * 3 * nt + i] = (float)vel[i];
+    /* a horizontal-only set simulated no vertical motion: NaN, never a zero that reads as data */
+    if (out->seis && !w->sgt->has_force[2])
+        for (size_t i = 2 * (size_t)nt; i < 3 * (size_t)nt; i++)
+            out->seis[(size_t)v * 3 * nt + i] = NAN;
     return 0;
 }
 

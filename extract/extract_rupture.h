@@ -24,7 +24,7 @@ typedef struct {
     int nvar, nim, nt;
     double *ims;  /* nvar x nim */
     double *hypo; /* nvar x 4: lat, lon, depth (km), slip realisation */
-    float *seis;  /* nvar x 3 x nt (E, N, Z; m/s), or NULL */
+    float *seis;  /* nvar x 3 x nt (E, N, Z; m/s; Z NaN for a horizontal-only set), or NULL */
 } rupture_result;
 
 /* lfns: nvar SRF paths, or NULL to generate variations 0..nvar-1. */

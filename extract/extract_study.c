@@ -135,6 +135,8 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
     sqlite3_finalize(st);
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
     for (int q = 0; q < 3 && !rc; q++) {
+        cfg->sgt[q][0] = '\0';
+        if (!sgt->has_force[q]) continue; /* a horizontal-only set: no Z */
         char sha[CS_SHA256_HEX], *abs = realpath(sgt->path[q], NULL);
         rc = cs_sha256_file(sgt->path[q], sha, err);
         if (!rc)
@@ -198,6 +200,7 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
             cs_copy(want, sizeof want, (const char *)sqlite3_column_text(st, 1));
         }
         sqlite3_finalize(st);
+        if (!want[0] && q == 2) continue; /* a horizontal-only run: forces E and N */
         if (!want[0])
             return cs_error_input(err, cs_db_path(m->db), "Files", kinds[q],
                                   "run %lld has no %s file recorded", m->run_id, kinds[q]);
@@ -357,14 +360,15 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
                                   "run %lld has no extraction yet: give its SGT files (--sgt)",
                                   o->run_id);
         sgt_set sgt;
-        const char *paths[3] = {o->sgt[0], o->sgt[1], o->sgt[2]};
-        if (sgt_set_open(&sgt, paths, err)) return -1;
+        if (sgt_set_open_list(&sgt, o->sgt, err)) return -1;
         int rc = new_run(m, &taken, cfg, &sgt, err);
         sgt_set_close(&sgt);
         if (rc) return -1;
     }
     cfg->run_id = m->run_id;
     cfg->ims = o->ims;
+    /* no Z force, no vertical measure: nothing is reported for a component not simulated */
+    cfg->ims.vertical = cfg->sgt[2][0] != '\0';
     cfg->method = o->method;
     cfg->want_seis = o->seismograms[0] != 0;
     cs_copy(m->seis_path, sizeof m->seis_path, o->seismograms);

@@ -12,6 +12,7 @@ static const double cybershake_periods[] = {1, 1.5, 2, 3, 4, 5, 7.5, 10};
 void im_config_default(im_config *c, double fmax) {
     memset(c, 0, sizeof *c);
     c->damping = 0.05;
+    c->vertical = 1;
     for (size_t i = 0; i < sizeof cybershake_periods / sizeof cybershake_periods[0]; i++)
         if (fmax <= 0 || cybershake_periods[i] * fmax >= 1 - 1e-9)
             c->periods[c->nperiods++] = cybershake_periods[i];
@@ -20,6 +21,7 @@ void im_config_default(im_config *c, double fmax) {
 int im_config_parse(im_config *c, const char *list, cs_error *err) {
     memset(c, 0, sizeof *c);
     c->damping = 0.05;
+    c->vertical = 1;
     char buf[1024];
     cs_copy(buf, sizeof buf, list);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
@@ -59,9 +61,10 @@ int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
         set_type(&t[k++], "SA", c->periods[p], "geometric mean", "g");
     }
     static const char *comps[4] = {"RotD50", "E", "N", "Z"};
-    for (int i = 0; i < 4; i++)
+    const int ncomp = c->vertical ? 4 : 3;
+    for (int i = 0; i < ncomp; i++)
         set_type(&t[k++], "PGA", 0, comps[i], "g");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < ncomp; i++)
         set_type(&t[k++], "PGV", 0, comps[i], "m/s");
     static const char *dur[4][2] = {
         {"Arias", "m/s"}, {"CAV", "m/s"}, {"D5-75", "s"}, {"D5-95", "s"}};
@@ -198,7 +201,8 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     if (!buf)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
     double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu;
-    for (int f = 0; f < 3; f++) {
+    const int ncomp = c->vertical ? 3 : 2;
+    for (int f = 0; f < ncomp; f++) {
         int rc = im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err);
         if (rc) free(buf);
         CS_CALL(err, rc);
@@ -217,11 +221,11 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     double r50, r100;
     im_rotd(acc, acc + nt, nt, &r50, &r100);
     values[k++] = r50 / IM_G;
-    for (int f = 0; f < 3; f++)
+    for (int f = 0; f < ncomp; f++)
         values[k++] = peak_abs(acc + (size_t)f * nt, nt) / IM_G;
     im_rotd(vel, vel + nt, nt, &r50, &r100);
     values[k++] = r50;
-    for (int f = 0; f < 3; f++)
+    for (int f = 0; f < ncomp; f++)
         values[k++] = peak_abs(vel + (size_t)f * nt, nt);
     double d[2][4];
     for (int h = 0; h < 2; h++)

@@ -9,7 +9,8 @@
  *  - RotD50 and RotD100 (Boore 2010): the median and the largest, over rotation angles 0..179
  *    degrees in 1-degree steps, of the peak of the two horizontal responses combined at that
  *    angle; the geometric mean of the E and N values;
- *  - PGA (g) and PGV (m/s) of each component and as RotD50 of the horizontals;
+ *  - PGA (g) and PGV (m/s) of each component (Z only where the record has one: vertical) and
+ *    as RotD50 of the horizontals;
  *  - Arias intensity pi/(2g) int a^2 dt (m/s), cumulative absolute velocity int |a| dt (m/s),
  *    and the significant durations D5-75 and D5-95 (s) from the normalised Arias (Husid) curve,
  *    of each horizontal component; integrals exact for the piecewise-linear acceleration.
@@ -33,6 +34,7 @@ typedef struct {
     int nperiods;
     double periods[IM_MAX_PERIODS];
     double damping; /* 0.05 */
+    int vertical;   /* 1: the record has a Z component (PGA and PGV of Z are measured) */
 } im_config;
 
 /* CyberShake's periods (s) that the band resolves: those of 1, 1.5, 2, 3, 4, 5, 7.5, 10 at or
@@ -59,7 +61,8 @@ double im_oscillator(const double *ag, int nt, double dt, double period, double 
 /* RotD of two horizontal time series: rot50 and rot100 of peaks over 180 angles. */
 void im_rotd(const double *x, const double *y, int nt, double *rot50, double *rot100);
 
-/* Every measure of im_types for a record: vel 3 x nt (E, N, Z). values has im_types' count. */
+/* Every measure of im_types for a record: vel 3 x nt (E, N, Z; Z unread unless c->vertical).
+ * values has im_types' count. */
 int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
                cs_error *err);
 

@@ -23,7 +23,8 @@ static int write_attrs(hid_t f, const seis_meta *m) {
     bad |= cs_h5_attr_double(f, "dt", &m->dt, 1);
     bad |= cs_h5_attr_int(f, "nt", &m->nt, 1);
     bad |= cs_h5_attr_double(f, "start_time", &zero, 1);
-    bad |= cs_h5_attr_string(f, "components", "E N Z (Z up)");
+    bad |= cs_h5_attr_string(f, "components",
+                             m->vertical ? SEIS_COMPONENTS_ENZ : SEIS_COMPONENTS_EN);
     bad |=
         cs_h5_attr_string(f, "units", "velocity: m/s; dt, start_time: s (0 = rupture origin time)");
     bad |= cs_h5_attr_double(f, "site_lon_lat", ll, 2);
@@ -93,46 +94,90 @@ static int read_part(const char *path, int nt, int64_t **index, float **seis, lo
     return rc;
 }
 
+/* Records in a part file, from its shape. */
+static int part_count(const char *path, int nt, long *n, cs_error *err) {
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return cs_error_input(err, path, NULL, NULL, "missing or unreadable part file");
+    hsize_t d[3];
+    int rc = cs_h5_dims(f, path, "velocity", 3, d, err);
+    if (!rc && (int)d[2] != nt)
+        rc = cs_error_input(err, path, "dataset", "velocity", "has %llu samples, expected %d",
+                            (unsigned long long)d[2], nt);
+    H5Fclose(f);
+    *n = rc ? 0 : (long)d[0];
+    return rc;
+}
+
+/* Writes rows [at, at + n) of a dataset whose rows are `row` values long. */
+static int put_rows(hid_t ds, hid_t mtype, long at, long n, int rank, const void *data) {
+    if (n == 0) return 0;
+    hid_t fs = H5Dget_space(ds);
+    hsize_t dims[3];
+    H5Sget_simple_extent_dims(fs, dims, NULL);
+    hsize_t start[3] = {(hsize_t)at, 0, 0}, count[3] = {(hsize_t)n, dims[1], rank == 3 ? dims[2] : 1};
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    hid_t ms = H5Screate_simple(rank, count, NULL);
+    herr_t r = H5Dwrite(ds, mtype, ms, fs, H5P_DEFAULT, data);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    return r < 0;
+}
+
+/* The run's file from its parts, one part in memory at a time: the records are counted first,
+ * the file is laid out for all of them, then each part's rows are copied into place. */
 int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, const seis_meta *m,
                char sha[CS_SHA256_HEX], long *nrecords, cs_error *err) {
-    char dir[4200];
+    char dir[4200], path[4400];
     seis_parts_dir(final_path, dir, sizeof dir);
     cs_h5_quiet();
-    long total = 0, cap = 0;
-    int64_t *index = NULL;
-    float *seis = NULL;
-    size_t rec = (size_t)3 * (size_t)m->nt;
+    long total = 0;
+    for (long i = 0; i < nrups; i++) {
+        long n;
+        snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
+        CS_CALL(err, part_count(path, m->nt, &n, err));
+        total += n;
+    }
+    char tmp[4200];
+    CS_CALL(err, cs_atomic_reserve(final_path, tmp, sizeof tmp, err));
+    hid_t f = cs_h5_create(tmp);
+    if (f < 0) {
+        unlink(tmp);
+        return cs_error_set(err, CS_ERR_IO, "%s: cannot create an HDF5 file", tmp);
+    }
+    hsize_t di[2] = {(hsize_t)total, 3}, dv[3] = {(hsize_t)total, 3, (hsize_t)m->nt};
+    hsize_t cv[3] = {1, 3, (hsize_t)m->nt};
+    int bad = write_attrs(f, m);
+    hid_t dsi = cs_h5_dataset(f, "index", H5T_STD_I64LE, 2, di, NULL);
+    hid_t dsv = cs_h5_dataset(f, "velocity", H5T_IEEE_F32LE, 3, dv, total ? cv : NULL);
+    bad |= dsi < 0 || dsv < 0;
     int rc = 0;
-    for (long i = 0; i < nrups && !rc; i++) {
-        char path[4400];
+    long at = 0;
+    for (long i = 0; i < nrups && !rc && !bad; i++) {
         snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
         int64_t *pi = NULL;
         float *ps = NULL;
         long n = 0;
         rc = read_part(path, m->nt, &pi, &ps, &n, err);
-        if (!rc && total + n > cap) {
-            cap = 2 * (total + n) + 16;
-            int64_t *gi = realloc(index, sizeof(int64_t) * 3 * (size_t)cap);
-            if (gi) index = gi;
-            float *gs = realloc(seis, sizeof(float) * rec * (size_t)cap);
-            if (gs) seis = gs;
-            if (!gi || !gs)
-                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory merging seismograms");
-        }
+        if (!rc && at + n > total)
+            rc = cs_error_input(err, path, "dataset", "velocity", "grew while it was merged");
         if (!rc) {
-            memcpy(index + 3 * total, pi, sizeof(int64_t) * 3 * (size_t)n);
-            memcpy(seis + rec * (size_t)total, ps, sizeof(float) * rec * (size_t)n);
-            total += n;
+            bad |= put_rows(dsi, H5T_NATIVE_INT64, at, n, 2, pi);
+            bad |= put_rows(dsv, H5T_NATIVE_FLOAT, at, n, 3, ps);
+            at += n;
         }
         free(pi);
         free(ps);
     }
-    if (!rc) rc = write_file(final_path, index, total, m, seis, sha, err);
-    free(index);
-    free(seis);
-    if (rc) return rc;
+    if (dsi >= 0) H5Dclose(dsi);
+    if (dsv >= 0) H5Dclose(dsv);
+    bad |= H5Fclose(f) < 0;
+    if (!rc && bad) rc = cs_error_set(err, CS_ERR_IO, "%s: writing the seismograms failed", final_path);
+    if (!rc) rc = cs_atomic_publish(tmp, final_path, sha, err);
+    if (rc) {
+        unlink(tmp);
+        return rc;
+    }
     for (long i = 0; i < nrups; i++) {
-        char path[4400];
         snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
         unlink(path);
     }
@@ -144,6 +189,15 @@ int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, con
 int seis_read_record(const char *path, long long source, long long rupture, long long variation,
                      float **vel, seis_meta *m, cs_error *err) {
     cs_h5_quiet();
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        /* The run is under way (or stopped and not yet resumed): its finished ruptures are in
+         * the part files. */
+        char dir[4200], part[4400];
+        seis_parts_dir(path, dir, sizeof dir);
+        snprintf(part, sizeof part, "%s/%lld_%lld.h5", dir, source, rupture);
+        if (stat(part, &st) == 0) return seis_read_record(part, source, rupture, variation, vel, m, err);
+    }
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot be opened as an HDF5 file");
     hsize_t d[3], di[2];
@@ -159,6 +213,10 @@ int seis_read_record(const char *path, long long source, long long rupture, long
         m->site_lat = ll[1];
         m->run_id = run;
     }
+    char comps[64] = "";
+    m->vertical = 1;
+    if (!rc && !cs_h5_read_attr_string(f, path, "components", comps, sizeof comps, err))
+        m->vertical = strcmp(comps, SEIS_COMPONENTS_EN) != 0;
     long row = -1;
     if (!rc) {
         index = malloc(sizeof(int64_t) * 3 * (size_t)(di[0] ? di[0] : 1));

@@ -7,8 +7,9 @@
  *   attributes dt, nt, start_time (0), components, units, site_lon_lat, run_id
  *
  * While a run is under way each rupture's records go into a part file (DIR.parts/S_R.h5, same
- * layout), written under a temporary name and renamed into place; the run's file is assembled
- * from the parts at the end, again under a temporary name. */
+ * layout) as the rupture finishes, written under a temporary name and renamed into place (and
+ * readable through seis_read_record from then on); the run's file is assembled from the parts at
+ * the end, one part in memory at a time, again under a temporary name. */
 #ifndef SEIS_FILE_H
 #define SEIS_FILE_H
 
@@ -20,7 +21,12 @@ typedef struct {
     int nt;
     double site_lon, site_lat;
     long long run_id;
+    int vertical; /* 0: a horizontal-only run (forces E and N): Z is NaN */
 } seis_meta;
+
+/* The `components` attribute with and without a vertical component. */
+#define SEIS_COMPONENTS_ENZ "E N Z (Z up)"
+#define SEIS_COMPONENTS_EN  "E N (horizontal-only run: Z not simulated, stored as NaN)"
 
 /* The part-file folder of a run's seismogram file ("FILE.parts"). */
 void seis_parts_dir(const char *final_path, char *dir, size_t size);
@@ -37,7 +43,8 @@ typedef struct {
 int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, const seis_meta *m,
                char sha[CS_SHA256_HEX], long *nrecords, cs_error *err);
 
-/* One record: vel 3 x nt, allocated here. */
+/* One record: vel 3 x nt, allocated here. While the run's file is not yet written, the record
+ * is read from its rupture's part file. */
 int seis_read_record(const char *path, long long source, long long rupture, long long variation,
                      float **vel, seis_meta *m, cs_error *err);
 

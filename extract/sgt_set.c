@@ -72,10 +72,13 @@ static int force_slot(const char *path, hid_t f, cs_error *err) {
                           "the extractor needs geographic forces E, N and Z (one file each)");
 }
 
-/* Opens the three files, checks each against the SGT file contract, and puts each in the slot
- * of its force (E, N, Z). */
-static int open_files(sgt_set *s, const char *const paths[3], cs_error *err) {
-    for (int q = 0; q < 3; q++) {
+/* Opens the files, checks each against the SGT file contract, and puts each in the slot of its
+ * force (E, N, Z); E and N must be there. */
+static int open_files(sgt_set *s, const char *const *paths, int n, cs_error *err) {
+    if (n != 2 && n != 3)
+        return cs_error_input(err, "SGT files", NULL, NULL,
+                              "give 2 (forces E and N) or 3 (E, N, Z), not %d", n);
+    for (int q = 0; q < n; q++) {
         hid_t f = H5Fopen(paths[q], H5F_ACC_RDONLY, H5P_DEFAULT);
         if (f < 0) {
             cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
@@ -98,13 +101,21 @@ static int open_files(sgt_set *s, const char *const paths[3], cs_error *err) {
                            slot == 0   ? "E"
                            : slot == 1 ? "N"
                                        : "Z",
-                           "two of the three files hold the same force (%s and %s)", paths[q],
+                           "two of the files hold the same force (%s and %s)", paths[q],
                            s->path[slot]);
             return -1;
         }
         s->file[slot] = f;
+        s->has_force[slot] = 1;
         cs_copy(s->path[slot], sizeof s->path[slot], paths[q]);
     }
+    s->nforces = n;
+    for (int q = 0; q < 2; q++)
+        if (!s->has_force[q])
+            return cs_error_input(err, paths[0], SGT_FILE_ATTR_FORCE_COMPONENT, NULL,
+                                  "the set has no %s force: a site needs E and N (and Z for "
+                                  "vertical motion)",
+                                  q ? "N" : "E");
     return 0;
 }
 
@@ -131,7 +142,8 @@ static int same_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
 
 /* The impulse and save points of file q (the first one's kept, the others' compared with them;
  * idx_other and mat_other are the scratch for that, allocated with the first). */
-static int read_points(sgt_set *s, int q, int **idx_other, float **mat_other, cs_error *err) {
+static int read_points(sgt_set *s, int q, int first, int **idx_other, float **mat_other,
+                       cs_error *err) {
     hid_t f = s->file[q];
     const char *path = s->path[q];
     if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err)) return -1;
@@ -141,7 +153,7 @@ static int read_points(sgt_set *s, int q, int **idx_other, float **mat_other, cs
     }
     hsize_t d[3];
     if (cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err)) return -1;
-    if (q == 0) {
+    if (first) {
         s->npoints = (long)d[0];
         s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
         s->material = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
@@ -158,12 +170,12 @@ static int read_points(sgt_set *s, int q, int **idx_other, float **mat_other, cs
                        (unsigned long long)d[0], s->path[0], s->npoints);
         return -1;
     }
-    int *idx = q == 0 ? s->index : *idx_other;
-    float *mat = q == 0 ? s->material : *mat_other;
+    int *idx = first ? s->index : *idx_other;
+    float *mat = first ? s->material : *mat_other;
     if (cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err) ||
         cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
         return -1;
-    if (q > 0 && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
+    if (!first && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
                   memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
         cs_error_input(err, path, "dataset", "points",
                        "the save points or their material differ from %s's", s->path[0]);
@@ -226,19 +238,22 @@ static int locate_site(sgt_set *s, cs_error *err) {
     return 0;
 }
 
-int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
+int sgt_set_open(sgt_set *s, const char *const *paths, int n, cs_error *err) {
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 3; i++)
         s->file[i] = s->strain[i] = -1;
     cs_h5_quiet();
     float *mat_other = NULL;
     int *idx_other = NULL;
-    int rc = open_files(s, paths, err);
-    for (int q = 0; q < 3 && !rc; q++) {
-        rc = q == 0 ? read_header(s, s->file[q], s->path[q], err)
-                    : same_header(s, s->file[q], s->path[q], err);
-        if (!rc) rc = read_points(s, q, &idx_other, &mat_other, err);
+    int rc = open_files(s, paths, n, err);
+    /* E first: the other files are compared with it */
+    for (int q = 0, first = 1; q < 3 && !rc; q++) {
+        if (!s->has_force[q]) continue;
+        rc = first ? read_header(s, s->file[q], s->path[q], err)
+                   : same_header(s, s->file[q], s->path[q], err);
+        if (!rc) rc = read_points(s, q, first, &idx_other, &mat_other, err);
         if (!rc) rc = open_strain(s, q, err);
+        first = 0;
     }
     free(idx_other);
     free(mat_other);
@@ -249,6 +264,14 @@ int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err) {
         return -1;
     }
     return 0;
+}
+
+int sgt_set_open_list(sgt_set *s, const char paths[3][4096], cs_error *err) {
+    const char *given[3];
+    int n = 0;
+    for (int q = 0; q < 3; q++)
+        if (paths[q][0]) given[n++] = paths[q];
+    return sgt_set_open(s, given, n, err);
 }
 
 void sgt_set_close(sgt_set *s) {
@@ -342,6 +365,11 @@ int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_er
         goto out;
     }
     for (int f = 0; f < 3; f++) {
+        if (!s->has_force[f]) {
+            for (long q = 0; q < n; q++)
+                memset(out + ((size_t)w[q].slot * 3 + (size_t)f) * row, 0, sizeof(float) * row);
+            continue;
+        }
         hid_t fs = H5Dget_space(s->strain[f]);
         H5Sselect_none(fs);
         for (long q = 0; q < nu;) {

@@ -1,6 +1,9 @@
-/* The three SGT files of a site (forces E, N, Z at the site) as the extractor reads them.
+/* The SGT files of a site (forces E, N and, unless the study is horizontal-only, Z at the site)
+ * as the extractor reads them. A set of two (E and N, as CyberShake runs when no vertical
+ * measure is wanted) gives the horizontal components only: the strain of the missing Z force
+ * reads as zeros, and has_force[2] is 0 so that nothing vertical is reported.
  *
- * Opening checks that the three belong together: the same save points in the same order, the
+ * Opening checks that the files belong together: the same save points in the same order, the
  * same material, sampling (dt, nt), time shift, grid and box; each file's force is E, N or Z
  * (one each); the box is geographic (origin, rotation) so rupture points given by lon/lat can be
  * placed on the grid. Any mismatch is an error naming the file and the attribute or dataset.
@@ -17,7 +20,9 @@
 #include "cs_geo.h"
 
 typedef struct {
-    char path[3][4096]; /* E, N, Z */
+    char path[3][4096]; /* E, N, Z ("" where absent) */
+    int nforces;        /* 2 (E, N) or 3 */
+    int has_force[3];
     long npoints;
     int nt;
     double dt, time_shift, fmax, h;
@@ -33,8 +38,11 @@ typedef struct {
     hid_t file[3], strain[3];
 } sgt_set;
 
-/* paths[0..2]: the files in any order; they are sorted into E, N, Z by their force. */
-int sgt_set_open(sgt_set *s, const char *const paths[3], cs_error *err);
+/* paths[0..n): the files in any order (n = 2: E and N; n = 3: E, N, Z); they are sorted into
+ * E, N, Z by their force. */
+int sgt_set_open(sgt_set *s, const char *const *paths, int n, cs_error *err);
+/* The same from a fixed list where an empty path (the third) means no Z force. */
+int sgt_set_open_list(sgt_set *s, const char paths[3][4096], cs_error *err);
 void sgt_set_close(sgt_set *s);
 
 /* The save point at the grid node nearest to (lon, lat, depth_km); an error naming the point
@@ -45,7 +53,7 @@ int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, lo
 long sgt_set_find(const sgt_set *s, int i, int j, int k);
 
 /* Strain of points[0..n) (any order, repeats allowed): out[q][force][component][nt] as stored
- * (tensor strain xx yy zz xy xz yz, box frame), forces E, N, Z. */
+ * (tensor strain xx yy zz xy xz yz, box frame), forces E, N, Z (zeros for an absent force). */
 int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_error *err);
 
 /* Box axes in East, North, Up at (lon, lat), for moment tensors given geographically. */

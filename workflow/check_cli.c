@@ -1,5 +1,5 @@
-/* `cybershake check`: the step between the SGT runs and the extraction. The three files must
- * belong together (sgt_set_open's checks: points, material, sampling, grid, one force each),
+/* `cybershake check`: the step between the SGT runs and the extraction. The files (forces E, N
+ * and Z, or E and N for a horizontal-only study) must belong together (sgt_set_open's checks: points, material, sampling, grid, one force each),
  * every stored strain value must be finite, and with --study/--run their SHA-256 are recorded
  * as the run's SGTs, which the extractor verifies before it reads them. */
 #include <math.h>
@@ -59,8 +59,9 @@ static int scan(const sgt_set *s, long *bad, double *peak, long *bad_point, cs_e
 
 int cs_check_cli_main(int argc, char **argv) {
     static const char help[] =
-        "usage: cybershake check SGT_E.h5 SGT_N.h5 SGT_Z.h5 [--study STUDY --run RUN_ID]\n\n"
-        "Checks a site's three SGT files before extraction: that they belong together (save\n"
+        "usage: cybershake check SGT_E.h5 SGT_N.h5 [SGT_Z.h5] [--study STUDY --run RUN_ID]\n\n"
+        "Checks a site's SGT files (forces E, N and Z, or E and N for a horizontal-only\n"
+        "study) before extraction: that they belong together (save\n"
         "points, material, dt and nt, grid, box, one force each) and that every stored strain\n"
         "value is finite. With --study and --run, records their SHA-256 as the run's SGTs\n"
         "(Files, kinds sgt-E, sgt-N, sgt-Z), which 'cybershake extract' verifies.\n";
@@ -71,14 +72,15 @@ int cs_check_cli_main(int argc, char **argv) {
                            CS_OPT_INT("run", &run, 1, 9.2e18, "needs a Run_ID")};
     int first, npos;
     int prc =
-        cs_opt_parse(argv[0], argc, argv, opts, 2, 3, 3, "expects three SGT files", &first, &npos);
+        cs_opt_parse(argv[0], argc, argv, opts, 2, 2, 3, "expects two or three SGT files", &first,
+                     &npos);
     if (prc) return prc;
     if ((study != NULL) != (run > 0)) return cs_cli_usage(argv[0], "--study and --run go together");
     cs_error err;
     cs_error_clear(&err);
     sgt_set s;
-    const char *paths[3] = {argv[first], argv[first + 1], argv[first + 2]};
-    if (sgt_set_open(&s, paths, &err)) return cs_cli_fail(argv[0], &err);
+    if (sgt_set_open(&s, (const char *const *)argv + first, npos, &err))
+        return cs_cli_fail(argv[0], &err);
     long bad = 0, bad_point = -1;
     double peak = 0;
     int rc = scan(&s, &bad, &peak, &bad_point, &err);
@@ -93,14 +95,16 @@ int cs_check_cli_main(int argc, char **argv) {
                             "point");
     if (!rc)
         printf("SGTs consistent: %ld save points, %d steps of %g s, all values finite, peak "
-               "|strain| %.3g\n",
-               s.npoints, s.nt, s.dt, peak);
+               "|strain| %.3g%s\n",
+               s.npoints, s.nt, s.dt, peak,
+               s.has_force[2] ? "" : "; forces E and N (horizontal-only)");
     if (!rc && study) {
         cs_db *db;
         rc = cs_db_open_current(study, &db, &err);
         static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
         if (!rc) rc = cs_db_begin(db, &err);
         for (int q = 0; q < 3 && !rc; q++) {
+            if (!s.has_force[q]) continue;
             char sha[CS_SHA256_HEX], *abs = realpath(s.path[q], NULL);
             rc = cs_sha256_file(s.path[q], sha, &err)
                      ? -1

@@ -37,6 +37,12 @@ const cs_param_spec wf_config_specs[] = {
     /* sgt */
     C("backend", "auto", "auto|cpu|cuda",
       "SGT back end; auto: cuda where this build has it and the node has a GPU"),
+    C("forces", "auto", "auto|EN|ENZ",
+      "SGT forces: EN (horizontal motion only, as CyberShake runs), ENZ, or auto: ENZ only when "
+      "a hazard IM is vertical (component Z)"),
+    S("sgt_program", 0, NULL,
+      "the program the mesh and SGT steps run (e.g. an SGT-only build: build/sgt-only/bin/"
+      "cybershake); default: this one"),
     S("gpus", 0, NULL, "GPUs for the SGT runs (CUDA_VISIBLE_DEVICES), e.g. '0,1'"),
     I("ranks_x", "1", 1, 4096, "MPI ranks of each SGT run along x"),
     I("ranks_y", "1", 1, 4096, "MPI ranks of each SGT run along y"),
@@ -173,4 +179,14 @@ int wf_cfg_given(const wf_config *c, const char *key) {
 int wf_is_url(const char *s) {
     return cs_starts_with(s, "file://") || cs_starts_with(s, "http://") ||
            cs_starts_with(s, "https://");
+}
+
+const char *wf_cfg_forces(const wf_config *c) {
+    const char *f = wf_cfg_str(c, "forces");
+    if (strcmp(f, "auto")) return f;
+    for (int i = 0; i < c->nims; i++) {
+        const char *z = strrchr(c->ims[i], ' ');
+        if (!strcmp(z ? z + 1 : c->ims[i], "Z")) return "ENZ";
+    }
+    return "EN";
 }

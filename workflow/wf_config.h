@@ -35,6 +35,10 @@ double wf_cfg_real(const wf_config *c, const char *key);
 long wf_cfg_int(const wf_config *c, const char *key);
 int wf_cfg_given(const wf_config *c, const char *key);
 
+/* The SGT forces of a run ("EN" or "ENZ"): `forces`, where auto means ENZ only when a hazard IM
+ * has a vertical component (the last word of the IM is Z, as in 'PGV Z'). */
+const char *wf_cfg_forces(const wf_config *c);
+
 /* 1 if the text is a URL the stage step fetches (file://, http://, https://). */
 int wf_is_url(const char *s);
 

@@ -158,15 +158,20 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     add(&a, "--ranks-y"), addf(&a, "%ld", wf_cfg_int(c, "ranks_y"));
     rc |= finish_cmd(s, &a, err) | out(s, "plan", "%s", params) | out(s, "points", "%s", points);
 
+    /* The solver steps may run another build (an SGT-only one on GPU nodes): the plan's
+     * parameter file carries box-frame values for it. */
+    const char *solver = *wf_cfg_str(c, "sgt_program") ? wf_cfg_str(c, "sgt_program") : cs;
     s = new_step(p, "mesh", 1);
     dep(p, s, "plan");
-    add(&a, cs), add(&a, "mesh"), add(&a, params), add(&a, material);
+    add(&a, solver), add(&a, "mesh"), add(&a, params), add(&a, material);
     rc |= finish_cmd(s, &a, err) | out(s, "material", "%s", material);
 
-    static const char comps[3] = {'E', 'N', 'Z'};
+    /* E and N always; Z only when the study wants vertical motion (CyberShake runs two). */
+    const char *comps = wf_cfg_forces(c);
+    const int nforces = (int)strlen(comps);
     char sgt[3][4096];
     int ranks = (int)(wf_cfg_int(c, "ranks_x") * wf_cfg_int(c, "ranks_y"));
-    for (int q = 0; q < 3; q++) {
+    for (int q = 0; q < nforces; q++) {
         char nm[16], kind[16];
         snprintf(nm, sizeof nm, "sgt_%c", comps[q]);
         snprintf(kind, sizeof kind, "sgt-%c", comps[q]);
@@ -175,7 +180,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
         s->gpu = !strcmp(backend_here(c), "cuda");
         dep(p, s, "mesh");
         mpi_prefix(&a, c, ranks);
-        add(&a, cs), add(&a, "sgt"), add(&a, params);
+        add(&a, solver), add(&a, "sgt"), add(&a, params);
         add(&a, "--set"), addf(&a, "%s=%c", PLAN_KEY_FORCE_COMPONENT, comps[q]);
         add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_OUTPUT, sgt[q]);
         add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_MESH_FILE, material);
@@ -186,10 +191,12 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     }
 
     s = new_step(p, "check", 1);
-    dep(p, s, "sgt_E"), dep(p, s, "sgt_N"), dep(p, s, "sgt_Z");
+    dep(p, s, "sgt_E"), dep(p, s, "sgt_N");
+    if (nforces == 3) dep(p, s, "sgt_Z");
     /* the SGT steps recorded the files' checksums (kinds sgt-E/N/Z) when they finished: the
      * check reads every value once more, but does not checksum them a second time */
-    add(&a, cs), add(&a, "check"), add(&a, sgt[0]), add(&a, sgt[1]), add(&a, sgt[2]);
+    add(&a, cs), add(&a, "check"), add(&a, sgt[0]), add(&a, sgt[1]);
+    if (nforces == 3) add(&a, sgt[2]);
     rc |= finish_cmd(s, &a, err);
 
     ranks = (int)wf_cfg_int(c, "extract_ranks");
@@ -199,7 +206,10 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     mpi_prefix(&a, c, ranks);
     add(&a, cs), add(&a, "extract"), add(&a, in->study), add(&a, "--run");
     addf(&a, "%lld", in->run_id);
-    add(&a, "--sgt"), addf(&a, "%s,%s,%s", sgt[0], sgt[1], sgt[2]);
+    if (nforces == 3)
+        add(&a, "--sgt"), addf(&a, "%s,%s,%s", sgt[0], sgt[1], sgt[2]);
+    else
+        add(&a, "--sgt"), addf(&a, "%s,%s", sgt[0], sgt[1]);
     add(&a, "--periods"), add(&a, wf_cfg_str(c, "periods"));
     add(&a, "--seed"), addf(&a, "%ld", wf_cfg_int(c, "seed"));
     add(&a, "--hypo-spacing"), addf(&a, "%.10g", wf_cfg_real(c, "hypo_spacing") / 1000.0);

@@ -106,6 +106,10 @@ t_killed_run_resumes() {
     [ $? = 137 ] || return 1
     [ -e b.h5 ] && return 1
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Extraction_Ruptures WHERE Run_ID = 2')" = 2 ] || return 1
+    # the records of the ruptures done are readable before the run's file exists
+    done_sr=$(sqlite3 -separator ' ' s.sqlite 'SELECT Source_ID, Rupture_ID FROM Extraction_Ruptures WHERE Run_ID = 2 LIMIT 1')
+    run "$CS" seismogram b.h5 --source "${done_sr% *}" --rupture "${done_sr#* }" --variation 0
+    expect_rc 0 && expect_out "RotD50" || return 1
     run "$CS" extract s.sqlite --run 2 --periods 4,5,10 --seismograms b.h5
     expect_rc 0 && expect_out "(2 done before, 2 now)" || return 1
     [ "$(rows_differ 1 2)" = 0 ] || return 1
@@ -134,9 +138,49 @@ t_refuses_bad_inputs() {
     expect_rc 1 && expect_err "not this site's" || return 1
 }
 
+# A horizontal-only set (forces E and N, as CyberShake runs when nothing vertical is wanted):
+# every horizontal measure equals the three-force run's, bit for bit (the Z force adds only to
+# the Z component), no vertical measure is stored, the records' Z is NaN and exported nowhere,
+# and a killed two-force run resumes with its own two files.
+t_horizontal_only_two_forces() {
+    setup_site || return 1
+    study_copy
+    SGT2="$SITE_DIR/sgt_N.h5,$SITE_DIR/sgt_E.h5"
+    run "$CS" check "$SITE_DIR/sgt_E.h5" "$SITE_DIR/sgt_N.h5"
+    expect_rc 0 && expect_out "forces E and N (horizontal-only)" || return 1
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 >/dev/null 2>&1 || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGT2" --periods 4,5,10 --seismograms h.h5
+    expect_rc 0 && expect_out "run 2: 4 ruptures" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 2')" = $((36 * 23)) ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM PeakAmplitudes JOIN IM_Types USING (IM_Type_ID)
+        WHERE Run_ID = 2 AND IM_Type_Component = 'Z'")" = 0 ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM (SELECT Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID,
+        IM_Value FROM PeakAmplitudes WHERE Run_ID = 2 EXCEPT SELECT Source_ID, Rupture_ID, Rup_Var_ID,
+        IM_Type_ID, IM_Value FROM PeakAmplitudes WHERE Run_ID = 1)")" = 0 ] ||
+        { echo "    a horizontal measure differs from the three-force run's" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite "SELECT group_concat(Kind, ' ') FROM (SELECT Kind FROM Files WHERE Run_ID = 2
+        AND Kind LIKE 'sgt-%' ORDER BY Kind)")" = "sgt-E sgt-N" ] || return 1
+    run "$CS" seismogram h.h5 --source 2 --rupture 0 --variation 3 --sac r
+    expect_rc 0 && expect_out "RotD50" || return 1
+    grep -q "PGA.*Z\|PGV.*Z" "$T/out" && { echo "    a vertical measure was printed" >&2; return 1; }
+    [ -e r.E.sac ] && [ -e r.N.sac ] && [ ! -e r.Z.sac ] || return 1
+    h5dump -a components h.h5 | grep -q "horizontal-only" || return 1
+    # killed after two ruptures, resumed with its own two files
+    CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES=2 "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGT2" \
+        --periods 4,5,10 >/dev/null 2>&1
+    [ $? = 137 ] || return 1
+    run "$CS" extract s.sqlite --run 3 --periods 4,5,10
+    expect_rc 0 && expect_out "(2 done before, 2 now)" || return 1
+    [ "$(rows_differ 2 3)" = 0 ] || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SITE_DIR/sgt_E.h5" && expect_rc 2 || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SITE_DIR/sgt_E.h5,$SITE_DIR/sgt_Z.h5"
+    expect_rc 1 && expect_err "no N force" || return 1
+}
+
 tcase help_and_usage t_help_and_usage
 tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase killed_run_resumes t_killed_run_resumes
 tcase refuses_bad_inputs t_refuses_bad_inputs
+tcase horizontal_only_two_forces t_horizontal_only_two_forces
 tsummary

@@ -35,6 +35,22 @@ t_dry_run_prints_steps_and_runs_nothing() {
     [ ! -d runs ] || { echo "    --dry-run made $(ls runs)" >&2; return 1; }
 }
 
+# The forces a study runs: E and N unless a hazard IM is vertical (auto, the default), or as
+# configured; the SGT-only build for the solver steps when sgt_program names it.
+t_forces_follow_the_vertical_ims() {
+    fresh 'forces = auto' || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run
+    expect_rc 0 && expect_out "step 4/8 sgt_N [new] after mesh" && expect_out "step 5/8 check" || return 1
+    grep -q "sgt_Z" "$T/out" && { echo "    a Z force without a vertical IM" >&2; return 1; }
+    grep "cybershake extract" "$T/out" | grep -q "sgt_E.h5,[^ ,]*sgt_N.h5 " || return 1
+    fresh 'forces = auto' 'hazard_ims = RotD50 5; PGV Z' 'sgt_program = /opt/sgt-only/cybershake' ||
+        return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run
+    expect_rc 0 && expect_out "step 5/9 sgt_Z [new] after mesh" || return 1
+    [ "$(grep -c '/opt/sgt-only/cybershake \(mesh\|sgt\) ' "$T/out")" = 4 ] ||
+        { echo "    the solver steps do not run sgt_program" >&2; return 1; }
+}
+
 t_end_to_end_records_every_step_and_file() {
     reference || return 1
     cd "$REF" || return 1
@@ -168,8 +184,9 @@ t_changed_configuration_is_a_new_run() {
 
 t_bad_configuration_is_refused() {
     make_config "frequency = 2 Hz"
+    line=$(grep -n '^frequency' run.cfg | cut -d: -f1)
     run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
-    expect_rc 1 && expect_err "run.cfg:18" && expect_err "'frequency': unknown key"
+    expect_rc 1 && expect_err "run.cfg:$line:" && expect_err "'frequency': unknown key"
 }
 
 t_many_sites_and_their_map() {
@@ -197,7 +214,7 @@ t_check_refuses_bad_sgts() {
     expect_rc 0 || return 1
     [ "$(sqlite3 s.sqlite "SELECT SHA256 FROM Files WHERE Kind = 'sgt-N' AND Path = '$PWD/sgt_N.h5'")" = "$(sha256sum sgt_N.h5 | cut -d' ' -f1)" ] || return 1
     run "$CS" check sgt_E.h5 sgt_E.h5 sgt_Z.h5
-    expect_rc 1 && expect_err "two of the three files hold the same force" || return 1
+    expect_rc 1 && expect_err "two of the files hold the same force" || return 1
     cp sgt_N.h5 nan.h5 && cp sgt_Z.h5 zero.h5 || return 1
     /usr/bin/python3 -c "
 import h5py, numpy as np
@@ -220,6 +237,7 @@ for name in ('sgt_E.h5', 'n2.h5', 'zero.h5'):
 }
 
 tcase dry_run_prints_steps_and_runs_nothing t_dry_run_prints_steps_and_runs_nothing
+tcase forces_follow_the_vertical_ims t_forces_follow_the_vertical_ims
 tcase end_to_end_records_every_step_and_file t_end_to_end_records_every_step_and_file
 tcase rerun_trusts_matching_checksums_only t_rerun_trusts_matching_checksums_only
 tcase changed_output_runs_again_with_what_follows t_changed_output_runs_again_with_what_follows

@@ -158,3 +158,42 @@ TEST(im_types_and_periods) {
           !strcmp(t[0].units, "g"));
     free(t);
 }
+
+/* A horizontal-only record (vertical = 0): exactly PGA Z and PGV Z are left out, every other
+ * measure has the three-component record's value, and the Z samples are never read (NaN there
+ * changes nothing). */
+TEST(im_horizontal_only_drops_the_vertical_measures) {
+    int nt = 800;
+    double dt = 0.02;
+    double *v = malloc(sizeof(double) * 3 * (size_t)nt);
+    for (int i = 0; i < nt; i++) {
+        double t = i * dt;
+        v[i] = sin(2 * M_PI * 0.3 * t) * exp(-0.1 * t);
+        v[nt + i] = 0.5 * cos(2 * M_PI * 0.45 * t) * exp(-0.2 * t);
+        v[2 * nt + i] = 0.2 * sin(2 * M_PI * 0.7 * t);
+    }
+    im_config c3, c2;
+    cs_error err;
+    CHECK_OK(im_config_parse(&c3, "3,5", &err), &err);
+    c2 = c3;
+    c2.vertical = 0;
+    im_type *t3, *t2;
+    int n3, n2;
+    CHECK_OK(im_types(&c3, &t3, &n3, &err), &err);
+    CHECK_OK(im_types(&c2, &t2, &n2, &err), &err);
+    CHECK(n2 == n3 - 2);
+    double *x3 = malloc(sizeof(double) * (size_t)n3), *x2 = malloc(sizeof(double) * (size_t)n2);
+    CHECK_OK(im_compute(&c3, v, nt, dt, x3, &err), &err);
+    for (int i = 0; i < nt; i++)
+        v[2 * nt + i] = NAN;
+    CHECK_OK(im_compute(&c2, v, nt, dt, x2, &err), &err);
+    int k = 0;
+    for (int i = 0; i < n3; i++) {
+        if (!strcmp(t3[i].component, "Z")) continue;
+        CHECK(k < n2 && !strcmp(t2[k].measure, t3[i].measure) &&
+              !strcmp(t2[k].component, t3[i].component) && x2[k] == x3[i]);
+        k++;
+    }
+    CHECK(k == n2);
+    free(t3), free(t2), free(x3), free(x2), free(v);
+}

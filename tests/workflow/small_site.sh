@@ -30,6 +30,7 @@ mesh_max_stride = 4
 checkpoint_every = 40
 periods = 5,10
 hazard_ims = RotD50 5; RotD50 10
+forces = ENZ
 mpirun = none
 retries = 1
 retry_delay = 0.1 s

@@ -1,0 +1,166 @@
+#!/bin/sh
+# The production-size site (USC, fmax 0.5 Hz, the whole erf/demo forecast: 3201 x 1501 x 301
+# nodes, 23,380 steps, 602,808 save points, 13,228 ruptures) on one GPU node, stage by stage,
+# each a bounded slice that fits one call of a few minutes. docs/scale.md has the results.
+#
+#   sh bench/production_site.sh STAGE...
+#
+# stages (in the order they can run; each writes its lines to $OUT/summary.txt):
+#   build-sgt   make sgt-only (CUDA, MPI, serial HDF5 only)
+#   build       the whole toolkit from Debian packages unpacked into $DEPS_DIR
+#               (bench/deps_prefix.sh; the .deb files in $DEBS, default .debs)
+#   sgt         one force (E) of the plan in $PLAN_DIR, unchanged, on the SGT-only build, for
+#               $STEPS steps (default 1300) with every save point streamed to the file: time,
+#               G LUPS, peak host and GPU memory, bytes
+#   same        the plan's file on the full build and on the SGT-only build ($SAME_STEPS steps):
+#               the same bytes
+#   erf         the whole forecast and the plan of USC at 0.5 Hz, timed
+#   rows        bench/study_rows_production.sh, when present (20 M PeakAmplitudes rows)
+#   demo        the demo site end to end through the workflow on this node (GPU back end)
+#
+# Inputs: $PLAN_DIR (default .prod/plan) holds SITE.sgt.params and SITE.points as
+# `cybershake plan` wrote them; the absolute paths in the parameter file (model, save points)
+# are recreated here as links when they do not exist, so the file itself runs unchanged.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here" || exit 1
+OUT=${OUT:-$here/production-results}
+WORK=${WORK:-/tmp/cs-production}
+PLAN_DIR=${PLAN_DIR:-$here/.prod/plan}
+DEBS=${DEBS:-$here/.debs}
+DEPS_DIR=${DEPS_DIR:-/tmp/cs-deps}
+STEPS=${STEPS:-1300}
+SAME_STEPS=${SAME_STEPS:-30}
+SITE=${SITE:-USC}
+JOBS=$(nproc)
+mkdir -p "$OUT" "$WORK"
+SUM="$OUT/summary.txt"
+SO="$here/build/sgt-only/bin/cybershake"
+CS="$here/build/bin/cybershake"
+
+say() { echo "$*" | tee -a "$SUM"; }
+
+# The peak of `nvidia-smi`'s memory.used (MiB) while a command runs.
+gpu_peak() {
+    log=$1
+    shift
+    if command -v nvidia-smi >/dev/null 2>&1; then
+        nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$WORK/gpu.mem" &
+        mon=$!
+    fi
+    t0=$(date +%s.%N)
+    "$@" >"$log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    [ -n "${mon:-}" ] && kill "$mon" 2>/dev/null && wait "$mon" 2>/dev/null
+    peak=$(sort -n "$WORK/gpu.mem" 2>/dev/null | tail -1)
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    return $rc
+}
+
+# Recreates the parameter file's absolute input paths as links to the copies at hand.
+link_inputs() {
+    p=$1
+    for key in model_file save_points; do
+        path=$(sed -n "s/^$key = //p" "$p")
+        [ -z "$path" ] || [ -e "$path" ] && continue
+        base=$(basename "$path")
+        for cand in "$PLAN_DIR/$base" "$here/tests/data/$base"; do
+            if [ -e "$cand" ]; then
+                mkdir -p "$(dirname "$path")" && ln -sfn "$cand" "$path"
+                break
+            fi
+        done
+    done
+}
+
+stage_build_sgt() {
+    make -j"$JOBS" sgt-only >"$OUT/build-sgt.log" 2>&1 || { tail -30 "$OUT/build-sgt.log"; return 1; }
+    say "build-sgt: ok ($(nvcc --version | tail -1))"
+}
+
+stage_build() {
+    sh bench/deps_prefix.sh unpack "$DEBS" "$DEPS_DIR" >"$OUT/deps.log" 2>&1 ||
+        { cat "$OUT/deps.log"; return 1; }
+    t0=$(date +%s)
+    make -j"$JOBS" DEPS_PREFIX="$DEPS_DIR" all sgt-only >"$OUT/build.log" 2>&1 ||
+        { tail -40 "$OUT/build.log"; return 1; }
+    say "build: the whole toolkit from $(ls "$DEBS"/*.deb | wc -l) Debian packages in $DEPS_DIR, $(($(date +%s) - t0)) s"
+}
+
+stage_sgt() {
+    p="$PLAN_DIR/$SITE.sgt.params"
+    link_inputs "$p"
+    rm -f "$WORK/sgt_E.h5"
+    gpu_peak "$OUT/sgt.log" "$SO" sgt "$p" --set force_component=E --set backend=cuda \
+        --set nt="$STEPS" --set output="$WORK/sgt_E.h5" || { tail -20 "$OUT/sgt.log"; return 1; }
+    line=$(grep "steps in" "$OUT/sgt.log" | tail -1)
+    say "sgt: $SITE force E, $STEPS of $(sed -n 's/^nt = //p' "$p") steps, $(wc -l <"$PLAN_DIR/$SITE.points") save points, unchanged plan file, SGT-only build"
+    say "sgt: wall ${wall} s, peak GPU memory ${peak:-?} MiB; ${line#*: }"
+    say "sgt: file $(du -h "$WORK/sgt_E.h5" | cut -f1), $(h5dump -H -d /strain "$WORK/sgt_E.h5" 2>/dev/null | grep -m1 DATASPACE | sed 's/^ *//')"
+    grep -E "setup|mesh|material" "$OUT/sgt.log" | head -5 >>"$SUM"
+}
+
+stage_same() {
+    p="$PLAN_DIR/$SITE.sgt.params"
+    link_inputs "$p"
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj"
+    "$CS" sgt "$p" --set force_component=N --set backend=cuda --set nt="$SAME_STEPS" \
+        --set output="$WORK/full.h5" >"$OUT/same-full.log" 2>&1 || { tail "$OUT/same-full.log"; return 1; }
+    "$SO" sgt "$p" --set force_component=N --set backend=cuda --set nt="$SAME_STEPS" \
+        --set output="$WORK/so.h5" >"$OUT/same-so.log" 2>&1 || { tail "$OUT/same-so.log"; return 1; }
+    if cmp -s "$WORK/full.h5" "$WORK/so.h5"; then
+        say "same: the plan's file on the full and the SGT-only build: identical ($SAME_STEPS steps, force N)"
+    else
+        say "same: the two builds' files DIFFER"
+        return 1
+    fi
+}
+
+stage_erf() {
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj"
+    s="$WORK/p.sqlite"
+    rm -f "$s" "$s-wal" "$s-shm"
+    "$CS" db init "$s" >/dev/null && "$CS" db import-sites "$s" sites/cybershake_sites.csv >/dev/null || return 1
+    gpu_peak "$OUT/erf.log" "$CS" erf build "$s" --name demo --faults erf/demo/faults.csv \
+        --traces erf/demo/traces.csv || { tail "$OUT/erf.log"; return 1; }
+    say "erf: build of the whole forecast: ${wall} s; $(grep 'forecast demo' "$OUT/erf.log" | tail -1)"
+    gpu_peak "$OUT/plan.log" "$CS" plan "$s" "$SITE" --erf demo --fmax 0.5 --model-format fk1d \
+        --model-file tests/data/bbp_nr02-vs500.fk1d --out "$WORK/plan" --cutoff 200 ||
+        { tail "$OUT/plan.log"; return 1; }
+    say "erf: plan of $SITE at 0.5 Hz: ${wall} s; $(grep -E '^grid:' "$OUT/plan.log")"
+}
+
+stage_rows() {
+    [ -f bench/study_rows_production.sh ] || { say "rows: bench/study_rows_production.sh absent"; return 0; }
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj"
+    sh bench/study_rows_production.sh >"$OUT/rows.log" 2>&1 || { tail "$OUT/rows.log"; return 1; }
+    tail -12 "$OUT/rows.log" | sed 's/^/rows: /' | tee -a "$SUM"
+}
+
+stage_demo() {
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
+    t0=$(date +%s)
+    DEMO_OUT="$WORK/demo" sh sites/demo/run_demo.sh >"$OUT/demo.log" 2>&1 || { tail -30 "$OUT/demo.log"; return 1; }
+    say "demo: the demo site end to end on this node in $(($(date +%s) - t0)) s"
+    grep -E "sgt_|extract|hazard" "$OUT/demo.log" | head -12 >>"$SUM"
+}
+
+{
+    echo "== $(date -u +%FT%TZ) $(hostname)"
+    nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
+    echo "$JOBS cores, $(free -g | awk '/Mem:/ { print $2 }') GB"
+} >>"$SUM"
+for stage in "$@"; do
+    case "$stage" in
+    build-sgt) stage_build_sgt ;;
+    build) stage_build ;;
+    sgt) stage_sgt ;;
+    same) stage_same ;;
+    erf) stage_erf ;;
+    rows) stage_rows ;;
+    demo) stage_demo ;;
+    *) echo "unknown stage $stage" >&2; exit 2 ;;
+    esac || { say "$stage: FAILED"; exit 1; }
+done
+cat "$SUM"
