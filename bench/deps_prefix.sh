@@ -9,8 +9,8 @@
 #
 # The list is the runtime closure of SQLite, libcurl, PROJ, FFTW, cairo and OpenSSL on Debian 12
 # (apt-cache depends --recurse --no-recommends ...), less the C library and the compiler's
-# runtime (the host's own must be used) and fonts beyond DejaVu, plus the five -dev packages for
-# headers and link names. About 27 MB.
+# runtime (the host's own must be used) and fonts beyond DejaVu, plus the sqlite3 shell, and the
+# -dev packages for headers and link names. About 27 MB.
 set -eu
 
 RUNTIME="libsqlite3-0 libfftw3-double3 libproj25 proj-data libcurl4 libcairo2 libssl3
@@ -19,7 +19,8 @@ libffi8 libfontconfig1 libfreetype6 libgmp10 libgnutls30 libgssapi-krb5-2 libhog
 libjbig0 libjpeg62-turbo libk5crypto3 libkeyutils1 libkrb5-3 libkrb5support0 libldap-2.5-0
 liblerc4 libmd0 libnettle8 libnghttp2-14 libp11-kit0 libpixman-1-0 libpng16-16 libpsl5 librtmp1
 libsasl2-2 libsasl2-modules-db libssh2-1 libtasn1-6 libtiff6 libunistring2 libwebp7 libx11-6
-libx11-data libxau6 libxcb-render0 libxcb-shm0 libxcb1 libxdmcp6 libxext6 libxrender1"
+libx11-data libxau6 libxcb-render0 libxcb-shm0 libxcb1 libxdmcp6 libxext6 libxrender1
+sqlite3 libreadline8 readline-common libtinfo6"
 DEV="libsqlite3-dev libfftw3-dev libproj-dev libcurl4-openssl-dev libcairo2-dev libssl-dev"
 
 case "${1:-}" in
@@ -42,7 +43,13 @@ unpack)
         t=$(readlink "$l")
         case "$t" in /*) ln -sfn "$dir$t" "$l" ;; esac
     done
-    echo "unpacked $(ls "$debs"/*.deb | wc -l) packages into $dir"
+    # The sqlite3 shell (scripts and the demo use it) runs through a wrapper that points it at
+    # the folder's libraries; the toolkit's programs carry their run path themselves.
+    mkdir -p "$dir/bin"
+    printf '#!/bin/sh\nLD_LIBRARY_PATH="%s/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "%s/usr/bin/sqlite3" "$@"\n' \
+        "$dir" "$dir" >"$dir/bin/sqlite3"
+    chmod +x "$dir/bin/sqlite3"
+    echo "unpacked $(ls "$debs"/*.deb | wc -l) packages into $dir (put $dir/bin on PATH for sqlite3)"
     ;;
 *)
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
