@@ -34,7 +34,9 @@ ifneq ($(DEPS_PREFIX),)
 DEPS_ROOT   := $(abspath $(DEPS_PREFIX))
 DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
 DEPS_INC    := -I$(DEPS_ROOT)/usr/include -I$(DEPS_ROOT)/usr/include/x86_64-linux-gnu -I$(DEPS_ROOT)/usr/include/cairo
-DEPS_LINK   := -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR) -Wl,-rpath-link,$(DEPS_LIBDIR)
+# DT_RPATH (--disable-new-dtags), not RUNPATH: it also serves the libraries those libraries
+# load (libcurl needs libssh2, ...), which the host may lack.
+DEPS_LINK   := -L$(DEPS_LIBDIR) -Wl,--disable-new-dtags -Wl,-rpath,$(DEPS_LIBDIR) -Wl,-rpath-link,$(DEPS_LIBDIR)
 endif
 HAVE_OPENSSL := $(shell printf '\#include <openssl/evp.h>\n' | $(CC) $(DEPS_INC) -E -x c - >/dev/null 2>&1 && echo 1)
 
