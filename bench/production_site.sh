@@ -17,6 +17,8 @@
 #   erf         the whole forecast and the plan of USC at 0.5 Hz, timed
 #   rows        bench/study_rows_production.sh, when present (20 M PeakAmplitudes rows)
 #   demo        the demo site end to end through the workflow on this node (GPU back end)
+#   extract     forces E and N of the plan ($STEPS steps, every save point), and every variation
+#               of the $XRUPS (15) largest ruptures extracted from them on all cores
 #
 # Inputs: $PLAN_DIR (default .prod/plan) holds SITE.sgt.params and SITE.points as
 # `cybershake plan` wrote them; the absolute paths in the parameter file (model, save points)
@@ -138,6 +140,39 @@ stage_rows() {
     tail -12 "$OUT/rows.log" | sed 's/^/rows: /' | tee -a "$SUM"
 }
 
+# Extraction of the forecast's largest ruptures (the southern San Andreas, 7,700 points each)
+# from production-size SGTs: forces E and N of the plan in $PLAN_DIR, all its save points,
+# $STEPS steps each; the study holds the aFault_aPriori_D2.1 sources, planned for the site, with
+# the $XRUPS largest ruptures kept; every variation extracted on $JOBS ranks.
+stage_extract() {
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
+    s="$WORK/x.sqlite"
+    rm -f "$s" "$s-wal" "$s-shm"
+    rm -rf "$WORK/seis.h5" "$WORK/seis.h5.parts"
+    "$CS" db init "$s" >/dev/null && "$CS" db import-sites "$s" sites/cybershake_sites.csv >/dev/null || return 1
+    "$CS" erf build "$s" --name sa --faults erf/demo/faults.csv --traces erf/demo/traces.csv \
+        --files aFault_aPriori_D2.1 >"$OUT/x-erf.log" 2>&1 || { tail "$OUT/x-erf.log"; return 1; }
+    "$CS" plan "$s" "$SITE" --erf sa --fmax 0.5 --model-format fk1d \
+        --model-file tests/data/bbp_nr02-vs500.fk1d --out "$WORK/xplan" --cutoff 200 \
+        >"$OUT/x-plan.log" 2>&1 || { tail "$OUT/x-plan.log"; return 1; }
+    sqlite3 "$s" "DELETE FROM CyberShake_Site_Ruptures WHERE Source_ID || ':' || Rupture_ID NOT IN
+        (SELECT Source_ID || ':' || Rupture_ID FROM Ruptures ORDER BY Num_Points DESC, Source_ID,
+        Rupture_ID LIMIT ${XRUPS:-15})" || return 1
+    pts=$(sqlite3 "$s" "SELECT sum(Num_Points) FROM Ruptures JOIN CyberShake_Site_Ruptures USING (ERF_ID, Source_ID, Rupture_ID)")
+    p="$PLAN_DIR/$SITE.sgt.params"
+    link_inputs "$p"
+    for f in E N; do
+        "$SO" sgt "$p" --set force_component=$f --set backend=cuda --set nt="$STEPS" \
+            --set output="$WORK/x_$f.h5" >"$OUT/x-sgt-$f.log" 2>&1 || { tail "$OUT/x-sgt-$f.log"; return 1; }
+    done
+    say "extract: SGTs E and N of the production plan, $STEPS steps each: $(grep -h 'steps in' "$OUT"/x-sgt-*.log | sed 's/.*: \([0-9]* steps in [0-9.]* s\).*/\1/' | tr '\n' ' ')"
+    gpu_peak "$OUT/x-extract.log" mpirun --oversubscribe -np "$JOBS" "$CS" extract "$s" --site "$SITE" \
+        --erf sa --sgt "$WORK/x_E.h5,$WORK/x_N.h5" --seismograms "$WORK/seis.h5" ||
+        { tail -20 "$OUT/x-extract.log"; return 1; }
+    say "extract: ${XRUPS:-15} largest ruptures ($pts points) on $JOBS ranks: ${wall} s; $(grep -E 'variations' "$OUT/x-extract.log" | tail -2 | tr '\n' ' ')"
+    say "extract: seismograms $(du -h "$WORK/seis.h5" | cut -f1); rows $(sqlite3 "$s" 'SELECT count(*) FROM PeakAmplitudes')"
+}
+
 stage_demo() {
     export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
     t0=$(date +%s)
@@ -160,6 +195,7 @@ for stage in "$@"; do
     erf) stage_erf ;;
     rows) stage_rows ;;
     demo) stage_demo ;;
+    extract) stage_extract ;;
     *) echo "unknown stage $stage" >&2; exit 2 ;;
     esac || { say "$stage: FAILED"; exit 1; }
 done
