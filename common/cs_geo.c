@@ -86,7 +86,10 @@ double cs_geo_frame_azimuth(const cs_geo_frame *f) {
 int cs_geo_to_local(const cs_geo_frame *f, double lon, double lat, double *x, double *y,
                     cs_error *err) {
     CS_CALL(err, cs_geo_check_lonlat(lon, lat, "point", err));
-    double d = cs_geo_distance(f->lon0, f->lat0, lon, lat);
+    /* the exact distance only near the limit: the sphere's bounds it well inside */
+    double d = cs_geo_distance_sphere(f->lon0, f->lat0, lon, lat);
+    if (!(d <= CS_GEO_MAX_DISTANCE * (1 - 2 * CS_GEO_SPHERE_ERROR)))
+        d = cs_geo_distance(f->lon0, f->lat0, lon, lat);
     if (!(d <= CS_GEO_MAX_DISTANCE)) {
         char v[96];
         snprintf(v, sizeof v, "%.8f, %.8f", lon, lat);
@@ -170,6 +173,13 @@ double cs_geo_distance(double lon1, double lat1, double lon2, double lat2) {
     double s12;
     geod_inverse(wgs84(), lat1, lon1, lat2, lon2, &s12, NULL, NULL);
     return s12;
+}
+
+double cs_geo_distance_sphere(double lon1, double lat1, double lon2, double lat2) {
+    const double r = 6371008.8, k = M_PI / 180; /* the mean radius of WGS84 (IUGG) */
+    double s1 = sin(0.5 * (lat2 - lat1) * k), s2 = sin(0.5 * (lon2 - lon1) * k);
+    double a = s1 * s1 + cos(lat1 * k) * cos(lat2 * k) * s2 * s2;
+    return 2 * r * asin(sqrt(a < 1 ? a : 1));
 }
 
 void cs_geo_destination(double lon, double lat, double azimuth_deg, double distance_m, double *lon2,

@@ -41,6 +41,11 @@ int cs_geo_box_axes_enu(const cs_geo_frame *f, double lon, double lat, double ax
 
 /* Great-circle distance on the WGS84 ellipsoid (m), through PROJ's geodesic (Karney). */
 double cs_geo_distance(double lon1, double lat1, double lon2, double lat2);
+/* The same on a sphere of the mean radius (haversine): a few times cheaper, and within
+ * CS_GEO_SPHERE_ERROR (relative) of the ellipsoid's distance, so it can bound which points need
+ * the exact one (the ellipsoid's flattening makes the two differ by at most about 0.5%). */
+#define CS_GEO_SPHERE_ERROR 0.01
+double cs_geo_distance_sphere(double lon1, double lat1, double lon2, double lat2);
 /* Azimuth (degrees clockwise from north) from point 1 to point 2 on the ellipsoid. */
 double cs_geo_azimuth(double lon1, double lat1, double lon2, double lat2);
 

@@ -156,7 +156,7 @@ static int cmd_build(int argc, char **argv) {
     build_sink sink = {0};
     long long erf_id;
     int nsel = 0, rc = cs_db_open_current(argv[optind], &db, &err);
-    if (!rc) rc = cs_db_begin(db, &err);
+    if (!rc) rc = erf_db_bulk_begin(db, &err);
     if (!rc) {
         rc = erf_db_create(db, name, desc ? desc : "fault sources", o.time_span_years, inputs,
                            &erf_id, &err);
@@ -177,10 +177,8 @@ static int cmd_build(int argc, char **argv) {
         if (!rc && nsel == 0)
             rc = cs_error_set(&err, CS_ERR_INPUT,
                               "no fault source passed the selection (--near/--within/--files)");
-        if (!rc)
-            rc = cs_db_commit(db, &err);
-        else
-            cs_db_rollback(db);
+        int end = erf_db_bulk_end(db, !rc, &err);
+        if (!rc) rc = end;
     }
     cs_db_close(db);
     erf_faults_free(&set);

@@ -13,12 +13,20 @@ int erf_db_create(cs_db *db, const char *name, const char *description, double t
 int erf_db_find(cs_db *db, const char *name, long long *erf_id, double *time_span_years,
                 cs_error *err);
 
+/* The transaction of a forecast's bulk write: foreign keys are not checked row by row (the
+ * writer adds each rupture before its points, so they hold by construction, and a check per
+ * point was a third of a 17 M-point build) and the page cache is large; both are restored when
+ * it ends. erf_db_bulk_end commits when ok, rolls back otherwise. */
+int erf_db_bulk_begin(cs_db *db, cs_error *err);
+int erf_db_bulk_end(cs_db *db, int ok, cs_error *err);
+
 /* Adds ruptures with their points; the caller holds the transaction. */
 typedef struct {
     cs_db *db;
     long long erf_id;
-    sqlite3_stmt *rupture, *point;
+    sqlite3_stmt *rupture, *point, *points; /* points: ERF_DB_POINTS_PER_INSERT rows at once */
 } erf_db_writer;
+#define ERF_DB_POINTS_PER_INSERT 64
 
 int erf_db_writer_open(cs_db *db, long long erf_id, erf_db_writer *w, cs_error *err);
 /* annual_rate may be NAN (a file that gives only a probability). */

@@ -77,6 +77,31 @@ static int push_ids(site_plan *p, long long s, long long r, double d, cs_error *
     return 0;
 }
 
+/* The site's distance to a rupture: the least ellipsoidal distance to its points. The sphere
+ * bounds it first: only points whose spherical distance could be the least (within the bound's
+ * error of the sphere's least) get the exact geodesic, which gives the exact minimum at a
+ * fraction of the cost (a 17 M-point forecast spent most of its plan in geodesics). */
+static int rupture_distance_km(double lon, double lat, const erf_rupture *r, double *km,
+                               cs_error *err) {
+    const int n = erf_rupture_npoints(r);
+    double *s = malloc(sizeof(double) * (size_t)(n ? n : 1)), smin = INFINITY;
+    if (!s) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d points", n);
+    for (int q = 0; q < n; q++) {
+        s[q] = cs_geo_distance_sphere(lon, lat, r->lon[q], r->lat[q]);
+        if (s[q] < smin) smin = s[q];
+    }
+    const double e = CS_GEO_SPHERE_ERROR, reach = smin * (1 + e) / (1 - e);
+    double dmin = INFINITY;
+    for (int q = 0; q < n; q++) {
+        if (s[q] > reach) continue;
+        double d = cs_geo_distance(lon, lat, r->lon[q], r->lat[q]);
+        if (d < dmin) dmin = d;
+    }
+    free(s);
+    *km = dmin * 1e-3;
+    return 0;
+}
+
 /* The selected ruptures and their points in the box frame (x, y in m, z = depth in m). */
 static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *frame,
                            const plan_options *o, site_plan *p, points3 *pts, cs_error *err) {
@@ -96,11 +121,8 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
         if ((rc = erf_db_load_rupture(db, erf_id, keys[i].source_id, keys[i].rupture_id, &r, err)))
             break;
         double dmin = INFINITY;
-        for (int q = 0; q < erf_rupture_npoints(&r); q++) {
-            double d = cs_geo_distance(p->site_lon, p->site_lat, r.lon[q], r.lat[q]) * 1e-3;
-            if (d < dmin) dmin = d;
-        }
-        if (dmin <= o->cutoff_km) {
+        rc = rupture_distance_km(p->site_lon, p->site_lat, &r, &dmin, err);
+        if (!rc && dmin <= o->cutoff_km) {
             rc = push_ids(p, r.source_id, r.rupture_id, dmin, err);
             for (int q = 0; q < erf_rupture_npoints(&r) && !rc; q++) {
                 double x, y;

@@ -381,7 +381,11 @@ int cs_mesh_cli_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     int rc = 0;
-    const char *fmt = cs_params_has(p, "model_format") ? cs_params_string(p, "model_format") : NULL;
+    /* a copy: the summary is printed after the parameters are freed */
+    char fmt_buf[64] = "";
+    if (cs_params_has(p, "model_format"))
+        cs_copy(fmt_buf, sizeof fmt_buf, cs_params_string(p, "model_format"));
+    const char *fmt = fmt_buf[0] ? fmt_buf : NULL;
     int nx = (int)cs_params_int(p, "nx"), ny = (int)cs_params_int(p, "ny"),
         nz = (int)cs_params_int(p, "nz");
     double h = cs_params_real(p, "h");

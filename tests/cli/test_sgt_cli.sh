@@ -107,7 +107,8 @@ t_points_outside_or_in_absorbing_layer() {
 t_mesh_file_matches_direct_sampling() {
     base | sed 's/^model_format = homogeneous/model_format = fk1d/; s/^vp = .*/model_file = model.fk1d/; /^vs = /d; /^rho = /d' >run.par
     cp "$REPO/tests/data/bbp_nr02-vs500.fk1d" model.fk1d
-    run "$CS" mesh run.par mat.h5 && expect_rc 0 && expect_out "floors raised vs at 0" || return 1
+    run "$CS" mesh run.par mat.h5 && expect_rc 0 && expect_out "floors raised vs at 0" &&
+        expect_out "nodes from fk1d" || return 1
     run "$CS" sgt run.par --set "fmax=0.5 Hz" --set "dt=0.009 s" --set decimation=4 && expect_rc 0 || return 1
     mv out.h5 direct.h5
     run "$CS" sgt run.par --set "fmax=0.5 Hz" --set "dt=0.009 s" --set decimation=4 --set mesh_file=mat.h5 && expect_rc 0 || return 1

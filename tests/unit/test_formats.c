@@ -90,5 +90,5 @@ TEST(plan_keys_are_declared_by_the_solver) {
             found |= !strcmp(sgt_param_specs[k].key, plan_keys_all[i]);
         CHECK_MSG(found, "plan key '%s' is not in sgt_param_specs", plan_keys_all[i]);
     }
-    CHECK(plan_keys_count == 28);
+    CHECK(plan_keys_count == 35);
 }

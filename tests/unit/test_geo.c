@@ -121,3 +121,23 @@ TEST(geo_rejects_bad_input_with_the_value) {
     CHECK(cs_geo_to_geographic(f, 5e6, 0, &lon, &lat, &e) == CS_ERR_INPUT);
     cs_geo_frame_free(f);
 }
+
+/* The sphere's distance bounds the ellipsoid's within CS_GEO_SPHERE_ERROR, which the plan's
+ * rupture distances and the frame's range check rely on to skip exact geodesics: points in
+ * every direction up to 2,000 km from sites at several latitudes. */
+TEST(geo_sphere_distance_bounds_the_ellipsoid) {
+    const double lats[] = {-60, -20, 0, 34, 70}, e = CS_GEO_SPHERE_ERROR;
+    double worst = 0;
+    for (int a = 0; a < 5; a++)
+        for (int az = 0; az < 360; az += 15)
+            for (double d = 1e3; d <= 2e6; d *= 3) {
+                double lon2, lat2;
+                cs_geo_destination(-118, lats[a], az, d, &lon2, &lat2);
+                double g = cs_geo_distance(-118, lats[a], lon2, lat2);
+                double s = cs_geo_distance_sphere(-118, lats[a], lon2, lat2);
+                double rel = fabs(s / g - 1);
+                if (rel > worst) worst = rel;
+                CHECK(rel < e);
+            }
+    CHECK(worst > 1e-4); /* the test sees the flattening */
+}
