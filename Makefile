@@ -131,7 +131,7 @@ LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS
 
 BIN := $(BUILD)/bin
 
-.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract print-layers print-objects
+.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract bench-study print-layers print-objects
 all: $(BIN)/cybershake $(BIN)/cs_unit_tests
 
 deps:
@@ -234,3 +234,11 @@ $(BIN)/extract_bench: bench/extract_bench.c $(BUILD)/lib/libcybershake.a
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
 
 bench-extract: $(BIN)/extract_bench
+
+# Study database benchmark: build/bin/study_rows_bench (bench/study_rows_production.sh)
+$(BIN)/study_rows_bench: bench/study_rows_bench.c $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
+bench-study: $(BIN)/study_rows_bench

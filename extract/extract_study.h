@@ -1,7 +1,7 @@
 /* Rank 0's side of an extraction: the study database. It starts or resumes the run (site,
  * forecast, scenario, SGT files and their SHA-256), registers the IM types, lists the ruptures
  * still to do (largest first), packs each into a task message, and records each result (its
- * seismogram part, then its rows in one transaction); at the end it assembles the seismogram
+ * seismogram part, then its rows, in transactions of many ruptures); at the end it assembles the seismogram
  * file and marks the run done. The messages are what rank 0 and the workers exchange. */
 #ifndef EXTRACT_STUDY_H
 #define EXTRACT_STUDY_H
@@ -50,10 +50,21 @@ typedef struct {
     long ntodo, ndone_before, ntotal;
     seis_meta meta;
     char seis_path[4096];
-    sqlite3_stmt *ins_pa, *ins_rv, *ins_done, *lfns;
+    sqlite3_stmt *ins_pa, *ins_pa_var, *ins_rv, *ins_done, *lfns;
+    int batch_open;  /* a transaction of recorded ruptures not yet committed */
+    long batch_rows; /* its PeakAmplitudes rows */
 } master;
 
+/* Ruptures are recorded in transactions of about this many rows: one per rupture wrote each
+ * IM type's index pages once per rupture (half the time of a 20 M-row site went to those
+ * writes). A killed run loses at most the open batch, whose ruptures it does again. */
+#define EXTRACT_BATCH_ROWS 200000
+
 int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err);
+/* The part of prepare that readies recording for a run already set in m (db, run, forecast,
+ * scenario): registers the IM types and prepares the statements extract_study_take_result
+ * uses. Benchmarks of the recording path call it directly (bench/study_rows_bench.c). */
+int extract_study_recorder(master *m, const im_config *ims, cs_error *err);
 void extract_study_close(master *m);
 /* The task message of one rupture: header, geometry, SRF paths when the scenario has files. */
 int extract_study_build_task(master *m, const run_config *cfg, const todo_item *t, char **buf,
@@ -61,6 +72,8 @@ int extract_study_build_task(master *m, const run_config *cfg, const todo_item *
 /* Records one result message, or turns a worker's failure into the run's error. */
 int extract_study_take_result(master *m, const char *res, int from_files, long *nvar,
                               cs_error *err);
+/* Commits the open batch of recorded ruptures, if any. */
+int extract_study_flush(master *m, cs_error *err);
 /* When every rupture is done: the seismogram file, its checksum, the run's status. */
 int extract_study_finish_run(master *m, cs_error *err);
 
