@@ -85,7 +85,7 @@ stage_build() {
     sh bench/deps_prefix.sh unpack "$DEBS" "$DEPS_DIR" >"$OUT/deps.log" 2>&1 ||
         { cat "$OUT/deps.log"; return 1; }
     t0=$(date +%s)
-    make -j"$JOBS" DEPS_PREFIX="$DEPS_DIR" all sgt-only >"$OUT/build.log" 2>&1 ||
+    make -j"$JOBS" DEPS_PREFIX="$DEPS_DIR" all sgt-only bench-study >"$OUT/build.log" 2>&1 ||
         { tail -40 "$OUT/build.log"; return 1; }
     say "build: the whole toolkit from $(ls "$DEBS"/*.deb | wc -l) Debian packages in $DEPS_DIR, $(($(date +%s) - t0)) s"
 }
@@ -136,7 +136,7 @@ stage_erf() {
 stage_rows() {
     [ -f bench/study_rows_production.sh ] || { say "rows: bench/study_rows_production.sh absent"; return 0; }
     export PROJ_DATA="$DEPS_DIR/usr/share/proj"
-    sh bench/study_rows_production.sh >"$OUT/rows.log" 2>&1 || { tail "$OUT/rows.log"; return 1; }
+    sh bench/study_rows_production.sh "$WORK/rows" >"$OUT/rows.log" 2>&1 || { tail "$OUT/rows.log"; return 1; }
     tail -12 "$OUT/rows.log" | sed 's/^/rows: /' | tee -a "$SUM"
 }
 
