@@ -46,6 +46,16 @@ static int map_columns(cs_csv *c, const char **want, int nwant, int *col, cs_err
     return 0;
 }
 
+/* A data row has exactly the header's fields: a short row would leave columns unread (and a
+ * long one means a stray separator shifted them). */
+static int check_width(cs_csv *c, size_t header, cs_error *err) {
+    size_t n = cs_csv_nfields(c);
+    if (n == header) return 0;
+    char v[32];
+    snprintf(v, sizeof v, "%zu fields", n);
+    return cs_error_input(err, cs_csv_place(c), "row", v, "the header has %zu fields", header);
+}
+
 /* A number from a field; an empty field is `empty` (NAN when the field is required). */
 static int number(cs_csv *c, int col, const char *name, double lo, double hi, int required,
                   double *out, cs_error *err) {
@@ -113,10 +123,19 @@ static int read_faults(const char *path, erf_fault_set *set, cs_error *err) {
         goto out;
     }
     CS_CALL_GOTO(rc, err, map_columns(c, fault_columns, F_N, col, err), out);
+    const size_t width = cs_csv_nfields(c);
     while ((r = cs_csv_next(c, err)) > 0) {
         erf_fault_branch b;
+        CS_CALL_GOTO(rc, err, check_width(c, width, err), out);
         CS_CALL_GOTO(rc, err, read_branch(c, col, &b, err), out);
         erf_fault_source *s = find_source(set, b.key);
+        for (int k = 0; s && k < s->nbranches; k++)
+            if (!memcmp(&s->branches[k], &b, sizeof b)) {
+                rc = cs_error_input(err, cs_csv_place(c), "source_id", b.key,
+                                    "repeats an earlier row of this source word for word: it would "
+                                    "add that branch's rate a second time");
+                goto out;
+            }
         if (!s) {
             if (set->nsources == cap) {
                 cap = cap ? 2 * cap : 64;
@@ -163,7 +182,9 @@ static int read_traces(const char *path, erf_fault_set *set, cs_error *err) {
         goto out;
     }
     CS_CALL_GOTO(rc, err, map_columns(c, want, 4, col, err), out);
+    const size_t width = cs_csv_nfields(c);
     while ((r = cs_csv_next(c, err)) > 0) {
+        CS_CALL_GOTO(rc, err, check_width(c, width, err), out);
         const char *key = cs_csv_field(c, (size_t)col[0]);
         erf_fault_source *s = find_source(set, key);
         if (!s) continue; /* a trace of an entry not in the faults file */

@@ -28,7 +28,22 @@ static int store_disagg(cs_db *db, const hazard_run *run, long long type_id, con
                         cs_error *err) {
     if (cs_db_begin(db, err)) return -1;
     sqlite3_stmt *st = NULL;
+    /* a rerun replaces the disaggregation of the same run, IM type and target (its bins and
+     * ruptures go with it, ON DELETE CASCADE) instead of adding a second one */
     int rc = cs_db_prepare(db,
+                           "DELETE FROM Disaggregations WHERE Run_ID = ? AND IM_Type_ID = ? AND "
+                           "Target = ?",
+                           &st, err);
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, run->run_id);
+        sqlite3_bind_int64(st, 2, type_id);
+        sqlite3_bind_text(st, 3, target, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "replacing the disaggregation", err);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!rc)
+        rc = cs_db_prepare(db,
                            "INSERT INTO Disaggregations (Run_ID, IM_Type_ID, IM_Level, Annual_Poe, "
                            "Target, Mean_M, Mean_R, Mean_Eps, Mode_M, Mode_R, Mode_Eps, "
                            "Created_At) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "

@@ -2,6 +2,7 @@
  * `cybershake run ... --step NAME` (the same code as the local executor, so retries, logs and
  * checksums are the same), chained with --dependency=afterok; job ids go into the study and
  * the driver polls the study and squeue until every job has ended. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +32,24 @@ static void add_line(char *buf, size_t size, const char *fmt, const char *v) {
     snprintf(buf + n, size - n, fmt, v);
 }
 
+/* A value that goes into a #SBATCH line: letters, digits and . _ - : , = @ + / only. Anything
+ * else (a newline above all) could end the directive and start a command in the script. */
+static int check_directive(const wf_config *c, const char *key, cs_error *err) {
+    const char *v = wf_cfg_str(c, key);
+    for (const char *q = v; *q; q++)
+        if (!isalnum((unsigned char)*q) && !strchr("._-:,=@+/", *q))
+            return cs_error_input(err, c->path, key, v,
+                                  "may hold letters, digits and . _ - : , = @ + / only (it "
+                                  "becomes a #SBATCH line of the batch scripts)");
+    return 0;
+}
+
 static int write_script(const wf_config *c, const wf_plan *p, const wf_run_options *o,
                         long long run_id, int i, char *path, size_t psize, cs_error *err) {
     const wf_step *s = &p->steps[i];
+    CS_CALL(err, check_directive(c, "slurm_time", err));
+    CS_CALL(err, check_directive(c, "slurm_partition", err));
+    CS_CALL(err, check_directive(c, "slurm_account", err));
     snprintf(path, psize, "%s/slurm/%s.sh", p->work, s->name);
     char *text = calloc(1, 65536), num[32];
     if (!text) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");

@@ -108,6 +108,25 @@ t_srf_info() {
     run "$CS" erf srf-info cut.srf && expect_rc 1 && expect_err "cut.srf:" || return 1
 }
 
+# Malformed fault tables are refused with the row's place: a row shorter than the header (it
+# crashed the reader once), a longer one, and a row repeated word for word (its rate would count
+# twice); nothing is added to the study.
+t_bad_fault_rows_are_refused() {
+    study || return 1
+    head -1 "$FAULTS" >short.csv && echo x >>short.csv
+    run "$CS" erf build s.sqlite --name a --faults short.csv --traces "$TRACES"
+    expect_rc 1 && expect_err "short.csv:2" && expect_err "1 fields" || return 1
+    head -2 "$FAULTS" >long.csv && sed -n 2p "$FAULTS" | sed 's/$/,extra/' >>long.csv
+    run "$CS" erf build s.sqlite --name a --faults long.csv --traces "$TRACES"
+    expect_rc 1 && expect_err "long.csv:3" && expect_err "the header has" || return 1
+    head -2 "$FAULTS" >twice.csv && sed -n 2p "$FAULTS" >>twice.csv
+    run "$CS" erf build s.sqlite --name a --faults twice.csv --traces "$TRACES"
+    expect_rc 1 && expect_err "twice.csv:3" && expect_err "a second time" || return 1
+    head -2 "$FAULTS" >one.csv
+    run "$CS" erf build s.sqlite --name a --faults one.csv --traces "$TRACES" && expect_rc 0 || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM ERF_IDs')" = 1 ] || return 1
+}
+
 tcase help t_help
 tcase srf_info t_srf_info
 # The plan's parameter file, unchanged, on the SGT-only build (no geodesy: the GPU machines'
@@ -148,5 +167,6 @@ t_plan_runs_unchanged_without_geodesy() {
 tcase plan_demo_site_matches_independent_check t_plan_demo_site_matches_independent_check
 tcase plan_runs_unchanged_without_geodesy t_plan_runs_unchanged_without_geodesy
 tcase import_geometry_files t_import_geometry_files
+tcase bad_fault_rows_are_refused t_bad_fault_rows_are_refused
 tcase variations_rows_and_srf t_variations_rows_and_srf
 tsummary

@@ -183,6 +183,12 @@ PYEOF
     expect_rc 0 && expect_out "at 0.05 g" || return 1
     run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --level 1e6 && expect_rc 1 && expect_err "above the curve" || return 1
     run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' && expect_rc 2 || return 1
+    # run again, the same disaggregation replaces the first (its bins and ruptures with it)
+    n_bins=$(sqlite3 s.sqlite 'SELECT count(*) FROM Disagg_Bins')
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --top 100 && expect_rc 0 || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Disaggregations WHERE Target LIKE '%10%'")" = 1 ] ||
+        { echo "    a rerun added a second disaggregation" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Disagg_Bins')" = "$n_bins" ] || return 1
 }
 
 t_map_and_uhs_agree_with_the_disaggregation() {

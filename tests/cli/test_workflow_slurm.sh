@@ -57,6 +57,22 @@ t_submitted_run_is_followed_by_the_same_command() {
     [ "$(amplitudes_differ s.sqlite "$LOCAL/s.sqlite")" = 0 ]
 }
 
+# A configuration value that would end its #SBATCH line and start a command is refused before
+# any script is written or submitted.
+t_batch_script_refuses_injected_lines() {
+    need_slurm || return $?
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "slurm_account=a
+touch $PWD/INJECTED"
+    expect_rc 1 && expect_err "slurm_account" && expect_err "#SBATCH" || return 1
+    sleep 1
+    [ ! -e INJECTED ] || { echo "    the injected command ran" >&2; return 1; }
+    if ls runs/DEMO/run-*/slurm/*.sh >/dev/null 2>&1 && grep -q "touch" runs/DEMO/run-*/slurm/*.sh; then
+        echo "    a batch script holds the injected line" >&2
+        return 1
+    fi
+}
+
 t_failing_step_cancels_the_rest() {
     need_slurm || return $?
     make_study && make_config "executor = slurm" "poll_interval = 0.3 s" "retries = 0" \
@@ -88,6 +104,7 @@ tcase slurm_run_matches_a_local_run t_slurm_run_matches_a_local_run
 tcase sites_are_queued_together_then_followed t_sites_are_queued_together_then_followed
 tcase submitted_run_is_followed_by_the_same_command t_submitted_run_is_followed_by_the_same_command
 tcase failing_step_cancels_the_rest t_failing_step_cancels_the_rest
+tcase batch_script_refuses_injected_lines t_batch_script_refuses_injected_lines
 # the daemons stop before tsummary removes their folder
 [ -z "$skip_all" ] && sh "$REPO/tests/slurm/slurm_local.sh" stop "$SL"
 tsummary
