@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,9 +103,41 @@ static int rupture_distance_km(double lon, double lat, const erf_rupture *r, dou
     return 0;
 }
 
+/* One rupture's part of the plan, computed on any thread: its distance and, when it is
+ * selected, its points in the box frame. */
+typedef struct {
+    erf_rupture r;
+    double km;
+    double *xy; /* 2 per point, when selected */
+    int rc;
+    cs_error err;
+} planned_rupture;
+
+static void plan_rupture(const site_plan *p, const plan_options *o, const cs_geo_frame *frame,
+                         planned_rupture *pr) {
+    pr->xy = NULL;
+    pr->rc = rupture_distance_km(p->site_lon, p->site_lat, &pr->r, &pr->km, &pr->err);
+    if (pr->rc || !(pr->km <= o->cutoff_km)) return;
+    const int n = erf_rupture_npoints(&pr->r);
+    pr->xy = malloc(sizeof(double) * 2 * (size_t)(n ? n : 1));
+    if (!pr->xy) {
+        pr->rc = cs_error_set(&pr->err, CS_ERR_RESOURCE, "out of memory for %d points", n);
+        return;
+    }
+    for (int q = 0; q < n && !pr->rc; q++)
+        pr->rc = cs_geo_to_local(frame, pr->r.lon[q], pr->r.lat[q], &pr->xy[2 * q],
+                                 &pr->xy[2 * q + 1], &pr->err);
+}
+
+/* Ruptures are read from the study a block at a time (one connection, one thread) and their
+ * distances and projections computed on every thread, each with a frame of its own (a PROJ
+ * object serves one thread); the results join the plan in the forecast's order. */
+enum { PLAN_BLOCK = 512 };
+
 /* The selected ruptures and their points in the box frame (x, y in m, z = depth in m). */
 static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *frame,
                            const plan_options *o, site_plan *p, points3 *pts, cs_error *err) {
+    (void)frame;
     erf_rupture_key *keys;
     long nkeys;
     if (erf_db_rupture_keys(db, erf_id, &keys, &nkeys, err)) return -1;
@@ -113,27 +146,45 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
         return cs_error_input(err, cs_db_path(db), "ERF_ID", NULL, "forecast %lld has no ruptures",
                               erf_id);
     }
+    const int nth = omp_get_max_threads();
+    cs_geo_frame **frames = calloc((size_t)nth, sizeof *frames);
+    planned_rupture *blk = calloc(PLAN_BLOCK, sizeof *blk);
+    int rc = frames && blk ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int k = 0; k < nth && !rc; k++)
+        rc = cs_geo_frame_create(p->site_lon, p->site_lat, o->rotation, &frames[k], err);
     cs_progress prog;
     cs_progress_begin(&prog, "rupture distances", nkeys, "ruptures");
-    int rc = 0;
-    for (long i = 0; i < nkeys && !rc; i++) {
-        erf_rupture r;
-        if ((rc = erf_db_load_rupture(db, erf_id, keys[i].source_id, keys[i].rupture_id, &r, err)))
-            break;
-        double dmin = INFINITY;
-        rc = rupture_distance_km(p->site_lon, p->site_lat, &r, &dmin, err);
-        if (!rc && dmin <= o->cutoff_km) {
-            rc = push_ids(p, r.source_id, r.rupture_id, dmin, err);
-            for (int q = 0; q < erf_rupture_npoints(&r) && !rc; q++) {
-                double x, y;
-                rc = cs_geo_to_local(frame, r.lon[q], r.lat[q], &x, &y, err);
-                if (!rc) rc = push3(pts, x, y, r.dep[q] * 1e3, err);
+    for (long c0 = 0; c0 < nkeys && !rc; c0 += PLAN_BLOCK) {
+        const long n = nkeys - c0 < PLAN_BLOCK ? nkeys - c0 : PLAN_BLOCK;
+        long loaded = 0;
+        for (; loaded < n && !rc; loaded++)
+            rc = erf_db_load_rupture(db, erf_id, keys[c0 + loaded].source_id,
+                                     keys[c0 + loaded].rupture_id, &blk[loaded].r, err);
+        if (rc) loaded--; /* the failed one holds nothing */
+#pragma omp parallel for schedule(dynamic, 4)
+        for (long j = 0; j < (rc ? 0 : n); j++)
+            plan_rupture(p, o, frames[omp_get_thread_num()], &blk[j]);
+        for (long j = 0; j < loaded; j++) {
+            planned_rupture *pr = &blk[j];
+            if (!rc && pr->rc) {
+                *err = pr->err;
+                rc = pr->rc;
             }
+            if (!rc && pr->xy) {
+                rc = push_ids(p, pr->r.source_id, pr->r.rupture_id, pr->km, err);
+                for (int q = 0; q < erf_rupture_npoints(&pr->r) && !rc; q++)
+                    rc = push3(pts, pr->xy[2 * q], pr->xy[2 * q + 1], pr->r.dep[q] * 1e3, err);
+            }
+            free(pr->xy);
+            erf_rupture_free(&pr->r);
         }
-        erf_rupture_free(&r);
-        cs_progress_update(&prog, i + 1);
+        cs_progress_update(&prog, c0 + n);
     }
     if (!rc) cs_progress_end(&prog);
+    for (int k = 0; frames && k < nth; k++)
+        if (frames[k]) cs_geo_frame_free(frames[k]);
+    free(frames);
+    free(blk);
     free(keys);
     if (!rc && p->nruptures == 0)
         rc = cs_error_input(err, "--cutoff", NULL, NULL,
