@@ -128,9 +128,16 @@ static int read_faults(const char *path, erf_fault_set *set, cs_error *err) {
         erf_fault_branch b;
         CS_CALL_GOTO(rc, err, check_width(c, width, err), out);
         CS_CALL_GOTO(rc, err, read_branch(c, col, &b, err), out);
+        /* branches may share every parameter (the NSHM's epistemic branches do, with their own
+         * MFD line and branch index); a row identical in every field is a repetition */
+        b.row_hash = CS_FNV_START;
+        for (size_t f = 0; f < width; f++) {
+            const char *v = cs_csv_field(c, f);
+            b.row_hash = cs_fnv1a(b.row_hash, v, strlen(v) + 1);
+        }
         erf_fault_source *s = find_source(set, b.key);
         for (int k = 0; s && k < s->nbranches; k++)
-            if (!memcmp(&s->branches[k], &b, sizeof b)) {
+            if (s->branches[k].row_hash == b.row_hash) {
                 rc = cs_error_input(err, cs_csv_place(c), "source_id", b.key,
                                     "repeats an earlier row of this source word for word: it would "
                                     "add that branch's rate a second time");

@@ -20,6 +20,8 @@
 #ifndef ERF_FAULTS_H
 #define ERF_FAULTS_H
 
+#include <stdint.h>
+
 #include "erf_rupture.h"
 
 typedef struct {
@@ -30,6 +32,7 @@ typedef struct {
     double char_m, char_rate;
     double gr_a, gr_b, gr_mmin, gr_mmax, gr_dm;
     double weight; /* rel_weight x file_weight */
+    uint64_t row_hash; /* of the whole row as read: a row given twice is refused */
 } erf_fault_branch;
 
 typedef struct {
