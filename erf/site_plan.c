@@ -109,6 +109,7 @@ typedef struct {
     erf_rupture r;
     double km;
     double *xy; /* 2 per point, when selected */
+    int loaded; /* r holds a rupture */
     int rc;
     cs_error err;
 } planned_rupture;
@@ -129,9 +130,10 @@ static void plan_rupture(const site_plan *p, const plan_options *o, const cs_geo
                                  &pr->xy[2 * q + 1], &pr->err);
 }
 
-/* Ruptures are read from the study a block at a time (one connection, one thread) and their
- * distances and projections computed on every thread, each with a frame of its own (a PROJ
- * object serves one thread); the results join the plan in the forecast's order. */
+/* Ruptures are read and planned a block at a time on every thread, each with a connection to
+ * the study and a frame of its own (neither an SQLite connection nor a PROJ object serves two
+ * threads at once); the results join the plan in the forecast's order. Reading 16.9 M points
+ * was half of a production plan: it is shared out too. */
 enum { PLAN_BLOCK = 512 };
 
 /* The selected ruptures and their points in the box frame (x, y in m, z = depth in m). */
@@ -148,28 +150,36 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
     }
     const int nth = omp_get_max_threads();
     cs_geo_frame **frames = calloc((size_t)nth, sizeof *frames);
+    cs_db **conns = calloc((size_t)nth, sizeof *conns);
     planned_rupture *blk = calloc(PLAN_BLOCK, sizeof *blk);
-    int rc = frames && blk ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (int k = 0; k < nth && !rc; k++)
+    int rc = frames && conns && blk ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int k = 0; k < nth && !rc; k++) {
         rc = cs_geo_frame_create(p->site_lon, p->site_lat, o->rotation, &frames[k], err);
+        if (!rc) rc = k ? cs_db_open_current(cs_db_path(db), &conns[k], err) : 0;
+    }
+    if (conns) conns[0] = db;
     cs_progress prog;
     cs_progress_begin(&prog, "rupture distances", nkeys, "ruptures");
     for (long c0 = 0; c0 < nkeys && !rc; c0 += PLAN_BLOCK) {
         const long n = nkeys - c0 < PLAN_BLOCK ? nkeys - c0 : PLAN_BLOCK;
-        long loaded = 0;
-        for (; loaded < n && !rc; loaded++)
-            rc = erf_db_load_rupture(db, erf_id, keys[c0 + loaded].source_id,
-                                     keys[c0 + loaded].rupture_id, &blk[loaded].r, err);
-        if (rc) loaded--; /* the failed one holds nothing */
 #pragma omp parallel for schedule(dynamic, 4)
-        for (long j = 0; j < (rc ? 0 : n); j++)
-            plan_rupture(p, o, frames[omp_get_thread_num()], &blk[j]);
-        for (long j = 0; j < loaded; j++) {
+        for (long j = 0; j < n; j++) {
+            const int k = omp_get_thread_num();
+            planned_rupture *pr = &blk[j];
+            pr->xy = NULL;
+            pr->rc = erf_db_load_rupture(conns[k], erf_id, keys[c0 + j].source_id,
+                                         keys[c0 + j].rupture_id, &pr->r, &pr->err);
+            pr->loaded = !pr->rc;
+            if (!pr->rc) plan_rupture(p, o, frames[k], pr);
+        }
+        for (long j = 0; j < n; j++) {
             planned_rupture *pr = &blk[j];
             if (!rc && pr->rc) {
                 *err = pr->err;
                 rc = pr->rc;
             }
+            if (!pr->loaded) continue;
+            pr->loaded = 0;
             if (!rc && pr->xy) {
                 rc = push_ids(p, pr->r.source_id, pr->r.rupture_id, pr->km, err);
                 for (int q = 0; q < erf_rupture_npoints(&pr->r) && !rc; q++)
@@ -183,7 +193,10 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
     if (!rc) cs_progress_end(&prog);
     for (int k = 0; frames && k < nth; k++)
         if (frames[k]) cs_geo_frame_free(frames[k]);
+    for (int k = 1; conns && k < nth; k++)
+        if (conns[k]) cs_db_close(conns[k]);
     free(frames);
+    free(conns);
     free(blk);
     free(keys);
     if (!rc && p->nruptures == 0)
