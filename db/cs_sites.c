@@ -17,6 +17,9 @@ int cs_site_check_short_name(const char *name, const char *place, cs_error *err)
     if (n > CS_SHORT_NAME_MAX)
         return cs_error_input(err, place, "short_name", name, "longer than %d characters",
                               CS_SHORT_NAME_MAX);
+    if (name[0] == '-')
+        return cs_error_input(err, place, "short_name", name,
+                              "must not start with '-' (commands would read it as an option)");
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)name[i];
         if (!isalnum(c) && c != '_' && c != '-')

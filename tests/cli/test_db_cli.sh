@@ -54,6 +54,10 @@ t_bad_sites_exit_1_with_file_line() {
     run "$CS" db import-sites s.sqlite missing.csv && expect_rc 1 && expect_err "missing.csv" || return 1
     run "$CS" db import-sites nostudy.sqlite bad.csv && expect_rc 1 &&
         expect_err "cybershake db init nostudy.sqlite" || return 1
+    # a name every command would take for an option
+    printf 'short_name,latitude,longitude\n-X,34,-118\n' >dash.csv
+    run "$CS" db import-sites s.sqlite dash.csv && expect_rc 1 &&
+        expect_err "dash.csv:2" && expect_err "must not start with '-'" || return 1
 }
 
 t_init_refuses_existing_study() {
