@@ -87,6 +87,10 @@ static int split(const char *text, char out[][64], int *n, const char *key, cs_e
             return cs_error_input(err, key, NULL, text, "has more than %d entries", WF_MAX_LIST);
         if (cs_copy(out[*n], 64, t))
             return cs_error_input(err, key, NULL, t, "entries are at most 63 characters");
+        /* a repeated entry would make the same curve or disaggregation twice */
+        for (int k = 0; k < *n; k++)
+            if (!strcmp(out[k], out[*n]))
+                return cs_error_input(err, key, NULL, t, "is listed twice");
         (*n)++;
     }
     return 0;

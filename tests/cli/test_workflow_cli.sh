@@ -186,7 +186,10 @@ t_bad_configuration_is_refused() {
     make_config "frequency = 2 Hz"
     line=$(grep -n '^frequency' run.cfg | cut -d: -f1)
     run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
-    expect_rc 1 && expect_err "run.cfg:$line:" && expect_err "'frequency': unknown key"
+    expect_rc 1 && expect_err "run.cfg:$line:" && expect_err "'frequency': unknown key" || return 1
+    make_config "poes = 2% in 50 yr; 2% in 50 yr"
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
+    expect_rc 1 && expect_err "poes" && expect_err "is listed twice"
 }
 
 t_many_sites_and_their_map() {
