@@ -21,7 +21,9 @@ int cs_parse_double(const char *s, double *out) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE) return -1;
+    /* ERANGE on underflow still gives the nearest double (a tiny number or zero): a number;
+     * on overflow it gives HUGE_VAL, refused below */
+    if (end == s || (errno == ERANGE && fabs(v) > 1.0)) return -1;
     while (*end && isspace((unsigned char)*end))
         end++;
     if (*end) return -1;

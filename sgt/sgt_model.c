@@ -15,6 +15,12 @@ static int bad_material(const char *place, const sgt_material *m, cs_error *err)
     if (!(m->vp > 0) || !(m->rho > 0) || !(m->vs >= 0))
         return cs_error_input(err, place, "material", v,
                               "vp and rho must be positive and vs not negative");
+    /* the solver's own ranges (sgt_config.c): anything beyond is a typo or a unit slip, and
+     * would reach the mesh as inf */
+    if (!(m->vp <= 2e4) || !(m->vs <= 2e4) || !(m->rho <= 2e4))
+        return cs_error_input(err, place, "material", v,
+                              "vp and vs must be at most 20,000 m/s and rho 20,000 kg/m^3 (the "
+                              "units: m/s and kg/m^3, or km/s and g/cm^3 where the format says)");
     if (!isnan(m->qp) && !(m->qp > 0))
         return cs_error_input(err, place, "qp", NULL, "must be positive");
     if (!isnan(m->qs) && !(m->qs > 0))
@@ -201,8 +207,9 @@ int sgt_model_read_ucvm1d(sgt_model *m, const char *path, cs_error *err) {
             rc = cs_error_input(err, r.place, NULL, r.copy, "expected: depth_km vp_km_s");
         else if (m->n > 0 && !(v[0] * 1e3 > m->top[m->n - 1]))
             rc = cs_error_input(err, r.place, "depth", r.copy, "depths must increase");
-        else if (!(v[1] > 0))
-            rc = cs_error_input(err, r.place, "vp", r.copy, "must be positive");
+        else if (!(v[1] > 0) || !(v[1] <= 20))
+            rc = cs_error_input(err, r.place, "vp", r.copy,
+                                "must be positive and at most 20 km/s");
         else if (push_layer(m, &lcap, v[0] * 1e3, ucvm1d_material(v[1] * 1e3)))
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }

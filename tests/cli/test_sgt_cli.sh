@@ -57,6 +57,17 @@ t_bad_key_names_line() {
     run "$CS" sgt run.par && expect_rc 1 && expect_err "run.par:5" && expect_err "needs a unit" || return 1
 }
 
+# A velocity beyond any rock (a unit slip, 1e308) is refused with its line, never meshed as inf.
+t_absurd_model_values_are_refused() {
+    base | sed 's/^model_format = homogeneous/model_format = ucvm1d/; s/^vp = .*/model_file = m.ucvm1d/; /^vs = /d; /^rho = /d' >run.par
+    printf '0 2.5\n1 1e308\n' >m.ucvm1d
+    run "$CS" mesh run.par mat.h5 && expect_rc 1 && expect_err "m.ucvm1d:2" &&
+        expect_err "at most 20 km/s" || return 1
+    [ ! -e mat.h5 ] || return 1
+    base | sed 's/^vp = .*/vp = 3e5 m\/s/' >run.par
+    run "$CS" sgt run.par && expect_rc 1 || return 1
+}
+
 t_cfl_violation_names_node_and_fix() {
     base >run.par
     run "$CS" sgt run.par --set "dt=0.02 s" && expect_rc 1 && expect_err "dt = '0.02 s'" &&
@@ -169,6 +180,7 @@ t_cuda_bad_layout_setting() {
 tcase help t_help
 tcase runs_and_reports t_runs_and_reports
 tcase bad_key_names_line t_bad_key_names_line
+tcase absurd_model_values_are_refused t_absurd_model_values_are_refused
 tcase cfl_violation_names_node_and_fix t_cfl_violation_names_node_and_fix
 tcase resolution_violation t_resolution_violation
 tcase points_outside_or_in_absorbing_layer t_points_outside_or_in_absorbing_layer

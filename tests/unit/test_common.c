@@ -12,6 +12,7 @@
 #include "cs_params.h"
 #include "cs_progress.h"
 #include "cs_sha256.h"
+#include "cs_strutil.h"
 #include "cs_units.h"
 #include "cs_opt.h"
 #include "tf.h"
@@ -347,4 +348,17 @@ TEST(option_table_parses_and_refuses) {
     stderr = saved;
     CHECK(rc_x == 2 && rc_n == 2 && rc_count == 2 && rc_unknown == 2);
     CHECK(x == 2.5 && n == 3); /* a refused value leaves the target alone */
+}
+
+/* A number is a number however small (strtod reports underflow with ERANGE, yet gives the
+ * nearest double); overflow, text and trailing junk are refused. */
+TEST(parse_double_takes_tiny_numbers_and_refuses_overflow) {
+    double v = -1;
+    CHECK(cs_parse_double("1e-320", &v) == 0 && v > 0 && v < 1e-300);
+    CHECK(cs_parse_double("-1e-400", &v) == 0 && v == 0);
+    CHECK(cs_parse_double("2.5 ", &v) == 0 && v == 2.5);
+    CHECK(cs_parse_double("1e309", &v) != 0);
+    CHECK(cs_parse_double("-1e400", &v) != 0);
+    CHECK(cs_parse_double("nan", &v) != 0);
+    CHECK(cs_parse_double("3x", &v) != 0);
 }
