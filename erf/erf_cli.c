@@ -194,10 +194,15 @@ static int ids_from_name(const char *path, long long *s, long long *r) {
     char copy[4096];
     cs_copy(copy, sizeof copy, path);
     const char *base = basename(copy);
-    int used = 0;
-    if (sscanf(base, "%lld_%lld.txt%n", s, r, &used) == 2 && base[used] == 0 && *s >= 0 && *r >= 0)
-        return 0;
-    return -1;
+    /* digits only (sscanf took '+3' and clamped 20 digits to the largest id), at most 18 of
+     * them so any id fits */
+    size_t a = strspn(base, "0123456789");
+    if (a == 0 || a > 18 || base[a] != '_') return -1;
+    size_t b = strspn(base + a + 1, "0123456789");
+    if (b == 0 || b > 18 || strcmp(base + a + 1 + b, ".txt")) return -1;
+    *s = strtoll(base, NULL, 10);
+    *r = strtoll(base + a + 1, NULL, 10);
+    return 0;
 }
 
 static int cmd_import_geometry(int argc, char **argv) {

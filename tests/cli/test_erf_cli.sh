@@ -74,6 +74,12 @@ G
     sed 's/^NumCols = 3/NumCols = x/' 12_3.txt >12_6.txt
     run "$CS" erf import-geometry s.sqlite --name cs 12_6.txt && expect_rc 1 && expect_err "12_6.txt:5: NumCols = 'x'" || return 1
     run "$CS" erf import-geometry s.sqlite --name cs bad.txt && expect_rc 2 && expect_err "SOURCE_RUPTURE.txt" || return 1
+    # ids too large for the study, or signed, are names that do not parse (not clamped)
+    for name in 99999999999999999999_0.txt 1_+3.txt -1_2.txt 1_2.txt.txt; do
+        cp 12_3.txt "./$name"
+        run "$CS" erf import-geometry s.sqlite --name cs "./$name" && expect_rc 2 &&
+            expect_err "SOURCE_RUPTURE.txt" || { echo "    $name was accepted" >&2; return 1; }
+    done
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Ruptures')" = 1 ] || return 1
 }
 
