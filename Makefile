@@ -79,7 +79,7 @@ PREFIXES_formats  := srf_ sgt_file_ mt_ plan_keys_
 PREFIXES_db       := cs_db_ cs_site
 PREFIXES_sgt      := sgt_
 PREFIXES_erf      := erf_ site_plan_
-PREFIXES_extract  := extract_ rupgen_ synth_ im_ seis_ sac_ sgt_set_
+PREFIXES_extract  := extract_ rupgen_ synth_ im_ seis_ sac_ sgt_set_ variation_source_
 PREFIXES_hazard   := hazard_ disagg_ gmpe_ peer_ site_level
 PREFIXES_workflow := wf_
 ALL_INCLUDES  := $(foreach d,$(LIBRARY_FOLDERS) cli,-I$(d))
@@ -97,7 +97,7 @@ FORMATS_SRC := $(wildcard formats/*.c)
 DB_SRC      := $(wildcard db/*.c)
 SGT_SRC     := $(filter-out sgt/sgt_nocuda.c,$(wildcard sgt/*.c))
 ERF_SRC     := $(wildcard erf/*.c)
-EXTRACT_SRC := $(wildcard extract/*.c)
+EXTRACT_SRC := $(filter-out extract/synth_nogpu.c,$(wildcard extract/*.c))
 HAZARD_SRC  := $(wildcard hazard/*.c)
 WORKFLOW_SRC := $(wildcard workflow/*.c)
 CLI_SRC     := cli/cybershake.c
@@ -105,13 +105,15 @@ CLI_SRC     := cli/cybershake.c
 # The CUDA back end when nvcc is there, otherwise a stub that says the build has none.
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(NVCC))))
-CUDA_OBJ  := $(BUILD)/obj/sgt/sgt_cuda.o
+CUDA_OBJ  := $(BUILD)/obj/sgt/sgt_cuda.o $(BUILD)/obj/extract/synth_gpu.o
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lpthread -lstdc++
 NOCUDA_SRC :=
+NOCUDA_EXTRACT_SRC :=
 else
 CUDA_OBJ  :=
 CUDA_LIBS :=
 NOCUDA_SRC := sgt/sgt_nocuda.c
+NOCUDA_EXTRACT_SRC := extract/synth_nogpu.c
 endif
 # CUDA_ARCH may list several targets (make CUDA_ARCH="sm_90 sm_100"): each gets its machine code
 # and PTX.
@@ -119,7 +121,7 @@ CUDA_GENCODE := $(foreach a,$(CUDA_ARCH),-gencode=arch=compute_$(a:sm_%=%),code=
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_GENCODE) --Werror all-warnings \
              -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp $(NVCC_EXTRA)
 
-FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(FORMATS_SRC) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC)
+FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(FORMATS_SRC) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC) $(NOCUDA_EXTRACT_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 OBJ_FULL := $(FULL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -160,6 +162,12 @@ $(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
+
+# The CUDA extractor opens cuFFT at run time (dlopen): no link dependency on it.
+$(BUILD)/obj/extract/synth_gpu.o: extract/synth_gpu.cu
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  NVCC  $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -c $< -o $@
 
 $(BUILD)/lib/libcybershake.a: $(OBJ_FULL) $(CUDA_OBJ)
 	@mkdir -p $(dir $@)
@@ -225,13 +233,13 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d)
--include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d
+-include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(BUILD)/obj/extract/synth_gpu.d
 
 # Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
-$(BIN)/extract_bench: bench/extract_bench.c $(BUILD)/lib/libcybershake.a
+$(BIN)/extract_bench: bench/extract_bench.c bench/extract_gpu_part.c bench/extract_gpu_part.h $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -Ibench -o $@ bench/extract_bench.c bench/extract_gpu_part.c $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
 
 bench-extract: $(BIN)/extract_bench
 

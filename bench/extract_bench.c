@@ -8,9 +8,11 @@
  * the generator's (Mw 7.0, 48 x 22 km at 0.5 km: 96 x 44 = 4,224 subfaults, or as given).
  *
  *   extract_bench [--variations N] [--time-variations N] [--nt 8000] [--dt 0.05] [--fmax 1]
- *                 [--length KM] [--width KM] [--spacing KM]
+ *                 [--length KM] [--width KM] [--spacing KM] [--gpu-variations N]
  *
- * Prints one summary line per case. One thread (per core). */
+ * Prints one summary line per case. One thread (per core). With --gpu-variations, the CUDA
+ * extractor (bench/extract_gpu_part.c) takes N variations of the same rupture in batches: its
+ * spectra time, synthesis time per variation, and its records against the CPU's. */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include "moment_tensor.h"
 #include "sgt_source.h"
 #include "synth.h"
+#include "extract_gpu_part.h"
 
 static int medium(double lon, double lat, double depth_km, double *vs, double *rho, void *ctx,
                   cs_error *err) {
@@ -88,6 +91,7 @@ int main(int argc, char **argv) {
     if (!strain || !points) return fprintf(stderr, "out of memory\n"), 1;
     cs_rng rng;
     cs_rng_init(&rng, 42);
+    fftw_plan inv = fftw_plan_dft_c2r_1d(c.L, c.cbuf, c.rbuf, FFTW_ESTIMATE);
     for (long q = 0; q < n; q++) {
         points[q] = q;
         double dist = sqrt(pow(20 + r.lat[q] * 0, 2) + pow((q % ncols) * spacing, 2) +
@@ -104,9 +108,7 @@ int main(int argc, char **argv) {
                                               : 0.5 * (1 + cos(M_PI * (fr - fmax) / (0.5 * fmax)));
                 c.cbuf[k] *= g / c.L;
             }
-            fftw_plan inv = fftw_plan_dft_c2r_1d(c.L, c.cbuf, c.rbuf, FFTW_ESTIMATE);
             fftw_execute(inv);
-            fftw_destroy_plan(inv);
             for (int t = 0; t < s.nt; t++) {
                 double tt = t * dt - ts, env = tt < 0 ? 0 : tt / 5 * exp(-tt / 20);
                 strain[((size_t)q * 18 + f) * s.nt + t] = (float)(1e-6 * env * c.rbuf[t]);
@@ -205,5 +207,9 @@ int main(int argc, char **argv) {
            "%.1fx); misfit frequency vs time path %.2e (relative L2, 3 components, worst of %d)\n",
            t_time / nvar_time / (t_freq / nvar), per_time / per_freq,
            per_time / (per_freq + t_spectra / lay.nvariations), worst, nvar_time);
+    int ngpu = (int)arg(argc, argv, "--gpu-variations", 0);
+    if (ngpu > 0 &&
+        extract_gpu_part(&c, &r, &p, medium, strain, mall, m6, n, ngpu, &ims, &cache, &err))
+        return fprintf(stderr, "%s\n", err.message), 1;
     return worst <= 0.01 ? 0 : 2;
 }

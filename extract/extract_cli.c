@@ -33,8 +33,8 @@ static int split_sgt(const char *prog, const char *arg, char out[3][4096]) {
         cs_copy(out[n++], 4096, t);
     }
     if (n < 2)
-        return cs_cli_usage(prog, "--sgt needs the files of forces E,N (and Z), any order, got '%s'",
-                            arg);
+        return cs_cli_usage(
+            prog, "--sgt needs the files of forces E,N (and Z), any order, got '%s'", arg);
     return 0;
 }
 
@@ -50,9 +50,11 @@ static int parse_method(const char *prog, const char *s, int *method) {
 
 static int extract_command(int argc, char **argv, int rank) {
     static const char help[] =
-        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt E.h5,N.h5[,Z.h5]\n"
+        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt "
+        "E.h5,N.h5[,Z.h5]\n"
         "          [--scenario NAME | --seed N --hypo-spacing KM --slips N]\n"
         "          [--periods 2,3,5,10] [--seismograms FILE.h5] [--method frequency|time]\n"
+        "          [--max-memory GB] [--backend cpu|cuda]\n"
         "       mpirun -np N cybershake extract STUDY --run RUN_ID [--seismograms FILE.h5] ...\n\n"
         "Synthesises, by reciprocity from the site's SGT files (forces E, N, Z; or E and N\n"
         "for horizontal motion only, without vertical measures), the\n"
@@ -66,7 +68,11 @@ static int extract_command(int argc, char **argv, int rank) {
         "'cybershake run' opened takes --sgt and the scenario options on its first extraction).\n"
         "--seismograms\n"
         "keeps every record in one HDF5 file (cybershake seismogram reads it). Rank 0 keeps the\n"
-        "database; the other ranks take ruptures as they finish. docs/extract.md.\n";
+        "database; the other ranks take ruptures as they finish. --max-memory (default 4) bounds\n"
+        "what a rank holds for one rupture: a rupture whose SGT spectra do not fit is taken in\n"
+        "chunks of its points (the frequency path; the time path is not bounded). --backend cuda\n"
+        "synthesises on GPUs, one per rank (with N > 1 ranks, ranks 1..N-1 take the node's\n"
+        "GPUs in turn; rank 0 keeps the study). docs/extract.md.\n";
     if (cs_cli_wants_help(argc, argv)) {
         if (rank == 0) fputs(help, stdout);
         return 0;
@@ -82,7 +88,8 @@ static int extract_command(int argc, char **argv, int rank) {
         {"scenario", required_argument, 0, 'c'},     {"seed", required_argument, 0, 'S'},
         {"hypo-spacing", required_argument, 0, 'h'}, {"slips", required_argument, 0, 'k'},
         {"periods", required_argument, 0, 'p'},      {"seismograms", required_argument, 0, 'o'},
-        {"method", required_argument, 0, 'm'},       {0}};
+        {"method", required_argument, 0, 'm'},       {"max-memory", required_argument, 0, 'M'},
+        {"backend", required_argument, 0, 'B'},      {0}};
     optind = 0;
     opterr = rank == 0;
     int c, have_sgt = 0;
@@ -129,6 +136,16 @@ static int extract_command(int argc, char **argv, int rank) {
             break;
         case 'm':
             if (parse_method(argv[0], optarg, &o.method)) return 2;
+            break;
+        case 'M':
+            if (cs_parse_double(optarg, &o.max_memory_gb) || !(o.max_memory_gb > 0))
+                return cs_cli_usage(argv[0], "--max-memory needs GB > 0, got '%s'", optarg);
+            break;
+        case 'B':
+            if (!strcmp(optarg, "cpu") || !strcmp(optarg, "cuda"))
+                o.backend = strcmp(optarg, "cpu") ? EXTRACT_CUDA : EXTRACT_CPU;
+            else
+                return cs_cli_usage(argv[0], "--backend is cpu or cuda, got '%s'", optarg);
             break;
         default:
             return cs_cli_usage(argv[0], "unknown option");

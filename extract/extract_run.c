@@ -23,6 +23,38 @@ typedef struct {
     int nim;
 } worker_state;
 
+/* The rank's GPU: one per rank, by its rank among the node's ranks; the spectra get what the
+ * device has free once the load and batch buffers are set aside. */
+static int open_gpu(worker_state *ws, MPI_Comm comm, cs_error *err) {
+    MPI_Comm node;
+    int local = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    synth_gpu_shape shape = {
+        ws->synth.nf,       ws->synth.L,
+        ws->synth.up,       ws->synth.nt,
+        ws->synth.nt_sgt,   ws->synth.dt_sgt,
+        ws->sgt.time_shift, {ws->sgt.impulse[0], ws->sgt.impulse[1], ws->sgt.impulse[2]}};
+    long block = 128;
+    int batch = 128;
+    double fr = synth_gpu_free_bytes(local);
+    if (fr < 0) return synth_gpu_available(err) ? -1 : cs_error_set(err, CS_ERR_RESOURCE, "no GPU");
+    double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0);
+    long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));
+    if (points < 1)
+        return cs_error_set(err, CS_ERR_RESOURCE,
+                            "the GPU has %.2f GB free, too little for the extractor's buffers "
+                            "(%.2f GB)",
+                            fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
+    CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    cs_log(CS_LOG_INFO,
+           "extraction on %s: spectra of up to %ld points (%ld combined), %d "
+           "variations a batch",
+           synth_gpu_device_name(ws->w.gpu), points, synth_gpu_rows(ws->w.gpu, 3), batch);
+    return 0;
+}
+
 static int worker_open(worker_state *ws, const run_config *cfg, cs_error *err) {
     memset(ws, 0, sizeof *ws);
     CS_CALL(err, sgt_set_open_list(&ws->sgt, cfg->sgt, err));
@@ -31,8 +63,8 @@ static int worker_open(worker_state *ws, const run_config *cfg, cs_error *err) {
     im_type *types;
     CS_CALL_GOTO(rc, err, im_types(&cfg->ims, &types, &ws->nim, err), free_synth);
     free(types);
-    ws->w = (extract_worker){&ws->sgt,    &ws->synth, &cfg->ims,     ws->nim,
-                             cfg->method, &cfg->gen,  cfg->want_seis};
+    ws->w = (extract_worker){&ws->sgt,  &ws->synth,     &cfg->ims,       ws->nim, cfg->method,
+                             &cfg->gen, cfg->want_seis, cfg->max_memory, NULL};
     return 0;
 free_synth:
     synth_free(&ws->synth);
@@ -42,6 +74,7 @@ close_sgt:
 }
 
 static void worker_close(worker_state *ws) {
+    synth_gpu_close(ws->w.gpu);
     synth_free(&ws->synth);
     sgt_set_close(&ws->sgt);
 }
@@ -193,14 +226,20 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     worker_state ws;
     if (!rc) rc = worker_open(&ws, &cfg, err);
     rc = cs_mpi_agree(comm, rc, err);
+    /* with several ranks rank 0 only keeps the study: the workers take the GPUs */
+    if (!rc && cfg.backend == EXTRACT_CUDA && (size == 1 || rank > 0))
+        rc = open_gpu(&ws, comm, err);
+    if (!rc && cfg.backend == EXTRACT_CUDA && cfg.method != SYNTH_FREQUENCY)
+        rc = cs_error_set(err, CS_ERR_INPUT, "the CUDA extractor takes the frequency path only");
+    rc = cs_mpi_agree(comm, rc, err);
     if (rc) {
         if (rank == 0) extract_study_close(&m);
         return rc;
     }
     double t0 = cs_now();
     if (rank == 0) {
-        m.meta = (seis_meta){ws.synth.dt, ws.synth.nt,  ws.sgt.site_lon,
-                             ws.sgt.site_lat, m.run_id, ws.sgt.has_force[2]};
+        m.meta = (seis_meta){ws.synth.dt,     ws.synth.nt, ws.sgt.site_lon,
+                             ws.sgt.site_lat, m.run_id,    ws.sgt.has_force[2]};
         res->run_id = m.run_id;
         res->ruptures_total = m.ntotal;
         res->ruptures_done_before = m.ndone_before;

@@ -1,7 +1,7 @@
-/* The extraction of one site run (docs/architecture.md, "extract"): every rupture variation of every
- * rupture within the site's cutoff, synthesised from the site's three SGT files by reciprocity,
- * its intensity measures into PeakAmplitudes and, when asked, its seismogram into one HDF5 file
- * per run.
+/* The extraction of one site run (docs/architecture.md, "extract"): every rupture variation of
+ * every rupture within the site's cutoff, synthesised from the site's three SGT files by
+ * reciprocity, its intensity measures into PeakAmplitudes and, when asked, its seismogram into one
+ * HDF5 file per run.
  *
  * Ranks: rank 0 keeps the study database and the output files and hands ruptures, largest
  * first, to the other ranks as each finishes one (dynamic load balancing); with one rank it does
@@ -33,7 +33,11 @@ typedef struct {
     im_config ims;
     int method; /* SYNTH_FREQUENCY or SYNTH_TIME */
     rupgen_params gen;
+    double max_memory_gb; /* per rank for one rupture; <= 0: the default (4) */
+    int backend;          /* EXTRACT_CPU or EXTRACT_CUDA */
 } extract_options;
+
+enum { EXTRACT_CPU = 0, EXTRACT_CUDA = 1 };
 
 typedef struct {
     long long run_id;

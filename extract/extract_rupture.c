@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extract_gpu.h"
+#include "extract_memory.h"
+
 void extract_rupture_result_free(rupture_result *res) {
     free(res->ims);
     free(res->hypo);
@@ -27,11 +30,9 @@ static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want
     return 0;
 }
 
-static int one_record(extract_worker *w, const synth_cache *cache, const synth_subfault *sf,
-                      long nsf, double *vel, rupture_result *out, int v, cs_error *err) {
+int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
+                        cs_error *err) {
     int nt = w->synth->nt;
-    CS_CALL(err, w->method == SYNTH_TIME ? synth_time(w->synth, cache, sf, nsf, vel, err)
-                                         : synth_frequency(w->synth, cache, sf, nsf, vel, err));
     CS_CALL(err, im_compute(w->ims, vel, nt, w->synth->dt, out->ims + (size_t)v * out->nim, err));
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)
@@ -43,133 +44,152 @@ static int one_record(extract_worker *w, const synth_cache *cache, const synth_s
     return 0;
 }
 
-static int generated(extract_worker *w, const erf_rupture *r, int nvar, rupture_result *out,
-                     double *vel, cs_error *err) {
-    int n = erf_rupture_npoints(r);
-    long *points = malloc(sizeof(long) * (size_t)n);
-    synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
-    double *m6 = malloc(sizeof(double) * 6 * (size_t)n);
-    /* the generator's medium: Vs and density of the SGT's material at each point's node, the
-     * rigidity the synthesis uses, so each variation's moment is its magnitude's */
-    double *vs = malloc(sizeof(double) * 2 * (size_t)n), *rho = vs ? vs + n : NULL;
-    double *sr = NULL;
+static void set_hypo(rupture_result *out, int v, const double h[4]) {
+    memcpy(out->hypo + 4 * (size_t)v, h, sizeof(double) * 4);
+}
+
+void extract_name_variation(const variation_source *src, int v, cs_error *err) {
+    if (src->lfns) {
+        /* the SRF reader's messages name the file already */
+        if (strncmp(err->message, src->lfns[v], strlen(src->lfns[v])))
+            cs_error_prefix(err, "%s: ", src->lfns[v]);
+    } else
+        cs_error_prefix(err, "source %lld rupture %lld variation %d: ", src->r->source_id,
+                        src->r->rupture_id, v);
+}
+
+/* A variation whose SRF puts its subfaults on other points than the rupture's first variation:
+ * its own cache, as the synthesis of a single SRF does. */
+static int own_points(extract_worker *w, variation_source *src, int v, double *vel,
+                      rupture_result *out, cs_error *err) {
     synth_cache cache = {0};
-    int rc = -1;
-    if (!points || !sf || !m6 || !vs) {
-        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
-        goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        if ((rc = sgt_set_locate(w->sgt, r->lon[i], r->lat[i], r->dep[i], &points[i], err)) ||
-            (rc = synth_moment_tensor(w->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i],
-                                      r->rake[i], m6 + 6 * i, err))) {
-            cs_error_prefix(err, "source %lld rupture %lld point %d: ", r->source_id, r->rupture_id,
-                            i);
-            CS_TRACE(err);
-            goto out;
-        }
-        double mu = w->sgt->material[3 * points[i] + 1];
-        rho[i] = w->sgt->material[3 * points[i] + 2];
-        vs[i] = rho[i] > 0 && mu > 0 ? sqrt(mu / rho[i]) : 0;
-    }
-    CS_CALL_GOTO(rc, err, synth_cache_load(w->synth, points, n, w->method, m6, &cache, err), out);
-    for (int v = 0; v < nvar; v++) {
-        srf_file srf;
-        rupgen_info info;
-        CS_CALL_GOTO(rc, err, rupgen_variation_in(r, w->gen, vs, rho, v, &srf, &info, err), out);
-        double *grown = realloc(sr, sizeof(double) * (size_t)(srf.nsamples ? srf.nsamples : 1));
-        if (!grown) {
-            srf_free(&srf);
-            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
-            goto out;
-        }
-        sr = grown;
-        long at = 0;
-        for (int i = 0; i < n; i++) {
-            const srf_point *p = &srf.points[i];
-            synth_subfault *q = &sf[i];
-            memcpy(q->m, m6 + 6 * i, sizeof q->m);
-            q->slot = i;
-            q->scale = w->sgt->material[3 * points[i] + 1] * p->area * 1e-4;
-            q->tinit = p->tinit;
-            q->dt_s = p->dt;
-            q->nsr = p->nt[0];
-            q->sr = sr + at;
-            for (int j = 0; j < p->nt[0]; j++)
-                sr[at + j] = p->sr[0][j] * 0.01;
-            at += p->nt[0];
-        }
-        srf_free(&srf);
-        out->hypo[4 * v] = info.hypo_lat;
-        out->hypo[4 * v + 1] = info.hypo_lon;
-        out->hypo[4 * v + 2] = info.hypo_depth;
-        out->hypo[4 * v + 3] = info.slip_index;
-        if ((rc = one_record(w, &cache, sf, n, vel, out, v, err))) {
-            cs_error_prefix(err, "source %lld rupture %lld variation %d: ", r->source_id,
-                            r->rupture_id, v);
-            CS_TRACE(err);
-            goto out;
-        }
-    }
-    rc = 0;
-out:
+    int rc =
+        synth_cache_load(w->synth, src->own_points, src->own_npoints, w->method, NULL, &cache, err);
+    if (!rc)
+        rc = w->method == SYNTH_TIME
+                 ? synth_time(w->synth, &cache, src->sf, src->nsf, vel, err)
+                 : synth_frequency(w->synth, &cache, src->sf, src->nsf, vel, err);
     synth_cache_free(&cache);
-    free(points);
-    free(sf);
-    free(m6);
-    free(vs);
-    free(sr);
+    if (!rc) rc = extract_take_record(w, vel, out, v, err);
     return rc;
 }
 
-static int from_files(extract_worker *w, int nvar, char *const *lfns, rupture_result *out,
-                      double *vel, cs_error *err) {
-    for (int v = 0; v < nvar; v++) {
-        srf_file srf;
-        CS_CALL(err, srf_read(lfns[v], &srf, err));
-        synth_subfault *sf = NULL;
-        long nsf = 0, *points = NULL, npoints = 0;
-        double *sr = NULL;
-        synth_cache cache = {0};
-        long first = 0;
-        int rc;
-        CS_CALL_GOTO(rc, err,
-                     synth_subfaults_from_srf(w->sgt, &srf, &sf, &nsf, &points, &npoints, &sr, err),
-                     hypocentre);
-        CS_CALL_GOTO(rc, err,
-                     synth_cache_load(w->synth, points, npoints, w->method, NULL, &cache, err),
-                     hypocentre);
-        CS_CALL_GOTO(rc, err, one_record(w, &cache, sf, nsf, vel, out, v, err), hypocentre);
-    hypocentre:
-        /* the hypocentre: the first point to rupture */
-        for (long i = 1; i < srf.npoints; i++)
-            if (srf.points[i].tinit < srf.points[first].tinit) first = i;
-        out->hypo[4 * v] = srf.npoints ? srf.points[first].lat : NAN;
-        out->hypo[4 * v + 1] = srf.npoints ? srf.points[first].lon : NAN;
-        out->hypo[4 * v + 2] = srf.npoints ? srf.points[first].dep : NAN;
-        out->hypo[4 * v + 3] = 0;
-        synth_cache_free(&cache);
-        free(sf);
-        free(points);
-        free(sr);
-        srf_free(&srf);
-        if (rc) {
-            cs_error_prefix(err, "%s: ", lfns[v]);
-            return rc;
+/* Every variation against one cache of the whole rupture: the SGT's spectra made once and
+ * shared. Returns 1 when a variation's moment tensors are not the cache's combinations (the
+ * caller starts over with full spectra). */
+static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int full, double *vel,
+                         rupture_result *out, cs_error *err) {
+    synth_cache cache = {0};
+    const double *m6 = full ? NULL : src->m6;
+    long block = synth_strain_block(w->synth, SYNTH_STRAIN_BLOCK_BYTES);
+    CS_CALL(err, synth_cache_load_range(w->synth, src->points, 0, src->n, src->n, w->method, m6,
+                                        block, &cache, err));
+    int rc = 0;
+    for (int v = 0; v < nvar && !rc; v++) {
+        double hypo[4];
+        int got = variation_source_produce(src, v, hypo, err);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        set_hypo(out, v, hypo);
+        if (got == VARIATION_OTHER_POINTS) {
+            rc = own_points(w, src, v, vel, out, err);
+        } else if (w->method == SYNTH_TIME) {
+            rc = synth_time(w->synth, &cache, src->sf, src->nsf, vel, err);
+            if (!rc) rc = extract_take_record(w, vel, out, v, err);
+        } else {
+            memset(w->synth->acc, 0, sizeof(double complex) * 3 * (size_t)w->synth->nf);
+            rc = synth_accumulate(w->synth, &cache, src->sf, src->nsf, w->synth->acc, err);
+            if (rc == 0) {
+                synth_record(w->synth, w->synth->acc, vel);
+                rc = extract_take_record(w, vel, out, v, err);
+            }
+        }
+        if (rc < 0) extract_name_variation(src, v, err);
+    }
+    synth_cache_free(&cache);
+    return rc;
+}
+
+/* The rupture's points in chunks that fit the memory allowed: for each batch of variations,
+ * every chunk's spectra are made in turn and each variation of the batch (generated again, or
+ * its SRF read again) adds its chunk's subfaults to its own accumulator. */
+static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
+                   const extract_memory_plan *plan, double *vel, rupture_result *out,
+                   cs_error *err) {
+    int nf = w->synth->nf, batch = plan->batch;
+    double complex *acc = malloc(sizeof(double complex) * 3 * (size_t)nf * (size_t)batch);
+    if (!acc)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d variations' spectra",
+                            batch);
+    const double *m6 = full ? NULL : src->m6;
+    int rc = 0;
+    for (int v0 = 0; v0 < nvar && !rc; v0 += batch) {
+        int nb = nvar - v0 < batch ? nvar - v0 : batch;
+        memset(acc, 0, sizeof(double complex) * 3 * (size_t)nf * (size_t)nb);
+        for (long first = 0; first < src->n && !rc; first += plan->chunk) {
+            long np = src->n - first < plan->chunk ? src->n - first : plan->chunk;
+            synth_cache cache = {0};
+            if ((rc = synth_cache_load_range(w->synth, src->points, first, np, src->n,
+                                             SYNTH_FREQUENCY, m6, plan->block, &cache, err)))
+                break;
+            for (int b = 0; b < nb && !rc; b++) {
+                double hypo[4];
+                int got = variation_source_produce(src, v0 + b, hypo, err);
+                if (got == VARIATION_OTHER_POINTS)
+                    got = cs_error_set(err, CS_ERR_RESOURCE,
+                                       "its subfaults lie on other points than the rupture's "
+                                       "first variation's, and the rupture's spectra do not fit "
+                                       "the memory allowed (%.3g GB) to take it alone: raise it",
+                                       plan->limit / 1e9);
+                if (got < 0) {
+                    rc = -1;
+                } else {
+                    set_hypo(out, v0 + b, hypo);
+                    rc = synth_accumulate(w->synth, &cache, src->sf, src->nsf,
+                                          acc + (size_t)b * 3 * nf, err);
+                }
+                if (rc < 0) extract_name_variation(src, v0 + b, err);
+            }
+            synth_cache_free(&cache);
+        }
+        for (int b = 0; b < nb && !rc; b++) {
+            synth_record(w->synth, acc + (size_t)b * 3 * nf, vel);
+            rc = extract_take_record(w, vel, out, v0 + b, err);
         }
     }
-    return 0;
+    free(acc);
+    return rc;
+}
+
+static int synthesise(extract_worker *w, variation_source *src, int nvar, double *vel,
+                      rupture_result *out, cs_error *err) {
+    for (int full = 0; full < 2; full++) {
+        extract_memory_plan plan;
+        CS_CALL(err, extract_memory_plan_make(w->synth, src->n, nvar, !full && src->m6, w->method,
+                                              w->max_memory, out, &plan, err));
+        int rc = w->gpu                 ? extract_rupture_gpu(w, src, nvar, full, out, err)
+                 : plan.chunk >= src->n ? whole_rupture(w, src, nvar, full, vel, out, err)
+                                        : chunked(w, src, nvar, full, &plan, vel, out, err);
+        if (rc <= 0) return rc;
+        /* rc 1: a subfault's tensor differs from its point's (SRFs with other rakes or a second
+         * slip direction): again with every component's spectra */
+    }
+    return cs_error_set(err, CS_ERR_INTERNAL, "full spectra refused a subfault");
 }
 
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err) {
     CS_CALL(err, alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err));
     double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
-    if (!vel) {
-        extract_rupture_result_free(out);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    variation_source src;
+    int rc = vel ? variation_source_open(&src, w->sgt, w->gen, r, nvar, lfns, err)
+                 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    if (!rc) {
+        rc = synthesise(w, &src, nvar, vel, out, err);
+        variation_source_close(&src);
     }
-    int rc = lfns ? from_files(w, nvar, lfns, out, vel, err) : generated(w, r, nvar, out, vel, err);
     free(vel);
     if (rc) extract_rupture_result_free(out);
     return rc;

@@ -9,6 +9,8 @@
 #include "im.h"
 #include "rupgen.h"
 #include "synth.h"
+#include "synth_gpu.h"
+#include "variation_source.h"
 
 typedef struct {
     const sgt_set *sgt;
@@ -18,6 +20,8 @@ typedef struct {
     int method; /* SYNTH_FREQUENCY or SYNTH_TIME */
     const rupgen_params *gen;
     int want_seis;
+    double max_memory; /* bytes a rank may hold for one rupture (<= 0: the default, 4 GB) */
+    synth_gpu *gpu;    /* the CUDA extractor of this rank, or NULL: the CPU */
 } extract_worker;
 
 typedef struct {
@@ -31,5 +35,11 @@ typedef struct {
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err);
 void extract_rupture_result_free(rupture_result *res);
+
+/* For the back ends: a finished record's IMs (and seismogram when kept) into out at v, and the
+ * variation's name put before an error's message. */
+int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
+                        cs_error *err);
+void extract_name_variation(const variation_source *src, int v, cs_error *err);
 
 #endif

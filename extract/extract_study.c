@@ -371,6 +371,8 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
     cfg->ims.vertical = cfg->sgt[2][0] != '\0';
     cfg->method = o->method;
     cfg->want_seis = o->seismograms[0] != 0;
+    cfg->max_memory = o->max_memory_gb * 1e9;
+    cfg->backend = o->backend;
     cs_copy(m->seis_path, sizeof m->seis_path, o->seismograms);
     if (list_todo(m, err)) return -1;
     return extract_study_recorder(m, &cfg->ims, err);

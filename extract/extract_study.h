@@ -1,8 +1,8 @@
 /* Rank 0's side of an extraction: the study database. It starts or resumes the run (site,
  * forecast, scenario, SGT files and their SHA-256), registers the IM types, lists the ruptures
  * still to do (largest first), packs each into a task message, and records each result (its
- * seismogram part, then its rows, in transactions of many ruptures); at the end it assembles the seismogram
- * file and marks the run done. The messages are what rank 0 and the workers exchange. */
+ * seismogram part, then its rows, in transactions of many ruptures); at the end it assembles the
+ * seismogram file and marks the run done. The messages are what rank 0 and the workers exchange. */
 #ifndef EXTRACT_STUDY_H
 #define EXTRACT_STUDY_H
 
@@ -18,6 +18,8 @@ typedef struct {
     int method;
     rupgen_params gen;
     int want_seis;
+    double max_memory; /* bytes, <= 0: the default */
+    int backend;
 } run_config;
 
 /* One rupture to do, as rank 0 sends it. */

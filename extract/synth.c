@@ -86,21 +86,6 @@ void synth_cache_free(synth_cache *cache) {
     memset(cache, 0, sizeof *cache);
 }
 
-int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, const double *m6,
-                     synth_cache *cache, cs_error *err) {
-    memset(cache, 0, sizeof *cache);
-    size_t row = (size_t)18 * (size_t)c->nt_sgt;
-    float *strain = malloc(sizeof(float) * row * (size_t)(n ? n : 1));
-    if (!strain)
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", n);
-    if (sgt_set_read(c->sgt, points, n, strain, err) ||
-        synth_cache_from_strain(c, points, n, strain, paths, m6, cache, err)) {
-        free(strain);
-        return -1;
-    }
-    return 0;
-}
-
 /* exp(+i 2 pi f ts) removes the impulse's time shift; dt turns the DFT into the Fourier
  * transform of the sampled function. */
 static void shift_factors(synth_ctx *c, double complex *shift) {
@@ -111,88 +96,145 @@ static void shift_factors(synth_ctx *c, double complex *shift) {
     }
 }
 
-/* The spectra combined with each point's moment tensor straight from the strain: per point and
- * force, sum_c w_c m_c H_c(t) / impulse, then one transform (3 per point, not 18). */
-static int combined_from_strain(synth_ctx *c, synth_cache *cache, const float *strain,
-                                const double *m6, cs_error *err) {
-    long n = cache->n;
-    int nf = c->nf;
-    cache->combined = malloc(sizeof(float complex) * 3 * (size_t)nf * (size_t)(n ? n : 1));
-    cache->combined_m = malloc(sizeof(double) * 6 * (size_t)(n ? n : 1));
-    if (!cache->combined || !cache->combined_m)
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points' spectra", n);
-    double complex *shift = (double complex *)c->work;
-    shift_factors(c, shift);
-    for (long q = 0; q < n; q++) {
-        const double *m = m6 + 6 * q;
-        memcpy(cache->combined_m + 6 * q, m, sizeof(double) * 6);
-        for (int f = 0; f < 3; f++) {
-            const float *src = strain + ((size_t)q * 18 + (size_t)f * 6) * c->nt_sgt;
-            double w[6];
-            for (int comp = 0; comp < 6; comp++)
-                w[comp] = m[comp] * sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
-            for (int t = 0; t < c->nt_sgt; t++) {
-                double v = 0;
-                for (int comp = 0; comp < 6; comp++)
-                    v += w[comp] * src[(size_t)comp * c->nt_sgt + t];
-                c->rbuf[t] = v;
-            }
-            memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
-            fftw_execute(c->r2c);
-            float *G = (float *)(cache->combined + ((size_t)q * 3 + (size_t)f) * nf);
-            for (int k = 0; k < nf; k++) {
-                double complex g = c->cbuf[k] * shift[k];
-                G[2 * k] = (float)creal(g);
-                G[2 * k + 1] = (float)cimag(g);
-            }
-        }
+/* The cache's arrays for n points, spectra not yet filled. */
+static int cache_alloc(synth_ctx *c, const long *points, long first, long n, long total, int paths,
+                       const double *m6, synth_cache *cache, cs_error *err) {
+    memset(cache, 0, sizeof *cache);
+    cache->n = n;
+    cache->first = first;
+    cache->total = total;
+    size_t nn = (size_t)(n ? n : 1);
+    cache->points = malloc(sizeof(long) * nn);
+    if (!cache->points) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    memcpy(cache->points, points + first, sizeof(long) * (size_t)n);
+    if (!(paths & SYNTH_FREQUENCY)) return 0;
+    if (m6) {
+        cache->combined = malloc(sizeof(float complex) * 3 * (size_t)c->nf * nn);
+        cache->combined_m = malloc(sizeof(double) * 6 * nn);
+        if (cache->combined_m) memcpy(cache->combined_m, m6 + 6 * first, sizeof(double) * 6 * nn);
+    } else {
+        cache->spectra = malloc(sizeof(float complex) * 18 * (size_t)c->nf * nn);
+    }
+    if ((m6 && (!cache->combined || !cache->combined_m)) || (!m6 && !cache->spectra)) {
+        synth_cache_free(cache);
+        return cs_error_set(err, CS_ERR_RESOURCE,
+                            "out of memory for the SGT spectra of %ld points (%.2f GB)", n,
+                            (m6 ? 3.0 : 18.0) * c->nf * n * sizeof(float complex) / 1e9);
     }
     return 0;
 }
 
+/* One series' spectrum at f_k, k < nf, shift removed, into dst (float complex pairs). */
+static void series_spectrum(synth_ctx *c, const double complex *shift, float complex *dst) {
+    memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
+    fftw_execute(c->r2c);
+    for (int k = 0; k < c->nf; k++)
+        dst[k] = (float complex)(c->cbuf[k] * shift[k]);
+}
+
+/* The spectra of cache rows q0 .. q0 + nq - 1 from their strain (nq x 3 x 6 x nt_sgt): each
+ * component weighted (1,1,1,2,2,2) / impulse, or, where the cache keeps combinations, per point
+ * and force sum_c w_c m_c H_c(t) / impulse, then one transform (3 per point, not 18). */
+static void transform_block(synth_ctx *c, synth_cache *cache, long q0, long nq,
+                            const float *strain) {
+    int nf = c->nf, nt = c->nt_sgt;
+    double complex *shift = (double complex *)c->work;
+    shift_factors(c, shift);
+    for (long b = 0; b < nq; b++) {
+        long q = q0 + b;
+        for (int f = 0; f < 3; f++) {
+            const float *src = strain + ((size_t)b * 18 + (size_t)f * 6) * nt;
+            if (cache->combined) {
+                const double *m = cache->combined_m + 6 * q;
+                double w[6];
+                for (int comp = 0; comp < 6; comp++)
+                    w[comp] = m[comp] * sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
+                for (int t = 0; t < nt; t++) {
+                    double v = 0;
+                    for (int comp = 0; comp < 6; comp++)
+                        v += w[comp] * src[(size_t)comp * nt + t];
+                    c->rbuf[t] = v;
+                }
+                series_spectrum(c, shift, cache->combined + ((size_t)q * 3 + (size_t)f) * nf);
+                continue;
+            }
+            for (int comp = 0; comp < 6; comp++) {
+                double w = sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
+                for (int t = 0; t < nt; t++)
+                    c->rbuf[t] = w * src[(size_t)comp * nt + t];
+                series_spectrum(c, shift,
+                                cache->spectra + ((size_t)q * 18 + (size_t)f * 6 + comp) * nf);
+            }
+        }
+    }
+}
+
 int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
                             const double *m6, synth_cache *cache, cs_error *err) {
-    memset(cache, 0, sizeof *cache);
-    cache->n = n;
-    cache->points = malloc(sizeof(long) * (size_t)(n ? n : 1));
-    if (!cache->points) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    memcpy(cache->points, points, sizeof(long) * (size_t)n);
-    if ((paths & SYNTH_FREQUENCY) && m6) {
-        if (combined_from_strain(c, cache, strain, m6, err)) {
-            synth_cache_free(cache);
-            return -1;
-        }
-    } else if (paths & SYNTH_FREQUENCY) {
-        cache->spectra = malloc(sizeof(float complex) * 18 * (size_t)c->nf * (size_t)(n ? n : 1));
-        if (!cache->spectra) {
-            synth_cache_free(cache);
-            return cs_error_set(err, CS_ERR_RESOURCE,
-                                "out of memory for the SGT spectra of %ld points (%.1f GB)", n,
-                                18.0 * c->nf * n * sizeof(float complex) / 1e9);
-        }
-        double complex *shift = (double complex *)c->work;
-        shift_factors(c, shift);
-        for (long q = 0; q < n; q++)
-            for (int f = 0; f < 3; f++)
-                for (int comp = 0; comp < 6; comp++) {
-                    const float *src = strain + ((size_t)q * 18 + (size_t)f * 6 + comp) * c->nt_sgt;
-                    double w = sgt_file_tensor_weight[comp] / c->sgt->impulse[f];
-                    for (int t = 0; t < c->nt_sgt; t++)
-                        c->rbuf[t] = w * src[t];
-                    memset(c->rbuf + c->nt_sgt, 0, sizeof(double) * (size_t)(c->L - c->nt_sgt));
-                    fftw_execute(c->r2c);
-                    float complex *dst =
-                        cache->spectra + ((size_t)q * 18 + (size_t)f * 6 + comp) * c->nf;
-                    for (int k = 0; k < c->nf; k++)
-                        dst[k] = (float complex)(c->cbuf[k] * shift[k]);
-                }
-    }
+    if (cache_alloc(c, points, 0, n, n, paths, m6, cache, err)) return -1;
+    if (paths & SYNTH_FREQUENCY) transform_block(c, cache, 0, n, strain);
     /* the cache takes the strain when the time path needs it */
     if (paths & SYNTH_TIME)
         cache->strain = strain;
     else
         free(strain);
     return 0;
+}
+
+double synth_cache_point_bytes(const synth_ctx *c, int combined) {
+    return (combined ? 3.0 : 18.0) * c->nf * sizeof(float complex) + 6 * sizeof(double) +
+           sizeof(long);
+}
+
+long synth_strain_block(const synth_ctx *c, double bytes) {
+    double row = 18.0 * c->nt_sgt * sizeof(float);
+    long b = (long)(bytes / row);
+    return b < 1 ? 1 : b;
+}
+
+int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
+                           int paths, const double *m6, long block, synth_cache *cache,
+                           cs_error *err) {
+    if (paths & SYNTH_TIME) {
+        /* the time path convolves the strain itself: all of it stays */
+        float *strain = malloc(sizeof(float) * 18 * (size_t)c->nt_sgt * (size_t)(n ? n : 1));
+        if (!strain)
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", n);
+        if (sgt_set_read(c->sgt, points + first, n, strain, err) ||
+            synth_cache_from_strain(c, points + first, n, strain, paths, m6 ? m6 + 6 * first : NULL,
+                                    cache, err)) {
+            free(strain);
+            return -1;
+        }
+        cache->first = first;
+        cache->total = total;
+        return 0;
+    }
+    if (cache_alloc(c, points, first, n, total, paths, m6, cache, err)) return -1;
+    if (block < 1) block = 1;
+    if (block > n) block = n ? n : 1;
+    float *strain = malloc(sizeof(float) * 18 * (size_t)c->nt_sgt * (size_t)block);
+    if (!strain) {
+        synth_cache_free(cache);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", block);
+    }
+    for (long q0 = 0; q0 < n; q0 += block) {
+        long nq = n - q0 < block ? n - q0 : block;
+        if (sgt_set_read(c->sgt, points + first + q0, nq, strain, err)) {
+            free(strain);
+            synth_cache_free(cache);
+            return -1;
+        }
+        transform_block(c, cache, q0, nq, strain);
+    }
+    free(strain);
+    return 0;
+}
+
+int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, const double *m6,
+                     synth_cache *cache, cs_error *err) {
+    return synth_cache_load_range(c, points, 0, n, n, paths, m6,
+                                  synth_strain_block(c, SYNTH_STRAIN_BLOCK_BYTES), cache, err);
 }
 
 /* sinc^2(f dt_s) dt_s: the Fourier transform of the unit triangle of half-width dt_s, which
@@ -209,9 +251,10 @@ static void triangle_factor(synth_ctx *c, double dts) {
 
 static int check_subfault(const synth_ctx *c, const synth_cache *cache, const synth_subfault *s,
                           cs_error *err) {
-    if (s->slot < 0 || s->slot >= cache->n)
-        return cs_error_set(err, CS_ERR_INTERNAL, "subfault slot %d outside the cache of %ld",
-                            s->slot, cache->n);
+    if (s->slot < 0 || s->slot >= cache->total)
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "subfault slot %d outside the rupture's %ld points", s->slot,
+                            cache->total);
     if (s->nsr > 0 && (s->nsr - 1) * s->dt_s > c->max_sr_duration)
         return cs_error_set(err, CS_ERR_INPUT,
                             "a slip-rate function lasts %.3g s, longer than the %.3g s the "
@@ -228,21 +271,38 @@ static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
     return s->nsr > 0 && s->tinit < c->nt_rec * c->dt_sgt + c->sgt->time_shift;
 }
 
+int synth_subfault_usable(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err) {
+    synth_cache whole = {.n = total, .first = 0, .total = total};
+    if (check_subfault(c, &whole, s, err)) return -1;
+    return reaches_window(c, s);
+}
+
 /* The samples' sum of phasors D(f) = sum_j s_j exp(-i 2 pi f (t_j - tc)) at n frequencies
- * f0 + m step (tc the centre of the samples), into dr, di: vectorised over the frequencies. */
+ * f0 + m step (tc the centre of the samples), into dr, di: vectorised over the frequencies.
+ * The arrays must not overlap: without restrict gcc needs more run-time alias checks than it
+ * allows for six arrays and leaves the loop scalar. */
 static void phasor_sum(const synth_subfault *s, double tc, double f0, double step, int n,
-                       double *dr, double *di, double *zr, double *zi, double *ur, double *ui) {
+                       double *restrict dr, double *restrict di, double *restrict zr,
+                       double *restrict zi, double *restrict ur, double *restrict ui) {
     double complex a0 = cexp(2 * M_PI * I * f0 * tc), a1 = cexp(2 * M_PI * I * step * tc);
     double complex b0 = cexp(-2 * M_PI * I * f0 * s->dt_s),
                    b1 = cexp(-2 * M_PI * I * step * s->dt_s);
+    /* products written out (the same roundings): C's complex multiply would test every one for
+     * NaN and branch to __muldc3 */
+    double a0r = creal(a0), a0i = cimag(a0), a1r = creal(a1), a1i = cimag(a1);
+    double b0r = creal(b0), b0i = cimag(b0), b1r = creal(b1), b1i = cimag(b1);
     for (int m = 0; m < n; m++) {
-        zr[m] = creal(a0);
-        zi[m] = cimag(a0);
-        ur[m] = creal(b0);
-        ui[m] = cimag(b0);
+        zr[m] = a0r;
+        zi[m] = a0i;
+        ur[m] = b0r;
+        ui[m] = b0i;
         dr[m] = di[m] = 0;
-        a0 *= a1;
-        b0 *= b1;
+        double t = a0r * a1r - a0i * a1i;
+        a0i = a0r * a1i + a0i * a1r;
+        a0r = t;
+        t = b0r * b1r - b0i * b1i;
+        b0i = b0r * b1i + b0i * b1r;
+        b0r = t;
     }
     for (int j = 0; j < s->nsr; j++) {
         double v = s->sr[j];
@@ -256,14 +316,31 @@ static void phasor_sum(const synth_subfault *s, double tc, double f0, double ste
     }
 }
 
+/* The 4-point Lagrange interpolant of the coarse samples r, i (r[0] the node m - 1) at
+ * x_k = k df / dfc for k0 <= k < k1, all of whose x_k lie in [m, m + 1). The nodes are fixed
+ * over the run, so the loop over k vectorises; the cubic is taken in Horner's form, which needs
+ * no weights per k (it differs from the weighted sum by rounding only). */
+static void lagrange_run(double *restrict ar, double *restrict ai, int k0, int k1, double df,
+                         double dfc, int m, const double *r, const double *i) {
+    double r1 = r[1], ra = -r[0] / 3 - r[1] / 2 + r[2] - r[3] / 6, rb = (r[0] + r[2]) / 2 - r[1],
+           rc = (r[3] - r[0]) / 6 + (r[1] - r[2]) / 2;
+    double i1 = i[1], ia = -i[0] / 3 - i[1] / 2 + i[2] - i[3] / 6, ib = (i[0] + i[2]) / 2 - i[1],
+           ic = (i[3] - i[0]) / 6 + (i[1] - i[2]) / 2;
+    for (int k = k0; k < k1; k++) {
+        double u = k * df / dfc - m;
+        ar[k] = r1 + u * (ra + u * (rb + u * rc));
+        ai[k] = i1 + u * (ia + u * (ib + u * ic));
+    }
+}
+
 /* The slip rate's spectrum at f_k = k df, k < nf, with its start time's phase (the triangle
  * factor apart): sum_j s_j exp(-i 2 pi f_k (tinit + j dt_s)). Centred on its samples the sum is
  * the transform of a function of half-width hw, smooth over 1/(2 hw) in frequency: it is
  * evaluated on a grid 32 times finer than that and interpolated by 4-point Lagrange
  * polynomials (relative error below 1e-4), then turned by the exact phase of tinit + tc. Short
  * records, whose own grid is as coarse, take the sum directly. */
-static void slip_rate_spectrum(synth_ctx *c, const synth_subfault *s, double df, double *ar,
-                               double *ai) {
+static void slip_rate_spectrum(synth_ctx *c, const synth_subfault *s, double df,
+                               double *restrict ar, double *restrict ai) {
     int nf = c->nf;
     double tc = 0.5 * (s->nsr - 1) * s->dt_s, hw = tc + s->dt_s;
     double dfc = 1.0 / (64.0 * hw);
@@ -280,57 +357,82 @@ static void slip_rate_spectrum(synth_ctx *c, const synth_subfault *s, double df,
                    tmp + 3 * (nc + 1));
         cr[0] = cr[2];
         ci[0] = -ci[2];
-        for (int k = 0; k < nf; k++) {
-            double x = k * df / dfc;
-            int m = (int)x;
-            double u = x - m;
-            /* Lagrange weights at u for nodes -1, 0, 1, 2 */
-            double w0 = -u * (u - 1) * (u - 2) / 6, w1 = (u + 1) * (u - 1) * (u - 2) / 2;
-            double w2 = -(u + 1) * u * (u - 2) / 2, w3 = (u + 1) * u * (u - 1) / 6;
-            const double *r = cr + m, *i = ci + m; /* r[0] is node m - 1 */
-            ar[k] = w0 * r[0] + w1 * r[1] + w2 * r[2] + w3 * r[3];
-            ai[k] = w0 * i[0] + w1 * i[1] + w2 * i[2] + w3 * i[3];
+        /* k by runs of one coarse interval m = (int)(k df / dfc). A run's end is estimated,
+         * then settled with that very expression, so that rounding neither moves a k to the
+         * next interval nor drops or repeats one. */
+        for (int k = 0; k < nf;) {
+            int m = (int)(k * df / dfc);
+            double est = ceil((m + 1) * dfc / df);
+            int e = est >= nf ? nf : est <= k ? k + 1 : (int)est;
+            while (e > k + 1 && (int)((e - 1) * df / dfc) > m)
+                e--;
+            while (e < nf && (int)(e * df / dfc) <= m)
+                e++;
+            lagrange_run(ar, ai, k, e, df, dfc, m, cr + m, ci + m);
+            k = e;
         }
     }
-    /* the phase of the start and centre: exp(-i 2 pi f_k (tinit + tc)) */
-    double complex w = cexp(-2 * M_PI * I * df * (s->tinit + tc)), z = 1;
-    for (int k = 0; k < nf; k++) {
-        double re = ar[k] * creal(z) - ai[k] * cimag(z), im = ar[k] * cimag(z) + ai[k] * creal(z);
-        ar[k] = re;
-        ai[k] = im;
-        z *= w;
+    /* the phase of the start and centre, exp(-i 2 pi f_k (tinit + tc)) = w^k, as a base w^(nB)
+     * times a table of w^j, j < B, so the loop over j vectorises. w^B comes from cexp, not from
+     * B more products: the bases then drift no more than the plain recursion z *= w would. */
+    enum { B = 32 };
+    double th = -2 * M_PI * df * (s->tinit + tc);
+    double complex w = cexp(I * th), wB = cexp(I * (B * th));
+    double wr = creal(w), wi = cimag(w), pr[B], pi[B], zr = 1, zi = 0;
+    for (int j = 0; j < B; j++) {
+        pr[j] = zr;
+        pi[j] = zi;
+        double t = zr * wr - zi * wi;
+        zi = zr * wi + zi * wr;
+        zr = t;
+    }
+    double Wr = creal(wB), Wi = cimag(wB), br = 1, bi = 0;
+    for (int k0 = 0; k0 < nf; k0 += B) {
+        int n = nf - k0 < B ? nf - k0 : B;
+        double *xr = ar + k0, *xi = ai + k0;
+        for (int j = 0; j < n; j++) {
+            double er = br * pr[j] - bi * pi[j], ei = br * pi[j] + bi * pr[j];
+            double re = xr[j] * er - xi[j] * ei, im = xr[j] * ei + xi[j] * er;
+            xr[j] = re;
+            xi[j] = im;
+        }
+        double t = br * Wr - bi * Wi;
+        bi = br * Wi + bi * Wr;
+        br = t;
     }
 }
 
-int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
-                    double *vel, cs_error *err) {
+int synth_accumulate(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+                     double complex *acc, cs_error *err) {
     if (!cache->spectra && !cache->combined)
         return cs_error_set(err, CS_ERR_INTERNAL, "the cache holds no spectra");
     int nf = c->nf;
     double df = 1.0 / (c->L * c->dt_sgt);
-    memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)nf);
     /* scratch: the slip-rate spectrum as separate real and imaginary arrays, and the running
      * phasors, so the inner loops over frequency vectorise */
     double *ar = c->work, *ai = ar + nf;
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
         if (check_subfault(c, cache, s, err)) return -1;
-        if (!reaches_window(c, s)) continue;
+        long row = s->slot - cache->first;
+        if (row < 0 || row >= cache->n || !reaches_window(c, s)) continue;
+        const double *cm = cache->combined_m ? cache->combined_m + 6 * (size_t)row : NULL;
+        int combined = cm && !memcmp(cm, s->m, sizeof s->m);
+        if (!combined && !cache->spectra) return 1;
         triangle_factor(c, s->dt_s);
         slip_rate_spectrum(c, s, df, ar, ai);
-        const double *cm = cache->combined_m ? cache->combined_m + 6 * (size_t)s->slot : NULL;
         /* the slip-rate spectrum with the triangle factor and mu A, once for the 3 forces */
         for (int k = 0; k < nf; k++) {
             double w = s->scale * c->sinc2[k];
             ar[k] *= w;
             ai[k] *= w;
         }
-        if (cm && !memcmp(cm, s->m, sizeof s->m)) {
+        if (combined) {
             /* the point's combination for this very tensor */
-            const float *G = (const float *)(cache->combined + (size_t)s->slot * 3 * (size_t)nf);
+            const float *G = (const float *)(cache->combined + (size_t)row * 3 * (size_t)nf);
             for (int f = 0; f < 3; f++) {
                 const float *Gf = G + 2 * (size_t)f * nf;
-                double *A = (double *)(c->acc + (size_t)f * nf);
+                double *A = (double *)(acc + (size_t)f * nf);
                 for (int k = 0; k < nf; k++) {
                     double gr = Gf[2 * k], gi = Gf[2 * k + 1];
                     A[2 * k] += gr * ar[k] - gi * ai[k];
@@ -339,15 +441,10 @@ int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault
             }
             continue;
         }
-        if (!cache->spectra)
-            return cs_error_set(err, CS_ERR_INTERNAL,
-                                "subfault %ld has another moment tensor than its point's combined "
-                                "spectra and the cache keeps no others",
-                                q);
-        const float *S = (const float *)(cache->spectra + (size_t)s->slot * 18 * (size_t)nf);
+        const float *S = (const float *)(cache->spectra + (size_t)row * 18 * (size_t)nf);
         for (int f = 0; f < 3; f++) {
             const float *Sf = S + 2 * (size_t)f * 6 * nf;
-            double *A = (double *)(c->acc + (size_t)f * nf);
+            double *A = (double *)(acc + (size_t)f * nf);
             for (int k = 0; k < nf; k++) {
                 double gr = 0, gi = 0;
                 for (int comp = 0; comp < 6; comp++) {
@@ -359,16 +456,33 @@ int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault
             }
         }
     }
-    /* inverse transform at the record's sampling: v(t) = int V(f) e^{i 2 pi f t} df, the
-     * conjugate half implied */
-    int M = c->L * c->up;
+    return 0;
+}
+
+/* The inverse transform at the record's sampling: v(t) = int V(f) e^{i 2 pi f t} df, the
+ * conjugate half implied. */
+void synth_record(synth_ctx *c, const double complex *acc, double *vel) {
+    int M = c->L * c->up, nf = c->nf;
+    double df = 1.0 / (c->L * c->dt_sgt);
     for (int f = 0; f < 3; f++) {
         for (int k = 0; k <= M / 2; k++)
-            c->cbuf[k] = k < nf ? c->acc[(size_t)f * nf + k] * df : 0;
+            c->cbuf[k] = k < nf ? acc[(size_t)f * nf + k] * df : 0;
         fftw_execute(c->c2r);
         for (int t = 0; t < c->nt; t++)
             vel[(size_t)f * c->nt + t] = c->rbuf[t];
     }
+}
+
+int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+                    double *vel, cs_error *err) {
+    memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)c->nf);
+    int rc = synth_accumulate(c, cache, sf, nsf, c->acc, err);
+    if (rc > 0)
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "a subfault has another moment tensor than its point's combined "
+                            "spectra and the cache keeps no others");
+    if (rc) return rc;
+    synth_record(c, c->acc, vel);
     return 0;
 }
 
@@ -419,7 +533,9 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
         if (nd > 4 * c->L) return cs_error_set(err, CS_ERR_INTERNAL, "slip rate too long");
         for (int d = 0; d < nd; d++)
             sd[d] = slip_rate_at(s, (dlo + d) * dt + ts - s->tinit);
-        const float *st = cache->strain + (size_t)s->slot * 18 * (size_t)ns;
+        if (s->slot < cache->first || s->slot >= cache->first + cache->n)
+            return cs_error_set(err, CS_ERR_INTERNAL, "the time path takes whole ruptures");
+        const float *st = cache->strain + (size_t)(s->slot - cache->first) * 18 * (size_t)ns;
         for (int f = 0; f < 3; f++) {
             const float *sf6 = st + (size_t)f * 6 * ns;
             double w[6];

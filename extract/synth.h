@@ -1,5 +1,5 @@
-/* Seismograms by reciprocity (docs/extract.md, docs/conventions.md): the velocity at the site along force direction n
- * from a kinematic rupture is
+/* Seismograms by reciprocity (docs/extract.md, docs/conventions.md): the velocity at the site along
+ * force direction n from a kinematic rupture is
  *
  *     v_n(t) = sum_subfaults mu A [ sum_ij m_ij H^n_ij(x, .) ] * sdot(. - t_init) (t)
  *
@@ -73,6 +73,8 @@ void synth_free(synth_ctx *c);
 /* The SGT of a set of save points, read once and shared by every variation that uses them. */
 typedef struct {
     long n;
+    long first, total; /* rows are the rupture's points first .. first + n - 1 of total: a chunk
+                        * when the rupture's spectra would not fit the memory allowed */
     long *points;
     float *strain;           /* n x 3 x 6 x nt_sgt, when kept (time path) */
     float complex *spectra;  /* n x 3 x 6 x nf: weighted (1,1,1,2,2,2) / impulse, shift removed */
@@ -87,11 +89,34 @@ enum { SYNTH_FREQUENCY = 1, SYNTH_TIME = 2 };
  * transforms per point, not eighteen). */
 int synth_cache_load(synth_ctx *c, const long *points, long n, int paths, const double *m6,
                      synth_cache *cache, cs_error *err);
+/* The same for points first .. first + n - 1 of a rupture of `total` (a chunk), the strain read
+ * `block` points at a time (the frequency path alone then never holds more strain than that). */
+int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
+                           int paths, const double *m6, long block, synth_cache *cache,
+                           cs_error *err);
+/* Points whose strain fits in `bytes` (at least 1). */
+long synth_strain_block(const synth_ctx *c, double bytes);
+#define SYNTH_STRAIN_BLOCK_BYTES (256.0 * 1024 * 1024)
+/* Bytes a cache keeps per point: combined (3 series) or full (18) spectra. */
+double synth_cache_point_bytes(const synth_ctx *c, int combined);
 void synth_cache_free(synth_cache *cache);
 /* The same from strain already in memory (n x 3 x 6 x nt_sgt, as sgt_set_read gives it); the
  * cache takes ownership of `strain` (kept for the time path, freed otherwise). */
 int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
                             const double *m6, synth_cache *cache, cs_error *err);
+
+/* The frequency path in two steps, so a rupture's points can be taken in chunks: acc (3 x nf)
+ * gains the contributions of the subfaults whose points are in the cache (the others are left
+ * for the chunks that hold them); synth_record turns acc into the record. synth_accumulate
+ * returns 1, acc untouched from that subfault on, when a subfault's moment tensor is not the
+ * one its point's combination was made for and the cache keeps no full spectra: the caller
+ * reloads the cache with m6 = NULL. */
+int synth_accumulate(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
+                     double complex *acc, cs_error *err);
+void synth_record(synth_ctx *c, const double complex *acc, double *vel);
+/* The checks synth_accumulate makes of a subfault of a rupture of `total` points: -1 (with a
+ * message) when it is refused, 0 when nothing of it reaches the record, 1 when it counts. */
+int synth_subfault_usable(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err);
 
 /* vel: 3 x nt (E, N, Z; m/s), overwritten. */
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,

@@ -95,6 +95,49 @@ t_one_and_three_ranks_agree() {
     [ "$(rows_differ 1 2)" = 0 ] || return 1
 }
 
+# Under --max-memory too small for the largest rupture's SGT spectra (24 points: 28 kB of
+# spectra; with its seismograms kept, 120 kB leaves room for 2 points at a time), its points go
+# in chunks, each variation adding every chunk's subfaults in turn: the same sums in the same
+# order, so the same measures and records to the last bit. Below what one point and one
+# variation need, the run refuses.
+t_a_memory_limit_chunks_ruptures() {
+    setup_site || return 1
+    study_copy
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --seismograms a.h5 >/dev/null 2>&1 || return 1
+    CYBERSHAKE_LOG=info run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 \
+        --seismograms b.h5 --max-memory 0.00012
+    expect_rc 0 && expect_err "a rupture of 24 points in chunks of 2 " || return 1
+    [ "$(rows_differ 1 2)" = 0 ] || return 1
+    [ "$(h5dump -d velocity a.h5 | tail -n +3 | sha256sum)" = "$(h5dump -d velocity b.h5 | tail -n +3 | sha256sum)" ] || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --max-memory 0.00005
+    expect_rc 1 && expect_err "more than the 5e-05 GB allowed (--max-memory)" || return 1
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --max-memory -1
+    expect_rc 2 && expect_err "--max-memory needs GB > 0" || return 1
+}
+
+# The CUDA extractor against the CPU's frequency path, the same variations: every measure within
+# 1e-4 relative (both keep float spectra, the GPU sums its subfaults per frequency in another
+# order and makes its phases by sincospi, not by recursion: ~1e-6 apart), the worst printed.
+# Skipped where the build or the machine has no GPU.
+t_cuda_matches_cpu() {
+    setup_site || return 1
+    study_copy
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --backend cuda
+    if [ "$RC" != 0 ]; then
+        grep -q "no CUDA\|no GPU\|cannot open cuFFT" "$T/err" && skip "$(tail -1 "$T/err")"
+        return
+    fi
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 >/dev/null 2>&1 || return 1
+    n=$(sqlite3 s.sqlite "SELECT count(*) FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID,
+        Rupture_ID, Rup_Var_ID, IM_Type_ID) WHERE a.Run_ID = 1 AND b.Run_ID = 2")
+    [ "$n" = $((36 * 25)) ] || return 1
+    worst=$(sqlite3 s.sqlite "SELECT max(abs(a.IM_Value - b.IM_Value) / max(abs(b.IM_Value), 1e-300))
+        FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)
+        WHERE a.Run_ID = 1 AND b.Run_ID = 2")
+    echo "    worst relative difference of a measure, CUDA vs CPU: $worst"
+    awk -v w="$worst" 'BEGIN { exit !(w < 1e-4) }' || return 1
+}
+
 # A run killed after two ruptures (SIGKILL, as a lost node) resumes with --run: the same rows
 # as an uninterrupted run, none twice, and the same seismograms.
 t_killed_run_resumes() {
@@ -201,11 +244,108 @@ t_half_sampled_sgts_give_the_same_measures() {
     awk -v w="$worst" 'BEGIN { exit !(w < 1e-3) }' || return 1
 }
 
+# A scenario of SRF files (cybershake erf variations --srf-dir), extracted: a rupture's SGT
+# spectra are made once, combined for its first variation's points and moment tensors, and shared
+# by its variations. Variations are checked against `cybershake synth` of their own SRF (its own
+# points, all 18 spectra, nothing shared): rupture 2 0 untouched (the shared combinations); 1 0
+# with variation 4's rake turned from 90 to 60 (tensors not the combinations': the rupture starts
+# over with every component's spectra, so its spectra are planned twice); 1 1 with variation 3
+# slid one row down dip onto the next row's points (the deepest row dropped) and variation 6's
+# points in reverse order (other points, and the same points in another order: each variation
+# its own cache, the rupture's shared one kept for the others). Tolerance 1e-4 relative: synth
+# prints 6 digits (5e-6) and the shared combinations round to float once where synth rounds each
+# component (measured worst: 4.4e-6, the printing's); each edit must move a measure by 10%.
+t_srf_scenario_matches_synth() {
+    setup_site || return 1
+    study_copy
+    run "$CS" erf variations s.sqlite --name t --model-format fk1d --model-file "$MODEL" \
+        --scenario files --srf-dir srf
+    expect_rc 0 && expect_out "36 variations of 4 ruptures; 36 SRF files in srf" || return 1
+    for v in 1_0_4 1_1_3; do
+        "$CS" synth --sgt "$SGTS" srf/$v.srf --periods 4,5,10 >before_$v.txt 2>&1 || return 1
+    done
+    "$PY" - <<'EOF' || return 1
+def read(path):  # the lines before POINTS, and each point's lines (2 + its samples')
+    lines = open(path).read().split("\n")
+    at = next(k for k, l in enumerate(lines) if l.startswith("POINTS")) + 1
+    head, pts = lines[:at - 1], []
+    while at < len(lines) and lines[at].strip():
+        n = 2 + sum(-(-int(float(x)) // 6) for x in lines[at + 1].split()[2::2])
+        pts.append(lines[at:at + n])
+        at += n
+    return head, pts
+def write(path, head, pts):
+    open(path, "w").write("\n".join(head + [f"POINTS {len(pts)}"] + [l for p in pts for l in p]) + "\n")
+head, pts = read("srf/1_0_4.srf")
+for p in pts:
+    p[1] = " 60 " + p[1].split(None, 1)[1]
+write("srf/1_0_4.srf", head, pts)
+head, pts = read("srf/1_1_3.srf")
+ncols = int(float(head[3].split()[2]))
+for i in range(len(pts) - ncols):
+    deeper = pts[i + ncols][0].split()
+    pts[i][0] = " " + " ".join(deeper[:3] + pts[i][0].split()[3:])
+write("srf/1_1_3.srf", head, pts[:-ncols])
+head, pts = read("srf/1_1_6.srf")
+write("srf/1_1_6.srf", head, pts[::-1])
+EOF
+    CYBERSHAKE_LOG=debug run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --scenario files \
+        --periods 4,5,10
+    expect_rc 0 && expect_out "run 1: 4 ruptures (0 done before, 4 now), 36 variations" || return 1
+    # the spectra of rupture 1 0 planned twice (combined, then every component), the others' once
+    [ "$(for n in 15 12 24; do grep -c "a rupture of $n points whole" "$T/err"; done | xargs)" = "2 1 1" ] ||
+        { grep "points whole" "$T/err" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = $((36 * 25)) ] || return 1
+    for v in 2_0_0 2_0_5 1_0_0 1_0_4 1_0_8 1_1_3 1_1_6 1_1_8; do
+        "$CS" synth --sgt "$SGTS" srf/$v.srf --periods 4,5,10 >synth_$v.txt 2>&1 || return 1
+    done
+    run "$PY" - <<'EOF'
+import glob, re, sqlite3
+db = sqlite3.connect("s.sqlite")
+line = re.compile(r"^\s+(\S+)\s+(?:([\d.]+) s\s+)?(\S+(?: mean)?)\s+(\S+) \S+$")
+def printed(path):
+    got = {}
+    for l in open(path).read().split("\n")[1:]:
+        if l.strip():
+            m = line.match(l)
+            assert m, (path, l)
+            got[m[1], float(m[2]) if m[2] else None, m[3]] = float(m[4])
+    assert len(got) == 25, (path, len(got))
+    return got
+def stored(v):
+    s, r, rv = (int(x) for x in v.split("_"))
+    return {(m, p, c): x for m, p, c, x in db.execute(
+        "SELECT IM_Type_Measure, IM_Type_Value, IM_Type_Component, IM_Value FROM PeakAmplitudes "
+        "JOIN IM_Types USING (IM_Type_ID) WHERE Run_ID = 1 AND Source_ID = ? AND Rupture_ID = ? "
+        "AND Rup_Var_ID = ?", (s, r, rv))}
+def rel(a, b):
+    assert a.keys() == b.keys(), (sorted(a), sorted(b))
+    return max((abs(a[k] - b[k]) / abs(b[k]), k) for k in a)
+worst = (0, "")
+for path in sorted(glob.glob("synth_*.txt")):
+    v = path[6:-4]
+    d, k = rel(stored(v), printed(path))
+    print(f"{v}: worst {d:.2e} ({k})")
+    worst = max(worst, (d, f"{v} {k}"))
+for v in ("1_0_4", "1_1_3"):
+    d, k = rel(stored(v), printed(f"before_{v}.txt"))
+    print(f"{v} as edited against the file before: {d:.2e} ({k})")
+    assert d > 0.1, f"{v}: the edit changed no measure by 10%: {d} {k}"
+print(f"worst relative difference of a measure from synth's: {worst[0]:.2e} ({worst[1]})")
+assert worst[0] < 1e-4, worst
+EOF
+    expect_rc 0 || { sed 's/^/    /' "$T/out" "$T/err" >&2; return 1; }
+    tail -1 "$T/out" | sed 's/^/    /' >&2
+}
+
 tcase help_and_usage t_help_and_usage
+tcase a_memory_limit_chunks_ruptures t_a_memory_limit_chunks_ruptures
+tcase cuda_matches_cpu t_cuda_matches_cpu
 tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase killed_run_resumes t_killed_run_resumes
 tcase refuses_bad_inputs t_refuses_bad_inputs
 tcase horizontal_only_two_forces t_horizontal_only_two_forces
 tcase half_sampled_sgts_give_the_same_measures t_half_sampled_sgts_give_the_same_measures
+tcase srf_scenario_matches_synth t_srf_scenario_matches_synth
 tsummary

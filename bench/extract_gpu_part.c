@@ -1,0 +1,145 @@
+#include "extract_gpu_part.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_progress.h"
+#include "synth_gpu.h"
+
+/* Variation v's subfaults (mu 3e10, the bench's), as the CPU and the GPU take them. */
+static int make_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
+                          const double *m6, long n, int v, synth_subfault *sf, double **sr,
+                          cs_error *err) {
+    srf_file srf;
+    rupgen_info info;
+    CS_CALL(err, rupgen_variation(r, p, medium, NULL, v, &srf, &info, err));
+    double *grown = realloc(*sr, sizeof(double) * (size_t)(srf.nsamples + 1));
+    if (!grown) {
+        srf_free(&srf);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    *sr = grown;
+    long at = 0;
+    for (long i = 0; i < n; i++) {
+        const srf_point *q = &srf.points[i];
+        sf[i] = (synth_subfault){(int)i,   {0},     3e10 * q->area * 1e-4, q->tinit, q->dt,
+                                 q->nt[0], *sr + at};
+        memcpy(sf[i].m, m6, sizeof sf[i].m);
+        for (int j = 0; j < q->nt[0]; j++)
+            (*sr)[at + j] = q->sr[0][j] * 0.01;
+        at += q->nt[0];
+    }
+    srf_free(&srf);
+    return 0;
+}
+
+int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
+                     rupgen_medium medium, const float *strain, const double *mall,
+                     const double *m6, long n, int nvar, const im_config *ims,
+                     const synth_cache *cache, cs_error *err) {
+    synth_gpu_shape shape = {c->nf,
+                             c->L,
+                             c->up,
+                             c->nt,
+                             c->nt_sgt,
+                             c->dt_sgt,
+                             c->sgt->time_shift,
+                             {c->sgt->impulse[0], c->sgt->impulse[1], c->sgt->impulse[2]}};
+    long block = 128;
+    int batch = 128;
+    synth_gpu *g = NULL;
+    rupgen_layout lay;
+    CS_CALL(err, rupgen_plan(r, p, &lay, err));
+    CS_CALL(err, synth_gpu_open(&g, 0, &shape, block, batch, n, err));
+    double t0 = cs_now();
+    for (long q0 = 0; q0 < n; q0 += block) {
+        long nq = n - q0 < block ? n - q0 : block;
+        if (synth_gpu_load(g, q0, nq, strain + (size_t)q0 * 18 * c->nt_sgt, mall + 6 * q0, err))
+            goto fail;
+    }
+    /* a 1-variation batch makes the device wait for the loads */
+    if (synth_gpu_begin(g, 1, err) || synth_gpu_accumulate(g, err)) goto fail;
+    double t_load = cs_now() - t0;
+    synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
+    synth_gpu_subfault *gs = malloc(sizeof *gs * (size_t)n);
+    double *sr = NULL, *vel = malloc(sizeof(double) * 3 * (size_t)c->nt * batch);
+    double *vc = malloc(sizeof(double) * 3 * (size_t)c->nt);
+    im_type *types;
+    int nim;
+    if (im_types(ims, &types, &nim, err)) goto fail;
+    free(types);
+    double *values = malloc(sizeof(double) * (size_t)nim * batch);
+    double t_gen = 0, t_gpu = 0, t_im = 0, worst = 0;
+    for (int v0 = 0; v0 < nvar; v0 += batch) {
+        int nb = nvar - v0 < batch ? nvar - v0 : batch;
+        if (synth_gpu_begin(g, nb, err)) goto fail;
+        for (int b = 0; b < nb; b++) {
+            t0 = cs_now();
+            if (make_variation(r, p, medium, m6, n, (v0 + b) % lay.nvariations, sf, &sr, err))
+                goto fail;
+            long k = 0;
+            for (long i = 0; i < n; i++) {
+                int use = synth_subfault_usable(c, n, &sf[i], err);
+                if (use < 0) goto fail;
+                if (!use) continue;
+                gs[k] = (synth_gpu_subfault){i,         sf[i].tinit, sf[i].dt_s, sf[i].scale,
+                                             sf[i].nsr, sf[i].sr,    {0}};
+                memcpy(gs[k].m, m6, sizeof gs[k].m);
+                k++;
+            }
+            if (synth_gpu_stage(g, b, gs, k, err)) goto fail;
+            t_gen += cs_now() - t0;
+        }
+        t0 = cs_now();
+        if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, err)) goto fail;
+        t_gpu += cs_now() - t0;
+        t0 = cs_now();
+        int bad = 0;
+#pragma omp parallel for schedule(dynamic) reduction(| : bad)
+        for (int b = 0; b < nb; b++) {
+            cs_error e;
+            if (im_compute(ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt, values + (size_t)b * nim,
+                           &e))
+                bad = 1;
+        }
+        t_im += cs_now() - t0;
+        if (bad) {
+            cs_error_set(err, CS_ERR_INTERNAL, "IMs failed");
+            goto fail;
+        }
+        if (v0 == 0) {
+            /* the GPU's first records against the CPU's frequency path (its cache, shared) */
+            for (int b = 0; b < (nb < 4 ? nb : 4); b++) {
+                if (make_variation(r, p, medium, m6, n, b, sf, &sr, err) ||
+                    synth_frequency(c, cache, sf, n, vc, err))
+                    goto fail;
+                double num = 0, den = 0;
+                for (size_t i = 0; i < 3 * (size_t)c->nt; i++) {
+                    double d = vel[(size_t)b * 3 * c->nt + i] - vc[i];
+                    num += d * d;
+                    den += vc[i] * vc[i];
+                }
+                if (sqrt(num / den) > worst) worst = sqrt(num / den);
+            }
+        }
+    }
+    printf("gpu: %s; spectra of %ld points %.3f s; per variation: host generation %.4f s, GPU "
+           "synthesis (accumulate + records, batches of %d) %.5f s, IMs on the host's threads "
+           "%.5f s; %.1f variations/s on the GPU alone; records vs the CPU's frequency path: "
+           "%.2e (relative L2, worst of the first %d)\n",
+           synth_gpu_device_name(g), n, t_load, t_gen / nvar, batch, t_gpu / nvar, t_im / nvar,
+           nvar / t_gpu, worst, nvar < 4 ? nvar : 4);
+    free(sf);
+    free(gs);
+    free(sr);
+    free(vel);
+    free(vc);
+    free(values);
+    synth_gpu_close(g);
+    return 0;
+fail:
+    synth_gpu_close(g);
+    return -1;
+}

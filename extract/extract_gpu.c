@@ -1,0 +1,133 @@
+#include "extract_gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgt_set.h"
+
+typedef struct {
+    float *strain;          /* block x 18 x nt_sgt */
+    synth_gpu_subfault *gs; /* one variation's */
+    double *vel;            /* batch x 3 x nt */
+} gpu_buffers;
+
+static void buffers_free(gpu_buffers *b) {
+    free(b->strain);
+    free(b->gs);
+    free(b->vel);
+}
+
+/* The spectra of points first .. first + np - 1 into device rows 0 .. np - 1. */
+static int load_chunk(extract_worker *w, const variation_source *src, long first, long np,
+                      const double *m6, gpu_buffers *buf, cs_error *err) {
+    long block = synth_gpu_block(w->gpu);
+    for (long q0 = 0; q0 < np; q0 += block) {
+        long nq = np - q0 < block ? np - q0 : block;
+        CS_CALL(err, sgt_set_read(w->sgt, src->points + first + q0, nq, buf->strain, err));
+        CS_CALL(err, synth_gpu_load(w->gpu, q0, nq, buf->strain, m6 ? m6 + 6 * (first + q0) : NULL,
+                                    err));
+    }
+    return 0;
+}
+
+/* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
+ * Returns 1 when one's tensor is not its point's combination. */
+static int stage_variation(extract_worker *w, variation_source *src, int v, int b, long first,
+                           long np, int full, gpu_buffers *buf, double hypo[4], cs_error *err) {
+    int got = variation_source_produce(src, v, hypo, err);
+    if (got == VARIATION_OTHER_POINTS)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "its subfaults lie on other points than the rupture's first "
+                            "variation's; the CUDA extractor takes the variations of a rupture "
+                            "on one geometry (--backend cpu takes it)");
+    if (got < 0) return -1;
+    long n = 0;
+    for (long i = 0; i < src->nsf; i++) {
+        const synth_subfault *s = &src->sf[i];
+        int use = synth_subfault_usable(w->synth, src->n, s, err);
+        if (use < 0) return -1;
+        if (!use || s->slot < first || s->slot >= first + np) continue;
+        if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
+        synth_gpu_subfault *g = &buf->gs[n++];
+        g->row = s->slot - first;
+        g->tinit = s->tinit;
+        g->dt_s = s->dt_s;
+        g->scale = s->scale;
+        g->nsr = s->nsr;
+        g->sr = s->sr;
+        memcpy(g->m, s->m, sizeof g->m);
+    }
+    return synth_gpu_stage(w->gpu, b, buf->gs, n, err);
+}
+
+/* The records of a batch: IMs by the rank's threads, one variation each. */
+static int finish_batch(extract_worker *w, const gpu_buffers *buf, int v0, int nb,
+                        rupture_result *out, cs_error *err) {
+    int nt = w->synth->nt, failed = 0;
+    cs_error first_err;
+    cs_error_clear(&first_err);
+#pragma omp parallel for schedule(dynamic)
+    for (int b = 0; b < nb; b++) {
+        cs_error e;
+        cs_error_clear(&e);
+        if (extract_take_record(w, buf->vel + (size_t)b * 3 * nt, out, v0 + b, &e)) {
+#pragma omp critical
+            {
+                if (!failed) first_err = e;
+                failed = 1;
+            }
+        }
+    }
+    if (failed) {
+        *err = first_err;
+        return -1;
+    }
+    return 0;
+}
+
+static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
+               rupture_result *out, cs_error *err) {
+    const double *m6 = full ? NULL : src->m6;
+    long chunk = synth_gpu_rows(w->gpu, m6 ? 3 : 18);
+    int batch = synth_gpu_batch(w->gpu), loaded = 0;
+    if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
+    for (int v0 = 0; v0 < nvar; v0 += batch) {
+        int nb = nvar - v0 < batch ? nvar - v0 : batch;
+        CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
+        for (long first = 0; first < src->n; first += chunk) {
+            long np = src->n - first < chunk ? src->n - first : chunk;
+            /* one chunk stays on the device for every batch; several are loaded again */
+            if (!loaded || np < src->n) CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
+            loaded = 1;
+            for (int b = 0; b < nb; b++) {
+                double hypo[4];
+                int rc = stage_variation(w, src, v0 + b, b, first, np, full, buf, hypo, err);
+                if (rc > 0) return 1;
+                if (rc < 0) {
+                    extract_name_variation(src, v0 + b, err);
+                    return -1;
+                }
+                memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
+            }
+            CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
+        }
+        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel, err));
+        CS_CALL(err, finish_batch(w, buf, v0, nb, out, err));
+    }
+    return 0;
+}
+
+int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,
+                        rupture_result *out, cs_error *err) {
+    gpu_buffers buf = {0};
+    long block = synth_gpu_block(w->gpu);
+    int batch = synth_gpu_batch(w->gpu);
+    buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
+    buf.gs = malloc(sizeof *buf.gs * (size_t)(src->nsf > src->n ? src->nsf : src->n) * 2 + 1);
+    buf.vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt * (size_t)batch);
+    int rc = buf.strain && buf.gs && buf.vel
+                 ? run(w, src, nvar, full, &buf, out, err)
+                 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
+    buffers_free(&buf);
+    return rc;
+}

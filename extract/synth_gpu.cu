@@ -1,0 +1,537 @@
+/* The CUDA extractor (synth_gpu.h): the frequency path of synth.c, the same formulas, on the
+ * device. Threads of the accumulation run over (frequency, variation) and loop over the
+ * variation's subfaults, so the spectra of a point are read by consecutive threads (coalesced)
+ * and the sums need no atomics. */
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+extern "C" {
+#include "synth_gpu.h"
+}
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            return cs_error_set(err, CS_ERR_RESOURCE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,  \
+                                cudaGetErrorString(e_));                                           \
+    } while (0)
+
+/* ------------------------------------------------------------------ cuFFT, opened at run time */
+
+typedef cufftResult (*plan_many_fn)(cufftHandle *, int, int *, int *, int, int, int *, int, int,
+                                    cufftType, int);
+typedef cufftResult (*exec_d2z_fn)(cufftHandle, cufftDoubleReal *, cufftDoubleComplex *);
+typedef cufftResult (*exec_z2d_fn)(cufftHandle, cufftDoubleComplex *, cufftDoubleReal *);
+typedef cufftResult (*destroy_fn)(cufftHandle);
+
+static struct {
+    void *lib;
+    plan_many_fn plan_many;
+    exec_d2z_fn d2z;
+    exec_z2d_fn z2d;
+    destroy_fn destroy;
+} fft;
+
+static int open_cufft(cs_error *err) {
+    if (fft.lib) return 0;
+    static const char *names[] = {"libcufft.so.12", "libcufft.so.13", "libcufft.so.11",
+                                  "libcufft.so"};
+    for (const char *n : names)
+        if ((fft.lib = dlopen(n, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!fft.lib)
+        return cs_error_set(err, CS_ERR_RESOURCE,
+                            "cannot open cuFFT (libcufft.so.12): %s; add the CUDA toolkit's lib64 "
+                            "to LD_LIBRARY_PATH",
+                            dlerror());
+    fft.plan_many = (plan_many_fn)dlsym(fft.lib, "cufftPlanMany");
+    fft.d2z = (exec_d2z_fn)dlsym(fft.lib, "cufftExecD2Z");
+    fft.z2d = (exec_z2d_fn)dlsym(fft.lib, "cufftExecZ2D");
+    fft.destroy = (destroy_fn)dlsym(fft.lib, "cufftDestroy");
+    if (!fft.plan_many || !fft.d2z || !fft.z2d || !fft.destroy) {
+        dlclose(fft.lib);
+        fft.lib = NULL;
+        return cs_error_set(err, CS_ERR_RESOURCE, "cuFFT lacks cufftPlanMany/ExecD2Z/ExecZ2D");
+    }
+    return 0;
+}
+
+/* A batched 1-D plan, made again when the batch changes (blocks and batches are mostly full). */
+struct batched_plan {
+    cufftHandle h;
+    int n, batch, made;
+    cufftType type;
+};
+
+static int plan_for(batched_plan *p, int n, int batch, cufftType type, cs_error *err) {
+    if (p->made && p->n == n && p->batch == batch && p->type == type) return 0;
+    if (p->made) fft.destroy(p->h);
+    p->made = 0;
+    int len = n;
+    cufftResult r = fft.plan_many(&p->h, 1, &len, NULL, 1, 0, NULL, 1, 0, type, batch);
+    if (r != CUFFT_SUCCESS)
+        return cs_error_set(err, CS_ERR_RESOURCE, "cufftPlanMany(%d x %d) failed: cuFFT error %d",
+                            batch, n, (int)r);
+    p->n = n;
+    p->batch = batch;
+    p->type = type;
+    p->made = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ the context */
+
+struct staged {
+    double tinit, tc, dts, scale, dfc;
+    double m[6];
+    long long row, sr_off, c_off;
+    int nsr, nc, direct, pad;
+};
+
+struct synth_gpu {
+    synth_gpu_shape s;
+    int device;
+    char name[320];
+    long block, points;
+    int batch, series; /* series per point: 3 (combined) or 18 */
+    double df;
+    /* load */
+    float *strain;            /* block x 18 x nt_sgt */
+    double *real;             /* block x 18 x L */
+    cufftDoubleComplex *spec; /* block x 18 x (L/2 + 1) */
+    double *mt;               /* block x 6 */
+    float2 *G;                /* points x 18 x nf (series per point in use) */
+    batched_plan fwd, inv;
+    /* variations */
+    double2 *acc; /* batch x 3 x nf */
+    std::vector<staged> hs;
+    std::vector<double> hsr;
+    std::vector<int> hstart; /* staged subfaults of variation b: hstart[b] .. hstart[b + 1] */
+    long long ncoarse;
+    staged *ds;
+    double *dsr;
+    double2 *dC;
+    int *dstart;
+    size_t cap_s, cap_sr, cap_c, cap_start;
+    /* records */
+    cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
+    double *Y;             /* batch x 3 x M */
+    int nb;
+};
+
+static size_t half(int n) {
+    return (size_t)n / 2 + 1;
+}
+
+extern "C" double synth_gpu_bytes(const synth_gpu_shape *s, long block, int batch, long points) {
+    size_t M = (size_t)s->L * s->up;
+    double load = (double)block * 18 *
+                  (s->nt_sgt * sizeof(float) + s->L * sizeof(double) + half(s->L) * 16.0);
+    double spectra = (double)points * 18 * s->nf * sizeof(float2);
+    double rec = (double)batch * 3 * (half((int)M) * 16.0 + M * sizeof(double) + s->nf * 16.0);
+    return load + spectra + rec;
+}
+
+extern "C" double synth_gpu_free_bytes(int device) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return -1;
+    if (cudaSetDevice(device % n) != cudaSuccess) return -1;
+    size_t fr = 0, total = 0;
+    if (cudaMemGetInfo(&fr, &total) != cudaSuccess) return -1;
+    return (double)fr;
+}
+
+extern "C" int synth_gpu_available(cs_error *err) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n < 1)
+        return cs_error_set(err, CS_ERR_RESOURCE, "no CUDA device: %s",
+                            e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    return open_cufft(err);
+}
+
+extern "C" const char *synth_gpu_device_name(const synth_gpu *g) {
+    return g ? g->name : "";
+}
+
+extern "C" long synth_gpu_rows(const synth_gpu *g, int series) {
+    return g->points * 18 / series;
+}
+
+extern "C" long synth_gpu_block(const synth_gpu *g) {
+    return g->block;
+}
+
+extern "C" int synth_gpu_batch(const synth_gpu *g) {
+    return g->batch;
+}
+
+extern "C" void synth_gpu_close(synth_gpu *g) {
+    if (!g) return;
+    if (g->fwd.made) fft.destroy(g->fwd.h);
+    if (g->inv.made) fft.destroy(g->inv.h);
+    cudaFree(g->strain);
+    cudaFree(g->real);
+    cudaFree(g->spec);
+    cudaFree(g->mt);
+    cudaFree(g->G);
+    cudaFree(g->acc);
+    cudaFree(g->ds);
+    cudaFree(g->dsr);
+    cudaFree(g->dC);
+    cudaFree(g->dstart);
+    cudaFree(g->X);
+    cudaFree(g->Y);
+    delete g;
+}
+
+extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape *s, long block,
+                              int batch, long points, cs_error *err) {
+    *out = NULL;
+    if (synth_gpu_available(err)) return -1;
+    int n = 0;
+    CK(cudaGetDeviceCount(&n));
+    synth_gpu *g = new synth_gpu();
+    g->s = *s;
+    g->device = device % n;
+    g->block = block < 1 ? 1 : block;
+    g->batch = batch < 1 ? 1 : batch;
+    g->points = points < 1 ? 1 : points;
+    g->df = 1.0 / (s->L * s->dt_sgt);
+    g->series = 3;
+    cudaDeviceProp prop;
+    int rc = 0;
+    size_t M = (size_t)s->L * s->up;
+#define OPEN_CK(call)                                                                              \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess && !rc)                                                              \
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "%s:%d: %s: %s (%.2f GB asked in all)",        \
+                              __FILE__, __LINE__, #call, cudaGetErrorString(e_),                   \
+                              synth_gpu_bytes(s, g->block, g->batch, g->points) / 1e9);            \
+    } while (0)
+    OPEN_CK(cudaSetDevice(g->device));
+    OPEN_CK(cudaGetDeviceProperties(&prop, g->device));
+    if (!rc) snprintf(g->name, sizeof g->name, "%s (device %d)", prop.name, g->device);
+    OPEN_CK(cudaMalloc(&g->strain, sizeof(float) * 18 * (size_t)s->nt_sgt * g->block));
+    OPEN_CK(cudaMalloc(&g->real, sizeof(double) * 18 * (size_t)s->L * g->block));
+    OPEN_CK(cudaMalloc(&g->spec, sizeof(cufftDoubleComplex) * 18 * half(s->L) * g->block));
+    OPEN_CK(cudaMalloc(&g->mt, sizeof(double) * 6 * g->block));
+    OPEN_CK(cudaMalloc(&g->G, sizeof(float2) * 18 * (size_t)s->nf * g->points));
+    OPEN_CK(cudaMalloc(&g->acc, sizeof(double2) * 3 * (size_t)s->nf * g->batch));
+    OPEN_CK(cudaMalloc(&g->X, sizeof(cufftDoubleComplex) * 3 * half((int)M) * g->batch));
+    OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
+    /* the zero padding of the forward transforms is written once: loads fill only the samples */
+    if (!rc) OPEN_CK(cudaMemset(g->real, 0, sizeof(double) * 18 * (size_t)s->L * g->block));
+#undef OPEN_CK
+    if (rc) {
+        synth_gpu_close(g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ load */
+
+__constant__ double tensor_weight[6] = {1, 1, 1, 2, 2, 2};
+
+/* The series of one block: per point and force sum_c w_c m_c H_c / impulse (series 3), or each
+ * component weighted (series 18); samples past nt_sgt stay the zero padding. */
+__global__ void series_kernel(const float *strain, const double *mt, int nq, int series, int nt,
+                              int L, double i0, double i1, double i2, double *real) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long total = (long long)nq * series * nt;
+    if (idx >= total) return;
+    int t = (int)(idx % nt);
+    long long sidx = idx / nt; /* q * series + j */
+    int q = (int)(sidx / series), j = (int)(sidx % series);
+    double v;
+    if (series == 3) {
+        int f = j;
+        double imp = f == 0 ? i0 : f == 1 ? i1 : i2;
+        const float *src = strain + ((size_t)q * 18 + (size_t)f * 6) * nt;
+        v = 0;
+        for (int c = 0; c < 6; c++)
+            v += mt[6 * q + c] * tensor_weight[c] * src[(size_t)c * nt + t];
+        v /= imp;
+    } else {
+        int f = j / 6, c = j % 6;
+        double imp = f == 0 ? i0 : f == 1 ? i1 : i2;
+        v = tensor_weight[c] / imp * strain[((size_t)q * 18 + j) * nt + t];
+    }
+    real[(size_t)sidx * L + t] = v;
+}
+
+/* Keeps f_k, k < nf, of each series, times exp(+i 2 pi f ts) dt (the impulse's shift removed,
+ * the DFT made the sampled function's transform). */
+__global__ void keep_kernel(const cufftDoubleComplex *spec, int nser, int nf, int hl,
+                            double ts_over_T, double dt, float2 *G) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nser * nf) return;
+    int k = (int)(idx % nf);
+    long long s = idx / nf;
+    double sn, cs;
+    double ph = k * ts_over_T;
+    ph -= rint(ph);
+    sincospi(2 * ph, &sn, &cs);
+    cufftDoubleComplex z = spec[(size_t)s * hl + k];
+    G[idx] = make_float2((float)((z.x * cs - z.y * sn) * dt), (float)((z.x * sn + z.y * cs) * dt));
+}
+
+extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain,
+                              const double *m6, cs_error *err) {
+    const synth_gpu_shape *s = &g->s;
+    int series = m6 ? 3 : 18;
+    if (nq < 1) return 0;
+    if (nq > g->block || row0 + nq > synth_gpu_rows(g, series))
+        return cs_error_set(err, CS_ERR_INTERNAL, "load of rows %ld..%ld beyond %ld (block %ld)",
+                            row0, row0 + nq, synth_gpu_rows(g, series), g->block);
+    if (row0 > 0 && series != g->series)
+        return cs_error_set(err, CS_ERR_INTERNAL, "a chunk's blocks change their spectra's layout");
+    g->series = series;
+    CK(cudaSetDevice(g->device));
+    CK(cudaMemcpy(g->strain, strain, sizeof(float) * 18 * (size_t)s->nt_sgt * nq,
+                  cudaMemcpyHostToDevice));
+    if (m6) CK(cudaMemcpy(g->mt, m6, sizeof(double) * 6 * nq, cudaMemcpyHostToDevice));
+    long long n = (long long)nq * series * s->nt_sgt;
+    series_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->strain, g->mt, (int)nq, series,
+                                                        s->nt_sgt, s->L, s->impulse[0],
+                                                        s->impulse[1], s->impulse[2], g->real);
+    CK(cudaGetLastError());
+    if (plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, err)) return -1;
+    cufftResult r = fft.d2z(g->fwd.h, g->real, g->spec);
+    if (r != CUFFT_SUCCESS)
+        return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecD2Z failed: cuFFT error %d", (int)r);
+    long long m = (long long)nq * series * s->nf;
+    keep_kernel<<<(unsigned)((m + 255) / 256), 256>>>(
+        g->spec, (int)(nq * series), s->nf, (int)half(s->L), s->time_shift / (s->L * s->dt_sgt),
+        s->dt_sgt, g->G + (size_t)row0 * series * s->nf);
+    CK(cudaGetLastError());
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ variations */
+
+extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
+    if (nb < 1 || nb > g->batch)
+        return cs_error_set(err, CS_ERR_INTERNAL, "a batch of %d variations (room for %d)", nb,
+                            g->batch);
+    g->nb = nb;
+    CK(cudaSetDevice(g->device));
+    CK(cudaMemset(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
+    g->hs.clear();
+    g->hsr.clear();
+    g->hstart.assign(1, 0);
+    g->ncoarse = 0;
+    return 0;
+}
+
+extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n,
+                               cs_error *err) {
+    if (b < (int)g->hstart.size() - 1 || b >= g->nb)
+        return cs_error_set(err, CS_ERR_INTERNAL, "variation %d staged out of order", b);
+    while ((int)g->hstart.size() - 1 < b)
+        g->hstart.push_back((int)g->hs.size());
+    int nf = g->s.nf;
+    for (long i = 0; i < n; i++) {
+        const synth_gpu_subfault *p = &sf[i];
+        staged q;
+        memset(&q, 0, sizeof q);
+        q.tinit = p->tinit;
+        q.dts = p->dt_s;
+        q.tc = 0.5 * (p->nsr - 1) * p->dt_s;
+        q.scale = p->scale;
+        memcpy(q.m, p->m, sizeof q.m);
+        q.row = p->row;
+        q.nsr = p->nsr;
+        q.sr_off = (long long)g->hsr.size();
+        g->hsr.insert(g->hsr.end(), p->sr, p->sr + p->nsr);
+        /* the coarse grid of synth.c's slip_rate_spectrum, or the direct sum where it is as
+         * coarse as the record's own */
+        double hw = q.tc + q.dts;
+        q.dfc = 1.0 / (64.0 * hw);
+        q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
+        q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
+        q.c_off = g->ncoarse;
+        if (!q.direct) g->ncoarse += q.nc + 1;
+        g->hs.push_back(q);
+    }
+    if (g->hstart.size() == (size_t)b + 1) g->hstart.push_back((int)g->hs.size());
+    g->hstart[b + 1] = (int)g->hs.size();
+    return 0;
+}
+
+template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
+    if (n <= *cap) return cudaSuccess;
+    cudaFree(*p);
+    *p = NULL;
+    size_t want = n + n / 4 + 16;
+    cudaError_t e = cudaMalloc(p, sizeof(T) * want);
+    *cap = e == cudaSuccess ? want : 0;
+    return e;
+}
+
+/* Node m >= 0 of the coarse centred sum: sum_j s_j exp(i 2 pi m dfc (tc - j dts)). */
+__global__ void coarse_kernel(const staged *sub, const double *sr, double2 *C) {
+    const staged q = sub[blockIdx.x];
+    if (q.direct) return;
+    for (int m = threadIdx.x; m <= q.nc; m += blockDim.x) {
+        double f = m * q.dfc, re = 0, im = 0, sn, cs, bs, bc;
+        double p0 = f * q.tc;
+        p0 -= rint(p0);
+        sincospi(2 * p0, &sn, &cs);
+        double p1 = f * q.dts;
+        p1 -= rint(p1);
+        sincospi(-2 * p1, &bs, &bc);
+        for (int j = 0; j < q.nsr; j++) {
+            double v = sr[q.sr_off + j];
+            re += v * cs;
+            im += v * sn;
+            double r = cs * bc - sn * bs;
+            sn = cs * bs + sn * bc;
+            cs = r;
+        }
+        C[q.c_off + m] = make_double2(re, im);
+    }
+}
+
+/* acc[b][f][k] += sum over variation b's subfaults of G(point, f, k) S(k), S the slip rate's
+ * spectrum with its start's phase, the triangle factor and mu A. */
+__global__ void accumulate_kernel(const staged *sub, const int *start, const double *sr,
+                                  const double2 *C, const float2 *G, int series, int nf, double df,
+                                  double2 *acc) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    if (k >= nf) return;
+    double f = k * df;
+    double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+    for (int i = start[b]; i < start[b + 1]; i++) {
+        const staged &q = sub[i];
+        double dr, di;
+        if (q.direct) {
+            double sn, cs, bs, bc, p0 = f * q.tc, p1 = f * q.dts;
+            p0 -= rint(p0);
+            p1 -= rint(p1);
+            sincospi(2 * p0, &sn, &cs);
+            sincospi(-2 * p1, &bs, &bc);
+            dr = di = 0;
+            for (int j = 0; j < q.nsr; j++) {
+                double v = sr[q.sr_off + j];
+                dr += v * cs;
+                di += v * sn;
+                double r = cs * bc - sn * bs;
+                sn = cs * bs + sn * bc;
+                cs = r;
+            }
+        } else {
+            double x = k * df / q.dfc;
+            int m = (int)x;
+            double u = x - m;
+            double w0 = -u * (u - 1) * (u - 2) / 6, w1 = (u + 1) * (u - 1) * (u - 2) / 2;
+            double w2 = -(u + 1) * u * (u - 2) / 2, w3 = (u + 1) * u * (u - 1) / 6;
+            const double2 *c = C + q.c_off;
+            /* node -1 is the conjugate of node 1 (the sum of real samples) */
+            double2 n0 = m == 0 ? make_double2(c[1].x, -c[1].y) : c[m - 1];
+            double2 n1 = c[m], n2 = c[m + 1], n3 = c[m + 2];
+            dr = w0 * n0.x + w1 * n1.x + w2 * n2.x + w3 * n3.x;
+            di = w0 * n0.y + w1 * n1.y + w2 * n2.y + w3 * n3.y;
+        }
+        /* the phase of the start and centre, exp(-i 2 pi f (tinit + tc)) */
+        double sn, cs, p = f * (q.tinit + q.tc);
+        p -= rint(p);
+        sincospi(-2 * p, &sn, &cs);
+        double x = M_PI * f * q.dts, sinc = x == 0 ? 1 : sin(x) / x;
+        double w = q.scale * sinc * sinc * q.dts;
+        double sr_ = (dr * cs - di * sn) * w, si_ = (dr * sn + di * cs) * w;
+        if (series == 3) {
+            const float2 *Gp = G + (size_t)q.row * 3 * nf + k;
+            for (int ff = 0; ff < 3; ff++) {
+                float2 gv = Gp[(size_t)ff * nf];
+                ar[ff] += gv.x * sr_ - gv.y * si_;
+                ai[ff] += gv.x * si_ + gv.y * sr_;
+            }
+        } else {
+            const float2 *Gp = G + (size_t)q.row * 18 * nf + k;
+            for (int ff = 0; ff < 3; ff++) {
+                double gr = 0, gi = 0;
+                for (int c = 0; c < 6; c++) {
+                    float2 gv = Gp[(size_t)(ff * 6 + c) * nf];
+                    gr += q.m[c] * gv.x;
+                    gi += q.m[c] * gv.y;
+                }
+                ar[ff] += gr * sr_ - gi * si_;
+                ai[ff] += gr * si_ + gi * sr_;
+            }
+        }
+    }
+    for (int ff = 0; ff < 3; ff++) {
+        double2 *a = acc + ((size_t)b * 3 + ff) * nf + k;
+        a->x += ar[ff];
+        a->y += ai[ff];
+    }
+}
+
+extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
+    size_t ns = g->hs.size();
+    while ((int)g->hstart.size() < g->nb + 1)
+        g->hstart.push_back((int)ns);
+    if (ns == 0) return 0;
+    CK(cudaSetDevice(g->device));
+    CK(ensure(&g->ds, &g->cap_s, ns));
+    CK(ensure(&g->dsr, &g->cap_sr, g->hsr.size() + 1));
+    CK(ensure(&g->dC, &g->cap_c, (size_t)g->ncoarse + 1));
+    CK(ensure(&g->dstart, &g->cap_start, g->hstart.size()));
+    CK(cudaMemcpy(g->ds, g->hs.data(), sizeof(staged) * ns, cudaMemcpyHostToDevice));
+    if (!g->hsr.empty())
+        CK(cudaMemcpy(g->dsr, g->hsr.data(), sizeof(double) * g->hsr.size(),
+                      cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(g->dstart, g->hstart.data(), sizeof(int) * g->hstart.size(),
+                  cudaMemcpyHostToDevice));
+    coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dsr, g->dC);
+    CK(cudaGetLastError());
+    dim3 grid((unsigned)((g->s.nf + 127) / 128), (unsigned)g->nb);
+    accumulate_kernel<<<grid, 128>>>(g->ds, g->dstart, g->dsr, g->dC, g->G, g->series, g->s.nf,
+                                     g->df, g->acc);
+    CK(cudaGetLastError());
+    g->hs.clear();
+    g->hsr.clear();
+    g->hstart.assign(1, 0);
+    g->ncoarse = 0;
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------- records */
+
+__global__ void spectrum_kernel(const double2 *acc, int nser, int nf, int hm, double df,
+                                cufftDoubleComplex *X) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nser * hm) return;
+    int k = (int)(idx % hm);
+    long long s = idx / hm;
+    double2 a = k < nf ? acc[(size_t)s * nf + k] : make_double2(0, 0);
+    X[idx].x = a.x * df;
+    X[idx].y = a.y * df;
+}
+
+extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err) {
+    const synth_gpu_shape *s = &g->s;
+    int M = s->L * s->up, hm = (int)half(M);
+    CK(cudaSetDevice(g->device));
+    long long n = (long long)nb * 3 * hm;
+    spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
+    CK(cudaGetLastError());
+    if (plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, err)) return -1;
+    cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
+    if (r != CUFFT_SUCCESS)
+        return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
+    CK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M, sizeof(double) * s->nt,
+                    (size_t)nb * 3, cudaMemcpyDeviceToHost));
+    return 0;
+}

@@ -1,0 +1,78 @@
+/* The frequency path of the reciprocity synthesis (synth.h) on a GPU: the same sums, band and
+ * upsampling, in batches of variations (docs/extract.md, "On GPUs").
+ *
+ *  - load: a block of points' strain goes to the device, is combined with each point's moment
+ *    tensor (or weighted per component), transformed by cuFFT (double precision, the CPU's FFT
+ *    length) and kept below the band edge, shift removed, as float spectra: 3 (or 18) series
+ *    per point, for a chunk of the rupture's points, kept for every variation of the rupture;
+ *  - accumulate: the staged subfaults of up to `batch` variations: each subfault's slip-rate
+ *    spectrum made on the device as on the CPU (the centred phasor sum on a grid 64 hw times
+ *    finer than 1/(2 hw), 4-point Lagrange interpolation, the exact phase of its start and the
+ *    triangle factor), times mu A, multiplied into the point's spectra and summed per variation
+ *    in double precision;
+ *  - records: one inverse cuFFT per component at the record's sampling.
+ * Only plain C types cross this interface (the .cu side is C++). cuFFT is opened at run time
+ * (dlopen), so builds with nvcc run on machines without it until the GPU path is asked for. */
+#ifndef SYNTH_GPU_H
+#define SYNTH_GPU_H
+
+#include <stddef.h>
+
+#include "cs_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int nf, L, up, nt, nt_sgt;
+    double dt_sgt, time_shift, impulse[3];
+} synth_gpu_shape;
+
+typedef struct {
+    long row; /* the point's row among the loaded spectra */
+    double tinit, dt_s, scale;
+    int nsr;
+    const double *sr;
+    double m[6]; /* read when the spectra are full (18 per point) */
+} synth_gpu_subfault;
+
+typedef struct synth_gpu synth_gpu;
+
+/* Whether this build has the CUDA extractor and a device can be opened (message when not). */
+int synth_gpu_available(cs_error *err);
+/* device: index among the visible GPUs (taken modulo their count). block: points of strain per
+ * load call; batch: variations accumulated together; points: rows of spectra kept. */
+int synth_gpu_open(synth_gpu **g, int device, const synth_gpu_shape *shape, long block, int batch,
+                   long points, cs_error *err);
+void synth_gpu_close(synth_gpu *g);
+/* Device memory (bytes) a configuration takes, for planning. */
+double synth_gpu_bytes(const synth_gpu_shape *shape, long block, int batch, long points);
+/* Free device memory now (bytes), or < 0 when none can be read. */
+double synth_gpu_free_bytes(int device);
+const char *synth_gpu_device_name(const synth_gpu *g);
+/* Point rows the spectra hold with `series` series per point (3 or 18). */
+long synth_gpu_rows(const synth_gpu *g, int series);
+/* Points per load call. */
+long synth_gpu_block(const synth_gpu *g);
+/* Variations per batch. */
+int synth_gpu_batch(const synth_gpu *g);
+
+/* Spectra layout of the next loads: 3 series per point combined with m6, or 18 (m6 NULL). */
+/* strain: nq x 3 x 6 x nt_sgt (as sgt_set_read gives it); rows row0 .. row0 + nq - 1. */
+int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain, const double *m6,
+                   cs_error *err);
+/* Zeroes the accumulators of nb variations. */
+int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
+/* Stages variation b's subfaults (every one on a loaded row); variations in increasing b. */
+int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
+/* Adds the staged subfaults into their variations' accumulators and clears the stage. */
+int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
+/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). */
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

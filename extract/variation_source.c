@@ -1,0 +1,151 @@
+#include "variation_source.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void variation_source_close(variation_source *src) {
+    free(src->points);
+    free(src->m6);
+    free(src->vs);
+    free(src->sf);
+    free(src->sr);
+    free(src->own_points);
+    memset(src, 0, sizeof *src);
+}
+
+static int open_generated(variation_source *src, cs_error *err) {
+    const erf_rupture *r = src->r;
+    long n = src->n = erf_rupture_npoints(r);
+    size_t nn = (size_t)(n ? n : 1);
+    src->points = malloc(sizeof(long) * nn);
+    src->m6 = malloc(sizeof(double) * 6 * nn);
+    src->vs = malloc(sizeof(double) * 2 * nn);
+    src->sf = malloc(sizeof *src->sf * nn);
+    if (!src->points || !src->m6 || !src->vs || !src->sf)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %ld points", n);
+    src->rho = src->vs + n;
+    for (long i = 0; i < n; i++) {
+        if (sgt_set_locate(src->sgt, r->lon[i], r->lat[i], r->dep[i], &src->points[i], err) ||
+            synth_moment_tensor(src->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i], r->rake[i],
+                                src->m6 + 6 * i, err)) {
+            cs_error_prefix(err, "source %lld rupture %lld point %ld: ", r->source_id,
+                            r->rupture_id, i);
+            return -1;
+        }
+        double mu = src->sgt->material[3 * src->points[i] + 1];
+        src->rho[i] = src->sgt->material[3 * src->points[i] + 2];
+        src->vs[i] = src->rho[i] > 0 && mu > 0 ? sqrt(mu / src->rho[i]) : 0;
+    }
+    return 0;
+}
+
+static int produce_generated(variation_source *src, int v, double hypo[4], cs_error *err) {
+    srf_file srf;
+    rupgen_info info;
+    CS_CALL(err, rupgen_variation_in(src->r, src->gen, src->vs, src->rho, v, &srf, &info, err));
+    size_t need = (size_t)(srf.nsamples ? srf.nsamples : 1);
+    if (need > src->sr_cap) {
+        double *grown = realloc(src->sr, sizeof(double) * need);
+        if (!grown) {
+            srf_free(&srf);
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
+        }
+        src->sr = grown;
+        src->sr_cap = need;
+    }
+    long at = 0;
+    for (long i = 0; i < src->n; i++) {
+        const srf_point *p = &srf.points[i];
+        synth_subfault *q = &src->sf[i];
+        memcpy(q->m, src->m6 + 6 * i, sizeof q->m);
+        q->slot = (int)i;
+        q->scale = src->sgt->material[3 * src->points[i] + 1] * p->area * 1e-4;
+        q->tinit = p->tinit;
+        q->dt_s = p->dt;
+        q->nsr = p->nt[0];
+        q->sr = src->sr + at;
+        for (int j = 0; j < p->nt[0]; j++)
+            src->sr[at + j] = p->sr[0][j] * 0.01;
+        at += p->nt[0];
+    }
+    src->nsf = src->n;
+    srf_free(&srf);
+    hypo[0] = info.hypo_lat;
+    hypo[1] = info.hypo_lon;
+    hypo[2] = info.hypo_depth;
+    hypo[3] = info.slip_index;
+    return 0;
+}
+
+/* Reads variation v's SRF into src->sf; its points into *points (allocated). */
+static int read_srf(variation_source *src, int v, long **points, long *npoints, double hypo[4],
+                    cs_error *err) {
+    srf_file srf;
+    CS_CALL(err, srf_read(src->lfns[v], &srf, err));
+    free(src->sf);
+    free(src->sr);
+    src->sf = NULL;
+    src->sr = NULL;
+    src->sr_cap = 0;
+    int rc = synth_subfaults_from_srf(src->sgt, &srf, &src->sf, &src->nsf, points, npoints,
+                                      &src->sr, err);
+    /* the hypocentre: the first point to rupture */
+    long first = 0;
+    for (long i = 1; i < srf.npoints; i++)
+        if (srf.points[i].tinit < srf.points[first].tinit) first = i;
+    hypo[0] = srf.npoints ? srf.points[first].lat : NAN;
+    hypo[1] = srf.npoints ? srf.points[first].lon : NAN;
+    hypo[2] = srf.npoints ? srf.points[first].dep : NAN;
+    hypo[3] = 0;
+    srf_free(&srf);
+    return rc;
+}
+
+static int open_files(variation_source *src, cs_error *err) {
+    double hypo[4];
+    CS_CALL(err, read_srf(src, 0, &src->points, &src->n, hypo, err));
+    src->m6 = calloc(6 * (size_t)(src->n ? src->n : 1), sizeof(double));
+    if (!src->m6) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    /* each point's combination is made for its first subfault's tensor; a variation with
+     * another one makes the synthesis fall back to every component's spectra */
+    for (long q = src->nsf - 1; q >= 0; q--)
+        memcpy(src->m6 + 6 * src->sf[q].slot, src->sf[q].m, sizeof src->sf[q].m);
+    return 0;
+}
+
+int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
+                          const erf_rupture *r, int nvar, char *const *lfns, cs_error *err) {
+    memset(src, 0, sizeof *src);
+    src->sgt = sgt;
+    src->gen = gen;
+    src->r = r;
+    src->lfns = lfns;
+    src->nvar = nvar;
+    int rc = lfns ? (nvar > 0 ? open_files(src, err) : 0) : open_generated(src, err);
+    if (rc) {
+        if (lfns && nvar > 0 && strncmp(err->message, lfns[0], strlen(lfns[0])))
+            cs_error_prefix(err, "%s: ", lfns[0]);
+        variation_source_close(src);
+    }
+    return rc;
+}
+
+int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err) {
+    if (!src->lfns) return produce_generated(src, v, hypo, err);
+    long *points = NULL, npoints = 0;
+    free(src->own_points);
+    src->own_points = NULL;
+    src->own_npoints = 0;
+    if (read_srf(src, v, &points, &npoints, hypo, err)) {
+        free(points);
+        return -1;
+    }
+    if (npoints == src->n && !memcmp(points, src->points, sizeof(long) * (size_t)npoints)) {
+        free(points);
+        return 0;
+    }
+    src->own_points = points;
+    src->own_npoints = npoints;
+    return VARIATION_OTHER_POINTS;
+}

@@ -1,0 +1,42 @@
+/* The variations of one rupture, one at a time, as subfaults on the rupture's save points:
+ * generated in memory (rupgen, with the rigidity and density of the SGT's material at each
+ * point, so the moment the synthesis uses is the magnitude's exactly) or read from SRF files.
+ * A variation can be produced again (chunked synthesis takes each variation once per chunk of
+ * the rupture's points); the same variation always gives the same subfaults. */
+#ifndef VARIATION_SOURCE_H
+#define VARIATION_SOURCE_H
+
+#include "erf_rupture.h"
+#include "rupgen.h"
+#include "synth.h"
+
+typedef struct {
+    const sgt_set *sgt;
+    const rupgen_params *gen;
+    const erf_rupture *r;
+    char *const *lfns; /* SRF paths, or NULL: generated */
+    int nvar;
+    long n;           /* the rupture's points (SRF: the first variation's) */
+    long *points;     /* their save points */
+    double *m6;       /* n x 6: the moment tensor of each point's first subfault, or NULL */
+    double *vs, *rho; /* generated: the medium at each point */
+    /* the last variation produced */
+    synth_subfault *sf;
+    long nsf;
+    double *sr;
+    size_t sr_cap;
+    long *own_points; /* VARIATION_OTHER_POINTS: that variation's own points */
+    long own_npoints;
+} variation_source;
+
+/* The variation's subfaults lie on other points than the first variation's (SRFs only). */
+enum { VARIATION_OTHER_POINTS = 2 };
+
+int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
+                          const erf_rupture *r, int nvar, char *const *lfns, cs_error *err);
+/* Variation v into src->sf (slots index src->points, or src->own_points when it returns
+ * VARIATION_OTHER_POINTS); hypo: lat, lon, depth (km), slip realisation (0 for SRFs). */
+int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err);
+void variation_source_close(variation_source *src);
+
+#endif
