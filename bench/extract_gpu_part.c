@@ -1,6 +1,7 @@
 #include "extract_gpu_part.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,82 @@ static int make_variation(const erf_rupture *r, const rupgen_params *p, rupgen_m
     return 0;
 }
 
+/* The host's share of a batch: its variations made and staged by every thread, as
+ * extract_gpu.c does. */
+static int gen_batch(const synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
+                     rupgen_medium medium, const double *m6, long n, int nlay, int v0, int nb,
+                     synth_gpu *g) {
+    int failed = 0;
+#pragma omp parallel reduction(| : failed)
+    {
+        synth_subfault *tsf = malloc(sizeof *tsf * (size_t)n);
+        synth_gpu_subfault *tgs = malloc(sizeof *tgs * (size_t)n);
+        double *tsr = NULL;
+#pragma omp for schedule(dynamic)
+        for (int b = 0; b < nb; b++) {
+            cs_error e;
+            cs_error_clear(&e);
+            if (!tsf || !tgs ||
+                make_variation(r, p, medium, m6, n, (v0 + b) % nlay, tsf, &tsr, &e)) {
+                failed = 1;
+                continue;
+            }
+            long k = 0;
+            for (long i = 0; i < n; i++) {
+                int use = synth_subfault_usable(c, n, &tsf[i], &e);
+                if (use < 0) failed = 1;
+                if (use <= 0) continue;
+                tgs[k] = (synth_gpu_subfault){i,          tsf[i].tinit, tsf[i].dt_s, tsf[i].scale,
+                                              tsf[i].nsr, tsf[i].sr,    {0}};
+                memcpy(tgs[k].m, m6, sizeof tgs[k].m);
+                k++;
+            }
+            if (synth_gpu_stage(g, b, tgs, k, &e)) failed = 1;
+        }
+        free(tsf);
+        free(tgs);
+        free(tsr);
+    }
+    return failed ? -1 : 0;
+}
+
+static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const double *vel, int nb,
+                     double *values) {
+    int bad = 0;
+#pragma omp parallel for schedule(dynamic) reduction(| : bad)
+    for (int b = 0; b < nb; b++) {
+        cs_error e;
+        if (im_compute(ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt, values + (size_t)b * nim,
+                       &e))
+            bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+/* The extractor's pipeline (extract_gpu.c): the measures of batch i - 1 while the device sums
+ * batch i. Returns the wall time. */
+static double pipelined(const synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
+                        rupgen_medium medium, const double *m6, long n, int nlay, int nvar,
+                        int batch, synth_gpu *g, const im_config *ims, int nim, double *vel2,
+                        double *values, cs_error *err) {
+    size_t rec = 3 * (size_t)c->nt * (size_t)batch;
+    double t0 = cs_now();
+    int prev_nb = 0;
+    for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
+        int nb = nvar - v0 < batch ? nvar - v0 : batch;
+        if (synth_gpu_begin(g, nb, err) || gen_batch(c, r, p, medium, m6, n, nlay, v0, nb, g) ||
+            synth_gpu_accumulate(g, err))
+            return -1;
+        if (prev_nb && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec, prev_nb, values))
+            return -1;
+        if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, err)) return -1;
+        prev_nb = nb;
+        if (v0 + batch >= nvar && ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, nb, values))
+            return -1;
+    }
+    return cs_now() - t0;
+}
+
 int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
                      rupgen_medium medium, const float *strain, const double *mall,
                      const double *m6, long n, int nvar, const im_config *ims,
@@ -63,8 +140,7 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
     if (synth_gpu_begin(g, 1, err) || synth_gpu_accumulate(g, err)) goto fail;
     double t_load = cs_now() - t0;
     synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
-    synth_gpu_subfault *gs = malloc(sizeof *gs * (size_t)n);
-    double *sr = NULL, *vel = malloc(sizeof(double) * 3 * (size_t)c->nt * batch);
+    double *sr = NULL, *vel = malloc(sizeof(double) * 2 * 3 * (size_t)c->nt * batch);
     double *vc = malloc(sizeof(double) * 3 * (size_t)c->nt);
     im_type *types;
     int nim;
@@ -75,40 +151,21 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
     for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         if (synth_gpu_begin(g, nb, err)) goto fail;
-        for (int b = 0; b < nb; b++) {
-            t0 = cs_now();
-            if (make_variation(r, p, medium, m6, n, (v0 + b) % lay.nvariations, sf, &sr, err))
-                goto fail;
-            long k = 0;
-            for (long i = 0; i < n; i++) {
-                int use = synth_subfault_usable(c, n, &sf[i], err);
-                if (use < 0) goto fail;
-                if (!use) continue;
-                gs[k] = (synth_gpu_subfault){i,         sf[i].tinit, sf[i].dt_s, sf[i].scale,
-                                             sf[i].nsr, sf[i].sr,    {0}};
-                memcpy(gs[k].m, m6, sizeof gs[k].m);
-                k++;
-            }
-            if (synth_gpu_stage(g, b, gs, k, err)) goto fail;
-            t_gen += cs_now() - t0;
+        t0 = cs_now();
+        if (gen_batch(c, r, p, medium, m6, n, lay.nvariations, v0, nb, g)) {
+            cs_error_set(err, CS_ERR_INTERNAL, "making a batch's variations failed");
+            goto fail;
         }
+        t_gen += cs_now() - t0;
         t0 = cs_now();
         if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, err)) goto fail;
         t_gpu += cs_now() - t0;
         t0 = cs_now();
-        int bad = 0;
-#pragma omp parallel for schedule(dynamic) reduction(| : bad)
-        for (int b = 0; b < nb; b++) {
-            cs_error e;
-            if (im_compute(ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt, values + (size_t)b * nim,
-                           &e))
-                bad = 1;
-        }
-        t_im += cs_now() - t0;
-        if (bad) {
+        if (ims_batch(c, ims, nim, vel, nb, values)) {
             cs_error_set(err, CS_ERR_INTERNAL, "IMs failed");
             goto fail;
         }
+        t_im += cs_now() - t0;
         if (v0 == 0) {
             /* the GPU's first records against the CPU's frequency path (its cache, shared) */
             for (int b = 0; b < (nb < 4 ? nb : 4); b++) {
@@ -125,14 +182,20 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
             }
         }
     }
-    printf("gpu: %s; spectra of %ld points %.3f s; per variation: host generation %.4f s, GPU "
+    double t_pipe = pipelined(c, r, p, medium, m6, n, lay.nvariations, nvar, batch, g, ims, nim,
+                              vel, values, err);
+    if (t_pipe < 0) goto fail;
+    printf("gpu: %s; spectra of %ld points %.3f s; per variation: host generation (%d threads) "
+           "%.5f s, GPU "
            "synthesis (accumulate + records, batches of %d) %.5f s, IMs on the host's threads "
-           "%.5f s; %.1f variations/s on the GPU alone; records vs the CPU's frequency path: "
-           "%.2e (relative L2, worst of the first %d)\n",
-           synth_gpu_device_name(g), n, t_load, t_gen / nvar, batch, t_gpu / nvar, t_im / nvar,
-           nvar / t_gpu, worst, nvar < 4 ? nvar : 4);
+           "%.5f s; %.1f variations/s on the GPU alone, %.1f with the host's steps in turn, %.1f "
+           "pipelined as the extractor runs; records vs the CPU's frequency path: %.2e (relative "
+           "L2, worst of the "
+           "first %d)\n",
+           synth_gpu_device_name(g), n, t_load, omp_get_max_threads(), t_gen / nvar, batch,
+           t_gpu / nvar, t_im / nvar, nvar / t_gpu, nvar / (t_gen + t_gpu + t_im), nvar / t_pipe,
+           worst, nvar < 4 ? nvar : 4);
     free(sf);
-    free(gs);
     free(sr);
     free(vel);
     free(vc);

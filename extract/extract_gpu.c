@@ -1,19 +1,18 @@
 #include "extract_gpu.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sgt_set.h"
 
 typedef struct {
-    float *strain;          /* block x 18 x nt_sgt */
-    synth_gpu_subfault *gs; /* one variation's */
-    double *vel;            /* batch x 3 x nt */
+    float *strain; /* block x 18 x nt_sgt */
+    double *vel;   /* 2 x batch x 3 x nt: the batch in the device's hands and the one before */
 } gpu_buffers;
 
 static void buffers_free(gpu_buffers *b) {
     free(b->strain);
-    free(b->gs);
     free(b->vel);
 }
 
@@ -30,25 +29,38 @@ static int load_chunk(extract_worker *w, const variation_source *src, long first
     return 0;
 }
 
+/* A producing thread's own buffers. */
+typedef struct {
+    variation_buffer vb;
+    synth_gpu_subfault *gs;
+    long cap;
+} thread_buffer;
+
 /* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
  * Returns 1 when one's tensor is not its point's combination. */
-static int stage_variation(extract_worker *w, variation_source *src, int v, int b, long first,
-                           long np, int full, gpu_buffers *buf, double hypo[4], cs_error *err) {
-    int got = variation_source_produce(src, v, hypo, err);
+static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
+                           int b, long first, long np, int full, double hypo[4], cs_error *err) {
+    int got = variation_source_produce_into(src, &t->vb, v, hypo, err);
     if (got == VARIATION_OTHER_POINTS)
         return cs_error_set(err, CS_ERR_INPUT,
                             "its subfaults lie on other points than the rupture's first "
                             "variation's; the CUDA extractor takes the variations of a rupture "
                             "on one geometry (--backend cpu takes it)");
     if (got < 0) return -1;
+    if (t->cap < t->vb.nsf) {
+        synth_gpu_subfault *gs = realloc(t->gs, sizeof *gs * (size_t)t->vb.nsf);
+        if (!gs) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
+        t->gs = gs;
+        t->cap = t->vb.nsf;
+    }
     long n = 0;
-    for (long i = 0; i < src->nsf; i++) {
-        const synth_subfault *s = &src->sf[i];
+    for (long i = 0; i < t->vb.nsf; i++) {
+        const synth_subfault *s = &t->vb.sf[i];
         int use = synth_subfault_usable(w->synth, src->n, s, err);
         if (use < 0) return -1;
         if (!use || s->slot < first || s->slot >= first + np) continue;
         if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
-        synth_gpu_subfault *g = &buf->gs[n++];
+        synth_gpu_subfault *g = &t->gs[n++];
         g->row = s->slot - first;
         g->tinit = s->tinit;
         g->dt_s = s->dt_s;
@@ -57,12 +69,50 @@ static int stage_variation(extract_worker *w, variation_source *src, int v, int 
         g->sr = s->sr;
         memcpy(g->m, s->m, sizeof g->m);
     }
-    return synth_gpu_stage(w->gpu, b, buf->gs, n, err);
+    return synth_gpu_stage(w->gpu, b, t->gs, n, err);
+}
+
+/* Every variation of a batch staged: generated ones by the rank's threads at once (the host's
+ * share of the work), SRFs read by one. Returns 1 when a tensor is not its point's (and no
+ * variation failed). */
+static int stage_batch(extract_worker *w, const variation_source *src, int v0, int nb, long first,
+                       long np, int full, rupture_result *out, cs_error *err) {
+    int nth = src->lfns ? 1 : omp_get_max_threads(), status = 0;
+    thread_buffer *tb = calloc((size_t)nth, sizeof *tb);
+    if (!tb) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+#pragma omp parallel num_threads(nth)
+    {
+        thread_buffer *t = &tb[omp_get_thread_num()];
+#pragma omp for schedule(dynamic)
+        for (int b = 0; b < nb; b++) {
+            int seen;
+#pragma omp atomic read
+            seen = status;
+            if (seen < 0) continue;
+            cs_error e;
+            cs_error_clear(&e);
+            double hypo[4];
+            int rc = stage_variation(w, src, t, v0 + b, b, first, np, full, hypo, &e);
+            if (rc < 0) extract_name_variation(src, v0 + b, &e);
+            if (!rc) memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
+#pragma omp critical(extract_gpu_status)
+            {
+                if (rc < 0 && status >= 0) *err = e;
+                if (rc < 0 || (rc > 0 && status == 0)) status = rc;
+            }
+        }
+    }
+    for (int i = 0; i < nth; i++) {
+        variation_buffer_free(&tb[i].vb);
+        free(tb[i].gs);
+    }
+    free(tb);
+    return status;
 }
 
 /* The records of a batch: IMs by the rank's threads, one variation each. */
-static int finish_batch(extract_worker *w, const gpu_buffers *buf, int v0, int nb,
-                        rupture_result *out, cs_error *err) {
+static int finish_batch(extract_worker *w, const double *vel, int v0, int nb, rupture_result *out,
+                        cs_error *err) {
     int nt = w->synth->nt, failed = 0;
     cs_error first_err;
     cs_error_clear(&first_err);
@@ -70,7 +120,7 @@ static int finish_batch(extract_worker *w, const gpu_buffers *buf, int v0, int n
     for (int b = 0; b < nb; b++) {
         cs_error e;
         cs_error_clear(&e);
-        if (extract_take_record(w, buf->vel + (size_t)b * 3 * nt, out, v0 + b, &e)) {
+        if (extract_take_record(w, vel + (size_t)b * 3 * nt, out, v0 + b, &e)) {
 #pragma omp critical
             {
                 if (!failed) first_err = e;
@@ -85,13 +135,16 @@ static int finish_batch(extract_worker *w, const gpu_buffers *buf, int v0, int n
     return 0;
 }
 
+/* Batches in a pipeline: while the device sums batch i, the host's threads take the measures
+ * of batch i - 1 (two record buffers). */
 static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
                rupture_result *out, cs_error *err) {
     const double *m6 = full ? NULL : src->m6;
     long chunk = synth_gpu_rows(w->gpu, m6 ? 3 : 18);
-    int batch = synth_gpu_batch(w->gpu), loaded = 0;
+    int batch = synth_gpu_batch(w->gpu), loaded = 0, prev_v0 = 0, prev_nb = 0;
+    size_t rec = 3 * (size_t)w->synth->nt * (size_t)batch;
     if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
-    for (int v0 = 0; v0 < nvar; v0 += batch) {
+    for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
         for (long first = 0; first < src->n; first += chunk) {
@@ -99,20 +152,18 @@ static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu
             /* one chunk stays on the device for every batch; several are loaded again */
             if (!loaded || np < src->n) CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
             loaded = 1;
-            for (int b = 0; b < nb; b++) {
-                double hypo[4];
-                int rc = stage_variation(w, src, v0 + b, b, first, np, full, buf, hypo, err);
-                if (rc > 0) return 1;
-                if (rc < 0) {
-                    extract_name_variation(src, v0 + b, err);
-                    return -1;
-                }
-                memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
-            }
+            int rc = stage_batch(w, src, v0, nb, first, np, full, out, err);
+            if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
-        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel, err));
-        CS_CALL(err, finish_batch(w, buf, v0, nb, out, err));
+        if (prev_nb)
+            CS_CALL(err, finish_batch(w, buf->vel + (size_t)((i - 1) % 2) * rec, prev_v0, prev_nb,
+                                      out, err));
+        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel + (size_t)(i % 2) * rec, err));
+        prev_v0 = v0;
+        prev_nb = nb;
+        if (v0 + batch >= nvar)
+            CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
     }
     return 0;
 }
@@ -123,9 +174,8 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     long block = synth_gpu_block(w->gpu);
     int batch = synth_gpu_batch(w->gpu);
     buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
-    buf.gs = malloc(sizeof *buf.gs * (size_t)(src->nsf > src->n ? src->nsf : src->n) * 2 + 1);
-    buf.vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt * (size_t)batch);
-    int rc = buf.strain && buf.gs && buf.vel
+    buf.vel = malloc(sizeof(double) * 2 * 3 * (size_t)w->synth->nt * (size_t)batch);
+    int rc = buf.strain && buf.vel
                  ? run(w, src, nvar, full, &buf, out, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
     buffers_free(&buf);

@@ -63,12 +63,12 @@ void extract_name_variation(const variation_source *src, int v, cs_error *err) {
 static int own_points(extract_worker *w, variation_source *src, int v, double *vel,
                       rupture_result *out, cs_error *err) {
     synth_cache cache = {0};
-    int rc =
-        synth_cache_load(w->synth, src->own_points, src->own_npoints, w->method, NULL, &cache, err);
+    int rc = synth_cache_load(w->synth, src->buf.own_points, src->buf.own_npoints, w->method, NULL,
+                              &cache, err);
     if (!rc)
         rc = w->method == SYNTH_TIME
-                 ? synth_time(w->synth, &cache, src->sf, src->nsf, vel, err)
-                 : synth_frequency(w->synth, &cache, src->sf, src->nsf, vel, err);
+                 ? synth_time(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err)
+                 : synth_frequency(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err);
     synth_cache_free(&cache);
     if (!rc) rc = extract_take_record(w, vel, out, v, err);
     return rc;
@@ -96,11 +96,11 @@ static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int
         if (got == VARIATION_OTHER_POINTS) {
             rc = own_points(w, src, v, vel, out, err);
         } else if (w->method == SYNTH_TIME) {
-            rc = synth_time(w->synth, &cache, src->sf, src->nsf, vel, err);
+            rc = synth_time(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err);
             if (!rc) rc = extract_take_record(w, vel, out, v, err);
         } else {
             memset(w->synth->acc, 0, sizeof(double complex) * 3 * (size_t)w->synth->nf);
-            rc = synth_accumulate(w->synth, &cache, src->sf, src->nsf, w->synth->acc, err);
+            rc = synth_accumulate(w->synth, &cache, src->buf.sf, src->buf.nsf, w->synth->acc, err);
             if (rc == 0) {
                 synth_record(w->synth, w->synth->acc, vel);
                 rc = extract_take_record(w, vel, out, v, err);
@@ -147,7 +147,7 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
                     rc = -1;
                 } else {
                     set_hypo(out, v0 + b, hypo);
-                    rc = synth_accumulate(w->synth, &cache, src->sf, src->nsf,
+                    rc = synth_accumulate(w->synth, &cache, src->buf.sf, src->buf.nsf,
                                           acc + (size_t)b * 3 * nf, err);
                 }
                 if (rc < 0) extract_name_variation(src, v0 + b, err);

@@ -100,9 +100,14 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
         fftw_free(spec);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a %d x %d slip field", px, pz);
     }
-    /* Plans before filling: FFTW_ESTIMATE does not touch the arrays. */
-    fftw_plan fwd = fftw_plan_dft_r2c_2d(pz, px, field, spec, FFTW_ESTIMATE);
-    fftw_plan inv = fftw_plan_dft_c2r_2d(pz, px, spec, field, FFTW_ESTIMATE);
+    /* Plans before filling: FFTW_ESTIMATE does not touch the arrays. FFTW's planner is not
+     * thread-safe (its execution is): variations are made by several threads on GPU ranks. */
+    fftw_plan fwd, inv;
+#pragma omp critical(cs_fftw_planner)
+    {
+        fwd = fftw_plan_dft_r2c_2d(pz, px, field, spec, FFTW_ESTIMATE);
+        inv = fftw_plan_dft_c2r_2d(pz, px, spec, field, FFTW_ESTIMATE);
+    }
     cs_rng rng;
     cs_rng_init(&rng, slip_seed(r, p, slip_index));
     for (long i = 0; i < (long)px * pz; i++)
@@ -122,8 +127,11 @@ int rupgen_slip(const erf_rupture *r, const rupgen_params *p, const double *mu, 
         }
     }
     fftw_execute(inv);
-    fftw_destroy_plan(fwd);
-    fftw_destroy_plan(inv);
+#pragma omp critical(cs_fftw_planner)
+    {
+        fftw_destroy_plan(fwd);
+        fftw_destroy_plan(inv);
+    }
     fftw_free(spec);
 
     /* The window of the padded field that is the fault, normalised to mean 0 and std 1. */

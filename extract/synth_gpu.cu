@@ -111,6 +111,10 @@ struct synth_gpu {
     batched_plan fwd, inv;
     /* variations */
     double2 *acc; /* batch x 3 x nf */
+    /* each variation's stage apart, so threads can stage different variations at once */
+    std::vector<std::vector<staged>> stage_s;
+    std::vector<std::vector<double>> stage_sr;
+    /* the stages put together for the device */
     std::vector<staged> hs;
     std::vector<double> hsr;
     std::vector<int> hstart; /* staged subfaults of variation b: hstart[b] .. hstart[b + 1] */
@@ -206,6 +210,8 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     g->points = points < 1 ? 1 : points;
     g->df = 1.0 / (s->L * s->dt_sgt);
     g->series = 3;
+    g->stage_s.resize(g->batch);
+    g->stage_sr.resize(g->batch);
     cudaDeviceProp prop;
     int rc = 0;
     size_t M = (size_t)s->L * s->up;
@@ -327,19 +333,19 @@ extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
     g->nb = nb;
     CK(cudaSetDevice(g->device));
     CK(cudaMemset(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
-    g->hs.clear();
-    g->hsr.clear();
-    g->hstart.assign(1, 0);
-    g->ncoarse = 0;
+    for (int b = 0; b < g->batch; b++) {
+        g->stage_s[b].clear();
+        g->stage_sr[b].clear();
+    }
     return 0;
 }
 
 extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n,
                                cs_error *err) {
-    if (b < (int)g->hstart.size() - 1 || b >= g->nb)
-        return cs_error_set(err, CS_ERR_INTERNAL, "variation %d staged out of order", b);
-    while ((int)g->hstart.size() - 1 < b)
-        g->hstart.push_back((int)g->hs.size());
+    if (b < 0 || b >= g->nb)
+        return cs_error_set(err, CS_ERR_INTERNAL, "variation %d of a batch of %d", b, g->nb);
+    std::vector<staged> &st = g->stage_s[b];
+    std::vector<double> &ss = g->stage_sr[b];
     int nf = g->s.nf;
     for (long i = 0; i < n; i++) {
         const synth_gpu_subfault *p = &sf[i];
@@ -352,21 +358,39 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         memcpy(q.m, p->m, sizeof q.m);
         q.row = p->row;
         q.nsr = p->nsr;
-        q.sr_off = (long long)g->hsr.size();
-        g->hsr.insert(g->hsr.end(), p->sr, p->sr + p->nsr);
+        q.sr_off = (long long)ss.size(); /* within the variation's samples, until put together */
+        ss.insert(ss.end(), p->sr, p->sr + p->nsr);
         /* the coarse grid of synth.c's slip_rate_spectrum, or the direct sum where it is as
          * coarse as the record's own */
         double hw = q.tc + q.dts;
         q.dfc = 1.0 / (64.0 * hw);
         q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
         q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
-        q.c_off = g->ncoarse;
-        if (!q.direct) g->ncoarse += q.nc + 1;
-        g->hs.push_back(q);
+        st.push_back(q);
     }
-    if (g->hstart.size() == (size_t)b + 1) g->hstart.push_back((int)g->hs.size());
-    g->hstart[b + 1] = (int)g->hs.size();
     return 0;
+}
+
+/* The variations' stages in one array, in order, with their offsets into the samples and the
+ * coarse nodes. */
+static void put_together(synth_gpu *g) {
+    g->hs.clear();
+    g->hsr.clear();
+    g->hstart.assign(1, 0);
+    g->ncoarse = 0;
+    for (int b = 0; b < g->nb; b++) {
+        long long base = (long long)g->hsr.size();
+        for (staged q : g->stage_s[b]) {
+            q.sr_off += base;
+            q.c_off = g->ncoarse;
+            if (!q.direct) g->ncoarse += q.nc + 1;
+            g->hs.push_back(q);
+        }
+        g->hsr.insert(g->hsr.end(), g->stage_sr[b].begin(), g->stage_sr[b].end());
+        g->hstart.push_back((int)g->hs.size());
+        g->stage_s[b].clear();
+        g->stage_sr[b].clear();
+    }
 }
 
 template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
@@ -479,9 +503,8 @@ __global__ void accumulate_kernel(const staged *sub, const int *start, const dou
 }
 
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
+    put_together(g);
     size_t ns = g->hs.size();
-    while ((int)g->hstart.size() < g->nb + 1)
-        g->hstart.push_back((int)ns);
     if (ns == 0) return 0;
     CK(cudaSetDevice(g->device));
     CK(ensure(&g->ds, &g->cap_s, ns));
@@ -500,10 +523,6 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     accumulate_kernel<<<grid, 128>>>(g->ds, g->dstart, g->dsr, g->dC, g->G, g->series, g->s.nf,
                                      g->df, g->acc);
     CK(cudaGetLastError());
-    g->hs.clear();
-    g->hsr.clear();
-    g->hstart.assign(1, 0);
-    g->ncoarse = 0;
     return 0;
 }
 

@@ -64,7 +64,8 @@ int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain, const 
                    cs_error *err);
 /* Zeroes the accumulators of nb variations. */
 int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
-/* Stages variation b's subfaults (every one on a loaded row); variations in increasing b. */
+/* Stages variation b's subfaults (every one on a loaded row). Threads may stage different
+ * variations at once; one variation is staged once per accumulate. */
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);

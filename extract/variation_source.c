@@ -4,13 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void variation_buffer_free(variation_buffer *b) {
+    free(b->sf);
+    free(b->sr);
+    free(b->own_points);
+    memset(b, 0, sizeof *b);
+}
+
 void variation_source_close(variation_source *src) {
     free(src->points);
     free(src->m6);
     free(src->vs);
-    free(src->sf);
-    free(src->sr);
-    free(src->own_points);
+    variation_buffer_free(&src->buf);
     memset(src, 0, sizeof *src);
 }
 
@@ -21,8 +26,7 @@ static int open_generated(variation_source *src, cs_error *err) {
     src->points = malloc(sizeof(long) * nn);
     src->m6 = malloc(sizeof(double) * 6 * nn);
     src->vs = malloc(sizeof(double) * 2 * nn);
-    src->sf = malloc(sizeof *src->sf * nn);
-    if (!src->points || !src->m6 || !src->vs || !src->sf)
+    if (!src->points || !src->m6 || !src->vs)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %ld points", n);
     src->rho = src->vs + n;
     for (long i = 0; i < n; i++) {
@@ -40,36 +44,43 @@ static int open_generated(variation_source *src, cs_error *err) {
     return 0;
 }
 
-static int produce_generated(variation_source *src, int v, double hypo[4], cs_error *err) {
+static int produce_generated(const variation_source *src, variation_buffer *b, int v,
+                             double hypo[4], cs_error *err) {
+    if (b->cap < src->n) {
+        synth_subfault *sf = realloc(b->sf, sizeof *sf * (size_t)(src->n ? src->n : 1));
+        if (!sf) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
+        b->sf = sf;
+        b->cap = src->n;
+    }
     srf_file srf;
     rupgen_info info;
     CS_CALL(err, rupgen_variation_in(src->r, src->gen, src->vs, src->rho, v, &srf, &info, err));
     size_t need = (size_t)(srf.nsamples ? srf.nsamples : 1);
-    if (need > src->sr_cap) {
-        double *grown = realloc(src->sr, sizeof(double) * need);
+    if (need > b->sr_cap) {
+        double *grown = realloc(b->sr, sizeof(double) * need);
         if (!grown) {
             srf_free(&srf);
             return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
         }
-        src->sr = grown;
-        src->sr_cap = need;
+        b->sr = grown;
+        b->sr_cap = need;
     }
     long at = 0;
     for (long i = 0; i < src->n; i++) {
         const srf_point *p = &srf.points[i];
-        synth_subfault *q = &src->sf[i];
+        synth_subfault *q = &b->sf[i];
         memcpy(q->m, src->m6 + 6 * i, sizeof q->m);
         q->slot = (int)i;
         q->scale = src->sgt->material[3 * src->points[i] + 1] * p->area * 1e-4;
         q->tinit = p->tinit;
         q->dt_s = p->dt;
         q->nsr = p->nt[0];
-        q->sr = src->sr + at;
+        q->sr = b->sr + at;
         for (int j = 0; j < p->nt[0]; j++)
-            src->sr[at + j] = p->sr[0][j] * 0.01;
+            b->sr[at + j] = p->sr[0][j] * 0.01;
         at += p->nt[0];
     }
-    src->nsf = src->n;
+    b->nsf = src->n;
     srf_free(&srf);
     hypo[0] = info.hypo_lat;
     hypo[1] = info.hypo_lon;
@@ -78,18 +89,19 @@ static int produce_generated(variation_source *src, int v, double hypo[4], cs_er
     return 0;
 }
 
-/* Reads variation v's SRF into src->sf; its points into *points (allocated). */
-static int read_srf(variation_source *src, int v, long **points, long *npoints, double hypo[4],
-                    cs_error *err) {
+/* Reads variation v's SRF into b; its points into *points (allocated). */
+static int read_srf(const variation_source *src, variation_buffer *b, int v, long **points,
+                    long *npoints, double hypo[4], cs_error *err) {
     srf_file srf;
     CS_CALL(err, srf_read(src->lfns[v], &srf, err));
-    free(src->sf);
-    free(src->sr);
-    src->sf = NULL;
-    src->sr = NULL;
-    src->sr_cap = 0;
-    int rc = synth_subfaults_from_srf(src->sgt, &srf, &src->sf, &src->nsf, points, npoints,
-                                      &src->sr, err);
+    free(b->sf);
+    free(b->sr);
+    b->sf = NULL;
+    b->sr = NULL;
+    b->sr_cap = 0;
+    int rc =
+        synth_subfaults_from_srf(src->sgt, &srf, &b->sf, &b->nsf, points, npoints, &b->sr, err);
+    b->cap = b->nsf;
     /* the hypocentre: the first point to rupture */
     long first = 0;
     for (long i = 1; i < srf.npoints; i++)
@@ -104,13 +116,14 @@ static int read_srf(variation_source *src, int v, long **points, long *npoints, 
 
 static int open_files(variation_source *src, cs_error *err) {
     double hypo[4];
-    CS_CALL(err, read_srf(src, 0, &src->points, &src->n, hypo, err));
+    CS_CALL(err, read_srf(src, &src->buf, 0, &src->points, &src->n, hypo, err));
     src->m6 = calloc(6 * (size_t)(src->n ? src->n : 1), sizeof(double));
     if (!src->m6) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     /* each point's combination is made for its first subfault's tensor; a variation with
      * another one makes the synthesis fall back to every component's spectra */
-    for (long q = src->nsf - 1; q >= 0; q--)
-        memcpy(src->m6 + 6 * src->sf[q].slot, src->sf[q].m, sizeof src->sf[q].m);
+    const variation_buffer *b = &src->buf;
+    for (long q = b->nsf - 1; q >= 0; q--)
+        memcpy(src->m6 + 6 * b->sf[q].slot, b->sf[q].m, sizeof b->sf[q].m);
     return 0;
 }
 
@@ -131,13 +144,14 @@ int variation_source_open(variation_source *src, const sgt_set *sgt, const rupge
     return rc;
 }
 
-int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err) {
-    if (!src->lfns) return produce_generated(src, v, hypo, err);
+int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
+                                  double hypo[4], cs_error *err) {
+    if (!src->lfns) return produce_generated(src, b, v, hypo, err);
     long *points = NULL, npoints = 0;
-    free(src->own_points);
-    src->own_points = NULL;
-    src->own_npoints = 0;
-    if (read_srf(src, v, &points, &npoints, hypo, err)) {
+    free(b->own_points);
+    b->own_points = NULL;
+    b->own_npoints = 0;
+    if (read_srf(src, b, v, &points, &npoints, hypo, err)) {
         free(points);
         return -1;
     }
@@ -145,7 +159,11 @@ int variation_source_produce(variation_source *src, int v, double hypo[4], cs_er
         free(points);
         return 0;
     }
-    src->own_points = points;
-    src->own_npoints = npoints;
+    b->own_points = points;
+    b->own_npoints = npoints;
     return VARIATION_OTHER_POINTS;
+}
+
+int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err) {
+    return variation_source_produce_into(src, &src->buf, v, hypo, err);
 }

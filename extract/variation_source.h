@@ -10,23 +10,27 @@
 #include "rupgen.h"
 #include "synth.h"
 
+/* One variation's subfaults; a thread producing variations keeps its own. */
+typedef struct {
+    synth_subfault *sf;
+    long nsf, cap;
+    double *sr;
+    size_t sr_cap;
+    long *own_points; /* VARIATION_OTHER_POINTS: that variation's own points */
+    long own_npoints;
+} variation_buffer;
+
 typedef struct {
     const sgt_set *sgt;
     const rupgen_params *gen;
     const erf_rupture *r;
     char *const *lfns; /* SRF paths, or NULL: generated */
     int nvar;
-    long n;           /* the rupture's points (SRF: the first variation's) */
-    long *points;     /* their save points */
-    double *m6;       /* n x 6: the moment tensor of each point's first subfault, or NULL */
-    double *vs, *rho; /* generated: the medium at each point */
-    /* the last variation produced */
-    synth_subfault *sf;
-    long nsf;
-    double *sr;
-    size_t sr_cap;
-    long *own_points; /* VARIATION_OTHER_POINTS: that variation's own points */
-    long own_npoints;
+    long n;               /* the rupture's points (SRF: the first variation's) */
+    long *points;         /* their save points */
+    double *m6;           /* n x 6: the moment tensor of each point's first subfault, or NULL */
+    double *vs, *rho;     /* generated: the medium at each point */
+    variation_buffer buf; /* the last variation produced by variation_source_produce */
 } variation_source;
 
 /* The variation's subfaults lie on other points than the first variation's (SRFs only). */
@@ -34,9 +38,14 @@ enum { VARIATION_OTHER_POINTS = 2 };
 
 int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
                           const erf_rupture *r, int nvar, char *const *lfns, cs_error *err);
-/* Variation v into src->sf (slots index src->points, or src->own_points when it returns
+/* Variation v into src->buf (slots index src->points, or buf.own_points when it returns
  * VARIATION_OTHER_POINTS); hypo: lat, lon, depth (km), slip realisation (0 for SRFs). */
 int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err);
+/* The same into a buffer of the caller's: several threads may produce generated variations of
+ * one source at once (SRF files are read by one thread: PROJ's transformations are shared). */
+int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
+                                  double hypo[4], cs_error *err);
+void variation_buffer_free(variation_buffer *b);
 void variation_source_close(variation_source *src);
 
 #endif
