@@ -88,25 +88,29 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
     return bad ? -1 : 0;
 }
 
-/* The extractor's pipeline (extract_gpu.c): the measures of batch i - 1 while the device sums
- * batch i. Returns the wall time. */
+/* The extractor's pipeline (extract_gpu.c): while the device sums batch i, the host's threads
+ * take the measures of batch i - 1 and make batch i + 1. Returns the wall time. */
 static double pipelined(const synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
                         rupgen_medium medium, const double *m6, long n, int nlay, int nvar,
                         int batch, synth_gpu *g, const im_config *ims, int nim, double *vel2,
                         double *values, cs_error *err) {
     size_t rec = 3 * (size_t)c->nt * (size_t)batch;
     double t0 = cs_now();
-    int prev_nb = 0;
+    int nb = nvar < batch ? nvar : batch;
+    if (synth_gpu_begin(g, nb, err) || gen_batch(c, r, p, medium, m6, n, nlay, 0, nb, g) ||
+        synth_gpu_accumulate(g, err))
+        return -1;
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
-        int nb = nvar - v0 < batch ? nvar - v0 : batch;
-        if (synth_gpu_begin(g, nb, err) || gen_batch(c, r, p, medium, m6, n, nlay, v0, nb, g) ||
-            synth_gpu_accumulate(g, err))
+        nb = nvar - v0 < batch ? nvar - v0 : batch;
+        int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
+        if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec, batch, values))
             return -1;
-        if (prev_nb && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec, prev_nb, values))
+        if (nnext > 0 && (synth_gpu_begin(g, nnext, err) ||
+                          gen_batch(c, r, p, medium, m6, n, nlay, next, nnext, g)))
             return -1;
         if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, err)) return -1;
-        prev_nb = nb;
-        if (v0 + batch >= nvar && ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, nb, values))
+        if (nnext > 0 && synth_gpu_accumulate(g, err)) return -1;
+        if (nnext <= 0 && ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, nb, values))
             return -1;
     }
     return cs_now() - t0;

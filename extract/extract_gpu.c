@@ -135,37 +135,66 @@ static int finish_batch(extract_worker *w, const double *vel, int v0, int nb, ru
     return 0;
 }
 
-/* Batches in a pipeline: while the device sums batch i, the host's threads take the measures
- * of batch i - 1 (two record buffers). */
-static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
-               rupture_result *out, cs_error *err) {
+/* A rupture whose spectra the device holds at once, its batches in a pipeline: while the
+ * device sums batch i, the host's threads take the measures of batch i - 1 and make the
+ * variations of batch i + 1 (two record buffers). */
+static int pipelined(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
+                     rupture_result *out, cs_error *err) {
     const double *m6 = full ? NULL : src->m6;
-    long chunk = synth_gpu_rows(w->gpu, m6 ? 3 : 18);
-    int batch = synth_gpu_batch(w->gpu), loaded = 0, prev_v0 = 0, prev_nb = 0;
+    int batch = synth_gpu_batch(w->gpu);
     size_t rec = 3 * (size_t)w->synth->nt * (size_t)batch;
-    if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
+    CS_CALL(err, load_chunk(w, src, 0, src->n, m6, buf, err));
+    int nb = nvar < batch ? nvar : batch, rc;
+    CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
+    if ((rc = stage_batch(w, src, 0, nb, 0, src->n, full, out, err))) return rc;
+    CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
+        nb = nvar - v0 < batch ? nvar - v0 : batch;
+        int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
+        if (i > 0)
+            CS_CALL(err, finish_batch(w, buf->vel + (size_t)((i - 1) % 2) * rec, v0 - batch, batch,
+                                      out, err));
+        if (nnext > 0) {
+            CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
+            if ((rc = stage_batch(w, src, next, nnext, 0, src->n, full, out, err))) return rc;
+        }
+        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel + (size_t)(i % 2) * rec, err));
+        if (nnext > 0) CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
+        if (nnext <= 0)
+            CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
+    }
+    return 0;
+}
+
+/* A rupture whose spectra the device cannot hold at once: every batch takes the chunks of its
+ * points in turn, each loaded again. */
+static int chunked(extract_worker *w, variation_source *src, int nvar, int full, long chunk,
+                   gpu_buffers *buf, rupture_result *out, cs_error *err) {
+    const double *m6 = full ? NULL : src->m6;
+    int batch = synth_gpu_batch(w->gpu);
+    for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
         for (long first = 0; first < src->n; first += chunk) {
             long np = src->n - first < chunk ? src->n - first : chunk;
-            /* one chunk stays on the device for every batch; several are loaded again */
-            if (!loaded || np < src->n) CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
-            loaded = 1;
+            CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
             int rc = stage_batch(w, src, v0, nb, first, np, full, out, err);
             if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
-        if (prev_nb)
-            CS_CALL(err, finish_batch(w, buf->vel + (size_t)((i - 1) % 2) * rec, prev_v0, prev_nb,
-                                      out, err));
-        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel + (size_t)(i % 2) * rec, err));
-        prev_v0 = v0;
-        prev_nb = nb;
-        if (v0 + batch >= nvar)
-            CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
+        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel, err));
+        CS_CALL(err, finish_batch(w, buf->vel, v0, nb, out, err));
     }
     return 0;
+}
+
+static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
+               rupture_result *out, cs_error *err) {
+    long chunk = synth_gpu_rows(w->gpu, full || !src->m6 ? 18 : 3);
+    if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
+    if (nvar < 1) return 0;
+    return chunk >= src->n ? pipelined(w, src, nvar, full, buf, out, err)
+                           : chunked(w, src, nvar, full, chunk, buf, out, err);
 }
 
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,

@@ -38,10 +38,19 @@ static int open_gpu(worker_state *ws, MPI_Comm comm, cs_error *err) {
         ws->sgt.time_shift, {ws->sgt.impulse[0], ws->sgt.impulse[1], ws->sgt.impulse[2]}};
     long block = 128;
     int batch = 128;
+    /* settings for tuning, and for tests that take the chunked and multi-batch paths on a
+     * small site: variations per batch, points of spectra the device keeps at most */
+    long v;
+    const char *e = getenv("CYBERSHAKE_GPU_BATCH");
+    if (e && !cs_parse_long(e, &v) && v >= 1 && v <= 4096) batch = (int)v;
+    long most = 0;
+    e = getenv("CYBERSHAKE_GPU_POINTS");
+    if (e && !cs_parse_long(e, &v) && v >= 1) most = v;
     double fr = synth_gpu_free_bytes(local);
     if (fr < 0) return synth_gpu_available(err) ? -1 : cs_error_set(err, CS_ERR_RESOURCE, "no GPU");
     double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0);
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));
+    if (most > 0 && points > most) points = most;
     if (points < 1)
         return cs_error_set(err, CS_ERR_RESOURCE,
                             "the GPU has %.2f GB free, too little for the extractor's buffers "

@@ -132,6 +132,13 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+static void rotd_sample(double a, double b, const double *c, const double *s, double *peak) {
+    for (int k = 0; k < 180; k++) {
+        double r = fabs(a * c[k] + b * s[k]);
+        peak[k] = r > peak[k] ? r : peak[k];
+    }
+}
+
 void im_rotd(const double *x, const double *y, int nt, double *rot50, double *rot100) {
     double c[180], s[180], peak[180];
     for (int k = 0; k < 180; k++) {
@@ -139,13 +146,19 @@ void im_rotd(const double *x, const double *y, int nt, double *rot50, double *ro
         s[k] = sin(k * M_PI / 180);
         peak[k] = 0;
     }
-    for (int t = 0; t < nt; t++) {
-        double a = x[t], b = y[t];
-        for (int k = 0; k < 180; k++) {
-            double r = fabs(a * c[k] + b * s[k]);
-            peak[k] = r > peak[k] ? r : peak[k];
-        }
-    }
+    /* Every 16th sample first: the smallest of those peaks is a floor under every angle's
+     * peak, and a sample whose radius is below it (|p . u| <= |p|, with a margin for rounding)
+     * is the peak at no angle. Only the others are then projected: the same maxima, bit for
+     * bit, from the few samples near the motion's outer envelope. */
+    enum { STRIDE = 16 };
+    for (int t = 0; t < nt; t += STRIDE)
+        rotd_sample(x[t], y[t], c, s, peak);
+    double floor2 = peak[0];
+    for (int k = 1; k < 180; k++)
+        floor2 = peak[k] < floor2 ? peak[k] : floor2;
+    floor2 *= floor2 * (1 - 1e-9);
+    for (int t = 0; t < nt; t++)
+        if (x[t] * x[t] + y[t] * y[t] >= floor2) rotd_sample(x[t], y[t], c, s, peak);
     qsort(peak, 180, sizeof(double), cmp_double);
     *rot50 = 0.5 * (peak[89] + peak[90]);
     *rot100 = peak[179];

@@ -51,6 +51,66 @@ TEST(im_oscillator_matches_step_and_ramp_responses) {
     CHECK(im_substeps(0.05, 1.0) == 4 && im_substeps(0.01, 10) == 1);
 }
 
+/* im_rotd projects only the samples that can be an angle's peak: on wandering, decaying
+ * two-component motions (a bundle of oscillations with random phases, noise and spikes) and on
+ * decaying ellipses, its RotD50 and RotD100 are the brute-force scan's over every sample, to the
+ * last bit. */
+TEST(im_rotd_skips_no_peak) {
+    int nt = 20000;
+    double *x = malloc(sizeof(double) * nt), *y = malloc(sizeof(double) * nt);
+    unsigned long long st = 12345;
+    for (int trial = 0; trial < 20; trial++) {
+        double ph[6];
+        for (int j = 0; j < 6; j++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            ph[j] = (double)(st >> 11) / 9007199254740992.0 * 2 * M_PI;
+        }
+        for (int i = 0; i < nt; i++) {
+            double t = i * 0.01, env = t * exp(-t / (5 + trial));
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            double noise = ((double)(st >> 11) / 9007199254740992.0 - 0.5) * 0.05;
+            x[i] = env * (sin(2.1 * t + ph[0]) + 0.5 * sin(7.3 * t + ph[1]) +
+                          0.2 * sin(0.4 * t + ph[2])) +
+                   noise;
+            y[i] = env * (cos(1.7 * t + ph[3]) + 0.7 * sin(5.1 * t + ph[4]) +
+                          0.3 * sin(13 * t + ph[5])) -
+                   noise;
+            if (i == 3 * trial + 7) x[i] += 40; /* a spike off the stride */
+            if (trial >= 10) {
+                /* ellipses: the lowest peak (the minor axis) sits on samples whose radius is
+                 * that peak, right at the floor the scan prunes by */
+                double aspect = 1 + 0.1 * (trial - 10);
+                x[i] = env * cos(2.1 * t + ph[0]);
+                y[i] = env * aspect * sin(2.1 * t + ph[0]);
+            }
+        }
+        double c[180], s[180], peak[180], r50, r100;
+        for (int k = 0; k < 180; k++) {
+            c[k] = cos(k * M_PI / 180);
+            s[k] = sin(k * M_PI / 180);
+            peak[k] = 0;
+        }
+        for (int i = 0; i < nt; i++)
+            for (int k = 0; k < 180; k++) {
+                double r = fabs(x[i] * c[k] + y[i] * s[k]);
+                peak[k] = r > peak[k] ? r : peak[k];
+            }
+        /* the brute force's median and largest, by selection */
+        for (int a = 0; a < 180; a++)
+            for (int b = a + 1; b < 180; b++)
+                if (peak[b] < peak[a]) {
+                    double tmp = peak[a];
+                    peak[a] = peak[b];
+                    peak[b] = tmp;
+                }
+        im_rotd(x, y, nt, &r50, &r100);
+        CHECK(r50 == 0.5 * (peak[89] + peak[90]));
+        CHECK(r100 == peak[179]);
+    }
+    free(x);
+    free(y);
+}
+
 TEST(im_rotd_of_linear_and_circular_motion) {
     int nt = 3600;
     double *x = malloc(sizeof(double) * nt), *y = malloc(sizeof(double) * nt), r50, r100;
