@@ -88,11 +88,20 @@ static int plan_for(batched_plan *p, int n, int batch, cufftType type, cs_error 
 
 /* ------------------------------------------------------------------------------ the context */
 
+/* A staged subfault (96 bytes): its samples and coarse nodes at offsets within its variation's,
+ * the variation's own offsets added on the device. */
 struct staged {
     double tinit, tc, dts, scale, dfc;
-    double m[6];
-    long long row, sr_off, c_off;
-    int nsr, nc, direct, pad;
+    float m[6];
+    int row, sr_off, c_off, nsr, nc, direct, b, pad;
+};
+
+/* One variation's stage, in pinned memory (copied to the device asynchronously). */
+struct stage_area {
+    staged *s;
+    float *sr;
+    size_t cap_s, cap_sr;
+    long n, nsr, ncoarse;
 };
 
 struct synth_gpu {
@@ -112,18 +121,17 @@ struct synth_gpu {
     /* variations */
     double2 *acc; /* batch x 3 x nf */
     /* each variation's stage apart, so threads can stage different variations at once */
-    std::vector<std::vector<staged>> stage_s;
-    std::vector<std::vector<double>> stage_sr;
-    /* the stages put together for the device */
-    std::vector<staged> hs;
-    std::vector<double> hsr;
-    std::vector<int> hstart; /* staged subfaults of variation b: hstart[b] .. hstart[b + 1] */
-    long long ncoarse;
+    std::vector<stage_area> areas;
+    /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
+     * from c_base[b] (pinned, 3 x (batch + 1)) */
+    long long *bases;
+    cudaEvent_t copied; /* the stages' copies done: the areas may be written again */
+    int copies_pending;
     staged *ds;
-    double *dsr;
+    float *dsr;
     double2 *dC;
-    int *dstart;
-    size_t cap_s, cap_sr, cap_c, cap_start;
+    long long *dbases;
+    size_t cap_s, cap_sr, cap_c;
     /* records */
     cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
     double *Y;             /* batch x 3 x M */
@@ -191,7 +199,13 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->ds);
     cudaFree(g->dsr);
     cudaFree(g->dC);
-    cudaFree(g->dstart);
+    cudaFree(g->dbases);
+    cudaFreeHost(g->bases);
+    for (stage_area &a : g->areas) {
+        cudaFreeHost(a.s);
+        cudaFreeHost(a.sr);
+    }
+    if (g->copied) cudaEventDestroy(g->copied);
     cudaFree(g->X);
     cudaFree(g->Y);
     delete g;
@@ -211,8 +225,7 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     g->points = points < 1 ? 1 : points;
     g->df = 1.0 / (s->L * s->dt_sgt);
     g->series = 3;
-    g->stage_s.resize(g->batch);
-    g->stage_sr.resize(g->batch);
+    g->areas.assign(g->batch, stage_area());
     cudaDeviceProp prop;
     int rc = 0;
     size_t M = (size_t)s->L * s->up;
@@ -235,6 +248,9 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->acc, sizeof(double2) * 3 * (size_t)s->nf * g->batch));
     OPEN_CK(cudaMalloc(&g->X, sizeof(cufftDoubleComplex) * 3 * half((int)M) * g->batch));
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
+    OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
+    OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
+    OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     /* the zero padding of the forward transforms is written once: loads fill only the samples */
     if (!rc) OPEN_CK(cudaMemset(g->real, 0, sizeof(double) * 18 * (size_t)s->L * g->block));
 #undef OPEN_CK
@@ -333,64 +349,24 @@ extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
                             g->batch);
     g->nb = nb;
     g->zero_pending = 1;
-    for (int b = 0; b < g->batch; b++) {
-        g->stage_s[b].clear();
-        g->stage_sr[b].clear();
-    }
+    CK(cudaSetDevice(g->device));
+    /* the areas are about to be written: the last batch's copies out of them must be done */
+    if (g->copies_pending) CK(cudaEventSynchronize(g->copied));
+    g->copies_pending = 0;
+    for (int b = 0; b < g->batch; b++)
+        g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
     return 0;
 }
 
-extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n,
-                               cs_error *err) {
-    if (b < 0 || b >= g->nb)
-        return cs_error_set(err, CS_ERR_INTERNAL, "variation %d of a batch of %d", b, g->nb);
-    std::vector<staged> &st = g->stage_s[b];
-    std::vector<double> &ss = g->stage_sr[b];
-    int nf = g->s.nf;
-    for (long i = 0; i < n; i++) {
-        const synth_gpu_subfault *p = &sf[i];
-        staged q;
-        memset(&q, 0, sizeof q);
-        q.tinit = p->tinit;
-        q.dts = p->dt_s;
-        q.tc = 0.5 * (p->nsr - 1) * p->dt_s;
-        q.scale = p->scale;
-        memcpy(q.m, p->m, sizeof q.m);
-        q.row = p->row;
-        q.nsr = p->nsr;
-        q.sr_off = (long long)ss.size(); /* within the variation's samples, until put together */
-        ss.insert(ss.end(), p->sr, p->sr + p->nsr);
-        /* the coarse grid of synth.c's slip_rate_spectrum, or the direct sum where it is as
-         * coarse as the record's own */
-        double hw = q.tc + q.dts;
-        q.dfc = 1.0 / (64.0 * hw);
-        q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
-        q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
-        st.push_back(q);
-    }
-    return 0;
-}
-
-/* The variations' stages in one array, in order, with their offsets into the samples and the
- * coarse nodes. */
-static void put_together(synth_gpu *g) {
-    g->hs.clear();
-    g->hsr.clear();
-    g->hstart.assign(1, 0);
-    g->ncoarse = 0;
-    for (int b = 0; b < g->nb; b++) {
-        long long base = (long long)g->hsr.size();
-        for (staged q : g->stage_s[b]) {
-            q.sr_off += base;
-            q.c_off = g->ncoarse;
-            if (!q.direct) g->ncoarse += q.nc + 1;
-            g->hs.push_back(q);
-        }
-        g->hsr.insert(g->hsr.end(), g->stage_sr[b].begin(), g->stage_sr[b].end());
-        g->hstart.push_back((int)g->hs.size());
-        g->stage_s[b].clear();
-        g->stage_sr[b].clear();
-    }
+/* Pinned room for n items, kept (what it held is not). */
+template <typename T> static cudaError_t pinned(T **p, size_t *cap, size_t n) {
+    if (n <= *cap) return cudaSuccess;
+    cudaFreeHost(*p);
+    *p = NULL;
+    size_t want = n + n / 4 + 64;
+    cudaError_t e = cudaHostAlloc((void **)p, sizeof(T) * want, cudaHostAllocDefault);
+    *cap = e == cudaSuccess ? want : 0;
+    return e;
 }
 
 template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
@@ -403,10 +379,58 @@ template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
     return e;
 }
 
+extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n,
+                               cs_error *err) {
+    if (b < 0 || b >= g->nb)
+        return cs_error_set(err, CS_ERR_INTERNAL, "variation %d of a batch of %d", b, g->nb);
+    stage_area &a = g->areas[b];
+    size_t samples = 0;
+    for (long i = 0; i < n; i++)
+        samples += (size_t)sf[i].nsr;
+    if (a.n || a.nsr) return cs_error_set(err, CS_ERR_INTERNAL, "variation %d staged twice", b);
+    /* the area's last copy to the device must be done before it is written again */
+    if (g->copies_pending) CK(cudaEventSynchronize(g->copied));
+    if (samples > 2147483647UL || n > 2147483647L)
+        return cs_error_set(err, CS_ERR_RESOURCE, "a variation of %zu slip-rate samples", samples);
+    CK(pinned(&a.s, &a.cap_s, (size_t)n));
+    CK(pinned(&a.sr, &a.cap_sr, samples));
+    int nf = g->s.nf;
+    for (long i = 0; i < n; i++) {
+        const synth_gpu_subfault *p = &sf[i];
+        staged &q = a.s[a.n++];
+        memset(&q, 0, sizeof q);
+        q.tinit = p->tinit;
+        q.dts = p->dt_s;
+        q.tc = 0.5 * (p->nsr - 1) * p->dt_s;
+        q.scale = p->scale;
+        for (int c = 0; c < 6; c++)
+            q.m[c] = (float)p->m[c];
+        q.row = (int)p->row;
+        q.nsr = p->nsr;
+        q.b = b;
+        q.sr_off = (int)a.nsr;
+        for (int j = 0; j < p->nsr; j++)
+            a.sr[a.nsr + j] = (float)p->sr[j];
+        a.nsr += p->nsr;
+        /* the coarse grid of synth.c's slip_rate_spectrum, or the direct sum where it is as
+         * coarse as the record's own */
+        double hw = q.tc + q.dts;
+        q.dfc = 1.0 / (64.0 * hw);
+        q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
+        q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
+        q.c_off = (int)a.ncoarse;
+        if (!q.direct) a.ncoarse += q.nc + 1;
+    }
+    return 0;
+}
+
 /* Node m >= 0 of the coarse centred sum: sum_j s_j exp(i 2 pi m dfc (tc - j dts)). */
-__global__ void coarse_kernel(const staged *sub, const double *sr, double2 *C) {
+__global__ void coarse_kernel(const staged *sub, const long long *bases, int nb, const float *sr,
+                              double2 *C) {
     const staged q = sub[blockIdx.x];
     if (q.direct) return;
+    const float *srq = sr + bases[nb + 1 + q.b] + q.sr_off;
+    double2 *Cq = C + bases[2 * (nb + 1) + q.b] + q.c_off;
     for (int m = threadIdx.x; m <= q.nc; m += blockDim.x) {
         double f = m * q.dfc, re = 0, im = 0, sn, cs, bs, bc;
         double p0 = f * q.tc;
@@ -416,14 +440,14 @@ __global__ void coarse_kernel(const staged *sub, const double *sr, double2 *C) {
         p1 -= rint(p1);
         sincospi(-2 * p1, &bs, &bc);
         for (int j = 0; j < q.nsr; j++) {
-            double v = sr[q.sr_off + j];
+            double v = srq[j];
             re += v * cs;
             im += v * sn;
             double r = cs * bc - sn * bs;
             sn = cs * bs + sn * bc;
             cs = r;
         }
-        C[q.c_off + m] = make_double2(re, im);
+        Cq[m] = make_double2(re, im);
     }
 }
 
@@ -434,15 +458,18 @@ __global__ void coarse_kernel(const staged *sub, const double *sr, double2 *C) {
  * ~1e-7, as the float spectra they multiply). */
 enum { TILE = 64 };
 
-__global__ void accumulate_kernel(const staged *sub, const int *start, const double *sr,
-                                  const double2 *C, const float2 *G, int series, int nf, double df,
-                                  double2 *acc) {
+__global__ void accumulate_kernel(const staged *sub, const long long *bases, int nb,
+                                  const float *sr_all, const double2 *C_all, const float2 *G,
+                                  int series, int nf, double df, double2 *acc) {
     __shared__ staged tile[TILE];
     int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    const long long *start = bases;
+    const float *sr = sr_all + bases[nb + 1 + b];
+    const double2 *C = C_all + bases[2 * (nb + 1) + b];
     double f = k * df;
     double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
-    for (int i0 = start[b]; i0 < start[b + 1]; i0 += TILE) {
-        int nt = min(TILE, start[b + 1] - i0);
+    for (long long i0 = start[b]; i0 < start[b + 1]; i0 += TILE) {
+        int nt = (int)min((long long)TILE, start[b + 1] - i0);
         __syncthreads();
         for (int j = threadIdx.x; j < nt; j += blockDim.x)
             tile[j] = sub[i0 + j];
@@ -519,28 +546,42 @@ __global__ void accumulate_kernel(const staged *sub, const int *start, const dou
 }
 
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
-    put_together(g);
-    size_t ns = g->hs.size();
+    int nb = g->nb;
+    long long *start = g->bases, *srb = start + nb + 1, *cb = srb + nb + 1;
+    start[0] = srb[0] = cb[0] = 0;
+    for (int b = 0; b < nb; b++) {
+        start[b + 1] = start[b] + g->areas[b].n;
+        srb[b + 1] = srb[b] + g->areas[b].nsr;
+        cb[b + 1] = cb[b] + g->areas[b].ncoarse;
+    }
+    size_t ns = (size_t)start[nb];
     CK(cudaSetDevice(g->device));
     /* in stream order: after the previous batch's records were taken */
-    if (g->zero_pending)
-        CK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * g->nb));
+    if (g->zero_pending) CK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
     g->zero_pending = 0;
     if (ns == 0) return 0;
     CK(ensure(&g->ds, &g->cap_s, ns));
-    CK(ensure(&g->dsr, &g->cap_sr, g->hsr.size() + 1));
-    CK(ensure(&g->dC, &g->cap_c, (size_t)g->ncoarse + 1));
-    CK(ensure(&g->dstart, &g->cap_start, g->hstart.size()));
-    CK(cudaMemcpy(g->ds, g->hs.data(), sizeof(staged) * ns, cudaMemcpyHostToDevice));
-    if (!g->hsr.empty())
-        CK(cudaMemcpy(g->dsr, g->hsr.data(), sizeof(double) * g->hsr.size(),
-                      cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(g->dstart, g->hstart.data(), sizeof(int) * g->hstart.size(),
-                  cudaMemcpyHostToDevice));
-    coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dsr, g->dC);
+    CK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
+    CK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
+    for (int b = 0; b < nb; b++) {
+        const stage_area &a = g->areas[b];
+        if (a.n)
+            CK(cudaMemcpyAsync(g->ds + start[b], a.s, sizeof(staged) * a.n,
+                               cudaMemcpyHostToDevice));
+        if (a.nsr)
+            CK(cudaMemcpyAsync(g->dsr + srb[b], a.sr, sizeof(float) * a.nsr,
+                               cudaMemcpyHostToDevice));
+    }
+    CK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
+                       cudaMemcpyHostToDevice));
+    CK(cudaEventRecord(g->copied));
+    g->copies_pending = 1;
+    for (int b = 0; b < nb; b++)
+        g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
+    coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
     CK(cudaGetLastError());
-    dim3 grid((unsigned)((g->s.nf + 127) / 128), (unsigned)g->nb);
-    accumulate_kernel<<<grid, 128>>>(g->ds, g->dstart, g->dsr, g->dC, g->G, g->series, g->s.nf,
+    dim3 grid((unsigned)((g->s.nf + 127) / 128), (unsigned)nb);
+    accumulate_kernel<<<grid, 128>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series, g->s.nf,
                                      g->df, g->acc);
     CK(cudaGetLastError());
     return 0;
