@@ -176,6 +176,7 @@ static int extract_command(int argc, char **argv, int rank) {
         if (r.seconds > 0 && r.variations_now > 0)
             printf(" (%.2f variations/s)", r.variations_now / r.seconds);
         printf("\n");
+        printf("memory: the largest rank's peak %.3f GB (resident)\n", r.peak_rss / 1e9);
         if (o.seismograms[0]) printf("seismograms: %s\n", o.seismograms);
     }
     return 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cs_log.h"
 #include "cs_progress.h"
@@ -312,5 +313,9 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     }
     worker_close(&ws);
     res->seconds = cs_now() - t0;
+    /* what --max-memory bounds, as the system saw it: every rank's peak, the largest */
+    struct rusage ru;
+    double rss = getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss * 1024.0;
+    MPI_Allreduce(&rss, &res->peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm);
     return cs_mpi_agree(comm, rc, err);
 }

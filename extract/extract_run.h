@@ -44,6 +44,7 @@ typedef struct {
     long ruptures_total, ruptures_done_before, ruptures_done_now;
     long variations_now;
     double seconds;
+    double peak_rss; /* bytes: the largest resident set of any rank (getrusage) */
 } extract_result;
 
 /* Every rank calls it; errors are agreed so every rank returns the same status (the message is
