@@ -176,7 +176,8 @@ static int extract_command(int argc, char **argv, int rank) {
         if (r.seconds > 0 && r.variations_now > 0)
             printf(" (%.2f variations/s)", r.variations_now / r.seconds);
         printf("\n");
-        printf("memory: the largest rank's peak %.3f GB (resident)\n", r.peak_rss / 1e9);
+        printf("memory: peak resident %.3f GB in the largest worker, %.3f GB in rank 0\n",
+               r.peak_rss / 1e9, r.peak_rss_rank0 / 1e9);
         if (o.seismograms[0]) printf("seismograms: %s\n", o.seismograms);
     }
     return 0;

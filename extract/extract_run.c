@@ -1,6 +1,7 @@
 #include "extract_run.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,7 @@ typedef struct {
 
 /* The rank's GPU: one per rank, by its rank among the node's ranks; the spectra get what the
  * device has free once the load and batch buffers are set aside. */
-static int open_gpu(worker_state *ws, MPI_Comm comm, cs_error *err) {
-    MPI_Comm node;
-    int local = 0;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
+static int open_gpu(worker_state *ws, int local, cs_error *err) {
     synth_gpu_shape shape = {
         ws->synth.nf,       ws->synth.L,
         ws->synth.up,       ws->synth.nt,
@@ -58,6 +54,13 @@ static int open_gpu(worker_state *ws, MPI_Comm comm, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    /* the host makes the variations and takes the measures with the rank's threads: a rank
+     * that mpirun bound to one core does all of it on that core */
+    cpu_set_t cpus;
+    if (!sched_getaffinity(0, sizeof cpus, &cpus) && CPU_COUNT(&cpus) < 2)
+        cs_warn("this GPU rank may use one core only (mpirun binds ranks to cores): the "
+                "variations and measures the host makes for the GPU run on one thread; start "
+                "it with mpirun --bind-to none (or --map-by node:PE=N)");
     cs_log(CS_LOG_INFO,
            "extraction on %s: spectra of up to %ld points (%ld combined), %d "
            "variations a batch",
@@ -236,9 +239,20 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     worker_state ws;
     if (!rc) rc = worker_open(&ws, &cfg, err);
     rc = cs_mpi_agree(comm, rc, err);
-    /* with several ranks rank 0 only keeps the study: the workers take the GPUs */
+    /* with several ranks rank 0 only keeps the study: the workers take the GPUs, by their rank
+     * among the node's ranks (every rank takes part in the split) */
+    int local = 0, with0 = 0;
+    if (!rc && cfg.backend == EXTRACT_CUDA) {
+        MPI_Comm node;
+        MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_rank(node, &local);
+        int is0 = rank == 0 && size > 1;
+        MPI_Allreduce(&is0, &with0, 1, MPI_INT, MPI_MAX, node);
+        MPI_Comm_free(&node);
+    }
+    /* rank 0, first of its node, takes no GPU: the node's workers count from its next rank */
     if (!rc && cfg.backend == EXTRACT_CUDA && (size == 1 || rank > 0))
-        rc = open_gpu(&ws, comm, err);
+        rc = open_gpu(&ws, local - with0, err);
     if (!rc && cfg.backend == EXTRACT_CUDA && cfg.method != SYNTH_FREQUENCY)
         rc = cs_error_set(err, CS_ERR_INPUT, "the CUDA extractor takes the frequency path only");
     rc = cs_mpi_agree(comm, rc, err);
@@ -313,9 +327,13 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     }
     worker_close(&ws);
     res->seconds = cs_now() - t0;
-    /* what --max-memory bounds, as the system saw it: every rank's peak, the largest */
+    /* what --max-memory bounds, as the system saw it: the workers' peak (rank 0's alone when it
+     * did the work), and rank 0's, which keeps the study */
     struct rusage ru;
     double rss = getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss * 1024.0;
-    MPI_Allreduce(&rss, &res->peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm);
+    double worker = size == 1 || rank > 0 ? rss : 0;
+    MPI_Allreduce(&worker, &res->peak_rss, 1, MPI_DOUBLE, MPI_MAX, comm);
+    res->peak_rss_rank0 = rss;
+    MPI_Bcast(&res->peak_rss_rank0, 1, MPI_DOUBLE, 0, comm);
     return cs_mpi_agree(comm, rc, err);
 }

@@ -44,7 +44,8 @@ typedef struct {
     long ruptures_total, ruptures_done_before, ruptures_done_now;
     long variations_now;
     double seconds;
-    double peak_rss; /* bytes: the largest resident set of any rank (getrusage) */
+    double peak_rss;       /* bytes: the largest resident set of a worker (getrusage) */
+    double peak_rss_rank0; /* bytes: rank 0's (the study, and the work with one rank) */
 } extract_result;
 
 /* Every rank calls it; errors are agreed so every rank returns the same status (the message is
