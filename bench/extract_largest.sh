@@ -11,7 +11,8 @@
 #   OUT=DIR FMAX=0.15 XRUPS=15 XMEM=0.25 RUNS="cpu bounded cuda" sh bench/extract_largest.sh
 #
 # Builds the toolkit from the Debian packages in .debs first where build/bin/cybershake is
-# missing (bench/deps_prefix.sh). SGT_BACKEND (cuda) runs the SGTs.
+# missing (bench/deps_prefix.sh). SGT_BACKEND (cuda) runs the SGTs, STEPS (the plan's nt) as many
+# steps.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 1
@@ -56,8 +57,10 @@ pts=$(sqlite3 "$s" "SELECT sum(Num_Points) || ' points, largest ' || max(Num_Poi
 say "plan: $SITE at $FMAX Hz, $(grep -E '^grid:' "$OUT/plan.log"); the $XRUPS largest ruptures kept ($pts)"
 for f in E N; do
     t0=$(date +%s.%N)
+    # shellcheck disable=SC2046 # STEPS (optional) shortens the run
     "$CS" sgt "$WORK/plan/$SITE.sgt.params" --set force_component=$f --set backend="$SGT_BACKEND" \
-        --set output="$WORK/x_$f.h5" >"$OUT/sgt-$f.log" 2>&1 || { tail "$OUT/sgt-$f.log"; exit 1; }
+        --set output="$WORK/x_$f.h5" $([ -n "${STEPS:-}" ] && echo --set nt="$STEPS") \
+        >"$OUT/sgt-$f.log" 2>&1 || { tail "$OUT/sgt-$f.log"; exit 1; }
     say "sgt $f: $(secs "$t0") s, $(grep -h 'steps in' "$OUT/sgt-$f.log" | tail -1)"
 done
 first=""
