@@ -103,7 +103,7 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
         }
     }
     for (int i = 0; i < nth; i++) {
-        variation_buffer_free(&tb[i].vb);
+        variation_source_free_buffer(&tb[i].vb);
         free(tb[i].gs);
     }
     free(tb);

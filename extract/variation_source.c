@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void variation_buffer_free(variation_buffer *b) {
+void variation_source_free_buffer(variation_buffer *b) {
     free(b->sf);
     free(b->sr);
     free(b->own_points);
@@ -15,7 +15,7 @@ void variation_source_close(variation_source *src) {
     free(src->points);
     free(src->m6);
     free(src->vs);
-    variation_buffer_free(&src->buf);
+    variation_source_free_buffer(&src->buf);
     memset(src, 0, sizeof *src);
 }
 

@@ -45,7 +45,7 @@ int variation_source_produce(variation_source *src, int v, double hypo[4], cs_er
  * one source at once (SRF files are read by one thread: PROJ's transformations are shared). */
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err);
-void variation_buffer_free(variation_buffer *b);
+void variation_source_free_buffer(variation_buffer *b);
 void variation_source_close(variation_source *src);
 
 #endif
