@@ -40,7 +40,8 @@ int extract_memory_plan_make(const synth_ctx *c, long n, int nvar, int combined,
         SYNTH_STRAIN_BLOCK_BYTES < avail / 8 ? SYNTH_STRAIN_BLOCK_BYTES : avail / 8;
     p->block = synth_strain_block(c, block_bytes);
     if (p->block > n) p->block = n > 0 ? n : 1;
-    double strain = row * p->block;
+    /* the block, and the reader's buffer of one force's third of it */
+    double strain = row * p->block * 4 / 3;
     if (n * per_point + strain <= avail) {
         p->chunk = n;
         p->planned = fixed + strain + n * per_point;

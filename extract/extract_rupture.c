@@ -77,13 +77,13 @@ static int own_points(extract_worker *w, variation_source *src, int v, double *v
 /* Every variation against one cache of the whole rupture: the SGT's spectra made once and
  * shared. Returns 1 when a variation's moment tensors are not the cache's combinations (the
  * caller starts over with full spectra). */
-static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int full, double *vel,
-                         rupture_result *out, cs_error *err) {
+static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int full,
+                         const extract_memory_plan *plan, double *vel, rupture_result *out,
+                         cs_error *err) {
     synth_cache cache = {0};
     const double *m6 = full ? NULL : src->m6;
-    long block = synth_strain_block(w->synth, SYNTH_STRAIN_BLOCK_BYTES);
     CS_CALL(err, synth_cache_load_range(w->synth, src->points, 0, src->n, src->n, w->method, m6,
-                                        block, &cache, err));
+                                        plan->block, &cache, err));
     int rc = 0;
     for (int v = 0; v < nvar && !rc; v++) {
         double hypo[4];
@@ -170,7 +170,7 @@ static int synthesise(extract_worker *w, variation_source *src, int nvar, double
         CS_CALL(err, extract_memory_plan_make(w->synth, src->n, nvar, !full && src->m6, w->method,
                                               w->max_memory, out, &plan, err));
         int rc = w->gpu                 ? extract_rupture_gpu(w, src, nvar, full, out, err)
-                 : plan.chunk >= src->n ? whole_rupture(w, src, nvar, full, vel, out, err)
+                 : plan.chunk >= src->n ? whole_rupture(w, src, nvar, full, &plan, vel, out, err)
                                         : chunked(w, src, nvar, full, &plan, vel, out, err);
         if (rc <= 0) return rc;
         /* rc 1: a subfault's tensor differs from its point's (SRFs with other rakes or a second
