@@ -96,7 +96,7 @@ t_one_and_three_ranks_agree() {
 }
 
 # Under --max-memory too small for the largest rupture's SGT spectra (24 points: 28 kB of
-# spectra; with its seismograms kept, 120 kB leaves room for 2 points at a time), its points go
+# spectra; with its seismograms kept, 120 kB leaves room for 1 point at a time), its points go
 # in chunks, each variation adding every chunk's subfaults in turn: the same sums in the same
 # order, so the same measures and records to the last bit. Below what one point and one
 # variation need, the run refuses.
@@ -106,7 +106,7 @@ t_a_memory_limit_chunks_ruptures() {
     "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --seismograms a.h5 >/dev/null 2>&1 || return 1
     CYBERSHAKE_LOG=info run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 \
         --seismograms b.h5 --max-memory 0.00012
-    expect_rc 0 && expect_err "a rupture of 24 points in chunks of 2 " || return 1
+    expect_rc 0 && expect_err "a rupture of 24 points in chunks of 1 " || return 1
     [ "$(rows_differ 1 2)" = 0 ] || return 1
     [ "$(h5dump -d velocity a.h5 | tail -n +3 | sha256sum)" = "$(h5dump -d velocity b.h5 | tail -n +3 | sha256sum)" ] || return 1
     run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --max-memory 0.00005
