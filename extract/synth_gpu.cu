@@ -13,16 +13,9 @@
 #include <vector>
 
 extern "C" {
+#include "cs_cuda_check.h"
 #include "synth_gpu.h"
 }
-
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess)                                                                     \
-            return cs_error_set(err, CS_ERR_RESOURCE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,  \
-                                cudaGetErrorString(e_));                                           \
-    } while (0)
 
 /* ------------------------------------------------------------------ cuFFT, opened at run time */
 
@@ -216,7 +209,7 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     *out = NULL;
     if (synth_gpu_available(err)) return -1;
     int n = 0;
-    CK(cudaGetDeviceCount(&n));
+    CS_CUDA_CHECK(cudaGetDeviceCount(&n));
     synth_gpu *g = new synth_gpu();
     g->s = *s;
     g->device = device % n;
@@ -320,15 +313,15 @@ extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *str
     if (row0 > 0 && series != g->series)
         return cs_error_set(err, CS_ERR_INTERNAL, "a chunk's blocks change their spectra's layout");
     g->series = series;
-    CK(cudaSetDevice(g->device));
-    CK(cudaMemcpy(g->strain, strain, sizeof(float) * 18 * (size_t)s->nt_sgt * nq,
-                  cudaMemcpyHostToDevice));
-    if (m6) CK(cudaMemcpy(g->mt, m6, sizeof(double) * 6 * nq, cudaMemcpyHostToDevice));
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
+    CS_CUDA_CHECK(cudaMemcpy(g->strain, strain, sizeof(float) * 18 * (size_t)s->nt_sgt * nq,
+                             cudaMemcpyHostToDevice));
+    if (m6) CS_CUDA_CHECK(cudaMemcpy(g->mt, m6, sizeof(double) * 6 * nq, cudaMemcpyHostToDevice));
     long long n = (long long)nq * series * s->nt_sgt;
     series_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->strain, g->mt, (int)nq, series,
                                                         s->nt_sgt, s->L, s->impulse[0],
                                                         s->impulse[1], s->impulse[2], g->real);
-    CK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaGetLastError());
     if (plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, err)) return -1;
     cufftResult r = fft.d2z(g->fwd.h, g->real, g->spec);
     if (r != CUFFT_SUCCESS)
@@ -337,7 +330,7 @@ extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *str
     keep_kernel<<<(unsigned)((m + 255) / 256), 256>>>(
         g->spec, (int)(nq * series), s->nf, (int)half(s->L), s->time_shift / (s->L * s->dt_sgt),
         s->dt_sgt, g->G + (size_t)row0 * series * s->nf);
-    CK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
 
@@ -349,9 +342,9 @@ extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
                             g->batch);
     g->nb = nb;
     g->zero_pending = 1;
-    CK(cudaSetDevice(g->device));
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
     /* the areas are about to be written: the last batch's copies out of them must be done */
-    if (g->copies_pending) CK(cudaEventSynchronize(g->copied));
+    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
     g->copies_pending = 0;
     for (int b = 0; b < g->batch; b++)
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
@@ -389,11 +382,11 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         samples += (size_t)sf[i].nsr;
     if (a.n || a.nsr) return cs_error_set(err, CS_ERR_INTERNAL, "variation %d staged twice", b);
     /* the area's last copy to the device must be done before it is written again */
-    if (g->copies_pending) CK(cudaEventSynchronize(g->copied));
+    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
     if (samples > 2147483647UL || n > 2147483647L)
         return cs_error_set(err, CS_ERR_RESOURCE, "a variation of %zu slip-rate samples", samples);
-    CK(pinned(&a.s, &a.cap_s, (size_t)n));
-    CK(pinned(&a.sr, &a.cap_sr, samples));
+    CS_CUDA_CHECK(pinned(&a.s, &a.cap_s, (size_t)n));
+    CS_CUDA_CHECK(pinned(&a.sr, &a.cap_sr, samples));
     int nf = g->s.nf;
     for (long i = 0; i < n; i++) {
         const synth_gpu_subfault *p = &sf[i];
@@ -555,35 +548,36 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         cb[b + 1] = cb[b] + g->areas[b].ncoarse;
     }
     size_t ns = (size_t)start[nb];
-    CK(cudaSetDevice(g->device));
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
     /* in stream order: after the previous batch's records were taken */
-    if (g->zero_pending) CK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
+    if (g->zero_pending)
+        CS_CUDA_CHECK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
     g->zero_pending = 0;
     if (ns == 0) return 0;
-    CK(ensure(&g->ds, &g->cap_s, ns));
-    CK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
-    CK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
+    CS_CUDA_CHECK(ensure(&g->ds, &g->cap_s, ns));
+    CS_CUDA_CHECK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
+    CS_CUDA_CHECK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
     for (int b = 0; b < nb; b++) {
         const stage_area &a = g->areas[b];
         if (a.n)
-            CK(cudaMemcpyAsync(g->ds + start[b], a.s, sizeof(staged) * a.n,
-                               cudaMemcpyHostToDevice));
+            CS_CUDA_CHECK(cudaMemcpyAsync(g->ds + start[b], a.s, sizeof(staged) * a.n,
+                                          cudaMemcpyHostToDevice));
         if (a.nsr)
-            CK(cudaMemcpyAsync(g->dsr + srb[b], a.sr, sizeof(float) * a.nsr,
-                               cudaMemcpyHostToDevice));
+            CS_CUDA_CHECK(cudaMemcpyAsync(g->dsr + srb[b], a.sr, sizeof(float) * a.nsr,
+                                          cudaMemcpyHostToDevice));
     }
-    CK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
-                       cudaMemcpyHostToDevice));
-    CK(cudaEventRecord(g->copied));
+    CS_CUDA_CHECK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
+                                  cudaMemcpyHostToDevice));
+    CS_CUDA_CHECK(cudaEventRecord(g->copied));
     g->copies_pending = 1;
     for (int b = 0; b < nb; b++)
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
     coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
-    CK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaGetLastError());
     dim3 grid((unsigned)((g->s.nf + 127) / 128), (unsigned)nb);
     accumulate_kernel<<<grid, 128>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series, g->s.nf,
                                      g->df, g->acc);
-    CK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
 
@@ -603,15 +597,15 @@ __global__ void spectrum_kernel(const double2 *acc, int nser, int nf, int hm, do
 extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int M = s->L * s->up, hm = (int)half(M);
-    CK(cudaSetDevice(g->device));
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
     long long n = (long long)nb * 3 * hm;
     spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
-    CK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaGetLastError());
     if (plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, err)) return -1;
     cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
     if (r != CUFFT_SUCCESS)
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
-    CK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M, sizeof(double) * s->nt,
-                    (size_t)nb * 3, cudaMemcpyDeviceToHost));
+    CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
+                               sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));
     return 0;
 }

@@ -39,20 +39,13 @@
 #include <string.h>
 
 extern "C" {
+#include "cs_cuda_check.h"
 #include "cs_log.h"
 #include "cs_progress.h"
 #include "sgt_run.h"
 }
 #include "sgt_gpu_rows.h"
 #include "sgt_stencil.h"
-
-#define CU(call)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess)                                                                     \
-            return cs_error_set(err, CS_ERR_RESOURCE, "%s:%d: %s: %s", __FILE__, __LINE__, #call,  \
-                                cudaGetErrorString(e_));                                           \
-    } while (0)
 
 /* Kernel parameters, passed by value. The solver updates one wavefield (set 0); the benchmark
  * also times SGT_NF_MAX wavefields sharing one material load (three force components in one
@@ -457,12 +450,12 @@ static int check_launch(cs_error *err, const char *what) {
  * free_shifted. */
 static int upload_shifted(float **dst, const float *src, long n, int shift, cs_error *err) {
     float *base;
-    CU(cudaMalloc((void **)&base, (size_t)(n + shift) * sizeof(float)));
+    CS_CUDA_CHECK(cudaMalloc((void **)&base, (size_t)(n + shift) * sizeof(float)));
     *dst = base + shift;
     if (src)
-        CU(cudaMemcpy(*dst, src, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+        CS_CUDA_CHECK(cudaMemcpy(*dst, src, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
     else
-        CU(cudaMemset(*dst, 0, (size_t)n * sizeof(float)));
+        CS_CUDA_CHECK(cudaMemset(*dst, 0, (size_t)n * sizeof(float)));
     return 0;
 }
 
@@ -499,7 +492,7 @@ static int choose_device(cs_error *err) {
             cs_warn("%d ranks share this node's %d GPUs; ranks will share devices", nlocal, n);
         dev = local % n;
     }
-    CU(cudaSetDevice(dev));
+    CS_CUDA_CHECK(cudaSetDevice(dev));
     return 0;
 }
 
@@ -534,7 +527,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                   (double)s->npoints * (24.0 * 16 + 4.0 * (SGT_PT_SLOTS - 3)) +
                   (double)s->nrec * 12.0 * s->nt;
     size_t free_b = 0, total_b = 0;
-    CU(cudaMemGetInfo(&free_b, &total_b));
+    CS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need > (double)free_b)
         return cs_error_input(err, "memory", "GPU", NULL,
                               "the run needs %.2f GB on the device but %.2f GB are free; use a "
@@ -610,9 +603,9 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         d->pml.bh[a] = d->bh[a];
     /* Save points: accumulators and the batch buffer (a few hundred MB at most). */
     if (s->npoints) {
-        CU(cudaMalloc((void **)&d->pts, (size_t)s->npoints * 3 * sizeof(int)));
-        CU(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int),
-                      cudaMemcpyHostToDevice));
+        CS_CUDA_CHECK(cudaMalloc((void **)&d->pts, (size_t)s->npoints * 3 * sizeof(int)));
+        CS_CUDA_CHECK(cudaMemcpy(d->pts, s->pts, (size_t)s->npoints * 3 * sizeof(int),
+                                 cudaMemcpyHostToDevice));
         long per = s->npoints * 6 * (long)sizeof(float);
         d->nb = (int)(128L * 1024 * 1024 / per);
         if (d->nb < 1) d->nb = 1;
@@ -623,23 +616,25 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
             d->nb--;
         const char *bs = getenv("CYBERSHAKE_GPU_BATCH_SAMPLES"); /* for tests */
         if (bs && atoi(bs) > 0 && atoi(bs) < d->nb) d->nb = atoi(bs);
-        CU(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
-        CU(cudaMalloc((void **)&d->batch2, (size_t)per * d->nb));
-        CU(cudaMalloc((void **)&d->slotf, (size_t)s->npoints * (SGT_PT_SLOTS - 3) * sizeof(float)));
+        CS_CUDA_CHECK(cudaMalloc((void **)&d->batch, (size_t)per * d->nb));
+        CS_CUDA_CHECK(cudaMalloc((void **)&d->batch2, (size_t)per * d->nb));
+        CS_CUDA_CHECK(cudaMalloc((void **)&d->slotf,
+                                 (size_t)s->npoints * (SGT_PT_SLOTS - 3) * sizeof(float)));
         slot_factor_kernel<<<(unsigned)((s->npoints + 127) / 128), 128>>>(d->kp, d->pts, s->npoints,
                                                                           d->slotf);
         CS_CALL(err, check_launch(err, "save point factors"));
-        CU(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
+        CS_CUDA_CHECK(cudaMallocHost((void **)&d->host_batch, (size_t)per * d->nb));
         /* not blocking: the legacy stream's kernels must not wait for these copies */
-        CU(cudaStreamCreateWithFlags(&d->sc, cudaStreamNonBlocking));
-        CU(cudaEventCreateWithFlags(&d->ev_saved, cudaEventDisableTiming));
-        CU(cudaEventCreateWithFlags(&d->ev_copied[0], cudaEventDisableTiming));
-        CU(cudaEventCreateWithFlags(&d->ev_copied[1], cudaEventDisableTiming));
+        CS_CUDA_CHECK(cudaStreamCreateWithFlags(&d->sc, cudaStreamNonBlocking));
+        CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_saved, cudaEventDisableTiming));
+        CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_copied[0], cudaEventDisableTiming));
+        CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_copied[1], cudaEventDisableTiming));
         d->first_m = 1;
     }
     if (s->nrec) {
-        CU(cudaMalloc((void **)&d->rec, (size_t)s->nrec * 3 * sizeof(int)));
-        CU(cudaMemcpy(d->rec, s->rec, (size_t)s->nrec * 3 * sizeof(int), cudaMemcpyHostToDevice));
+        CS_CUDA_CHECK(cudaMalloc((void **)&d->rec, (size_t)s->nrec * 3 * sizeof(int)));
+        CS_CUDA_CHECK(
+            cudaMemcpy(d->rec, s->rec, (size_t)s->nrec * 3 * sizeof(int), cudaMemcpyHostToDevice));
         CS_CALL(err, upload(&d->rec_prev, NULL, (long)s->nrec * 3, err));
         CS_CALL(err, upload(&d->rec_out, NULL, (long)s->nrec * 3 * s->nt, err));
     }
@@ -668,7 +663,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     d->split = L->nbr[0][0] || L->nbr[0][1] || L->nbr[1][0] || L->nbr[1][1];
     if (d->split) CS_CALL(err, setup_halo(s, d, err));
     /* The memsets above run asynchronously: the time loop must not start before they end. */
-    CU(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
     return 0;
 }
 
@@ -853,11 +848,11 @@ static strip strip_of(const sgt_layout *L, int axis, int side, int recv) {
 static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
     /* Blocking streams: anything on the legacy default stream (copies, memsets of the setup)
      * orders against them. */
-    CU(cudaStreamCreate(&d->sb));
-    CU(cudaStreamCreate(&d->si));
-    CU(cudaEventCreateWithFlags(&d->ev_vb, cudaEventDisableTiming));
-    CU(cudaEventCreateWithFlags(&d->ev_b, cudaEventDisableTiming));
-    CU(cudaEventCreateWithFlags(&d->ev_i, cudaEventDisableTiming));
+    CS_CUDA_CHECK(cudaStreamCreate(&d->sb));
+    CS_CUDA_CHECK(cudaStreamCreate(&d->si));
+    CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_vb, cudaEventDisableTiming));
+    CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_b, cudaEventDisableTiming));
+    CS_CUDA_CHECK(cudaEventCreateWithFlags(&d->ev_i, cudaEventDisableTiming));
     d->cuda_aware = 0;
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     d->cuda_aware = MPIX_Query_cuda_support();
@@ -872,11 +867,11 @@ static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
         const size_t b = (size_t)hb.count * 3 * sizeof(float);
         for (int side = 0; side < 2; side++) {
             if (!L->nbr[a][side]) continue;
-            CU(cudaMalloc((void **)&hb.dsend[side], b));
-            CU(cudaMalloc((void **)&hb.drecv[side], b));
+            CS_CUDA_CHECK(cudaMalloc((void **)&hb.dsend[side], b));
+            CS_CUDA_CHECK(cudaMalloc((void **)&hb.drecv[side], b));
             if (!d->cuda_aware) {
-                CU(cudaMallocHost((void **)&hb.hsend[side], b));
-                CU(cudaMallocHost((void **)&hb.hrecv[side], b));
+                CS_CUDA_CHECK(cudaMallocHost((void **)&hb.hsend[side], b));
+                CS_CUDA_CHECK(cudaMallocHost((void **)&hb.hrecv[side], b));
             }
         }
     }
@@ -896,12 +891,14 @@ static int cuda_halo_post(sgt_state *s, int axis, cs_error *err) {
         if (!L->nbr[axis][side]) continue;
         strip t = strip_of(L, axis, side, 0);
         for (int c = 0; c < 3; c++)
-            CU(cudaMemcpy2DAsync(hb.dsend[side] + c * hb.count, t.width * sizeof(float),
-                                 d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
-                                 t.width * sizeof(float), t.rows, cudaMemcpyDeviceToDevice, d->sb));
+            CS_CUDA_CHECK(cudaMemcpy2DAsync(hb.dsend[side] + c * hb.count, t.width * sizeof(float),
+                                            d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
+                                            t.width * sizeof(float), t.rows,
+                                            cudaMemcpyDeviceToDevice, d->sb));
         if (!d->cuda_aware)
-            CU(cudaMemcpyAsync(hb.hsend[side], hb.dsend[side], hb.count * 3 * sizeof(float),
-                               cudaMemcpyDeviceToHost, d->sb));
+            CS_CUDA_CHECK(cudaMemcpyAsync(hb.hsend[side], hb.dsend[side],
+                                          hb.count * 3 * sizeof(float), cudaMemcpyDeviceToHost,
+                                          d->sb));
     }
     return 0;
 }
@@ -913,7 +910,7 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     /* The strips are in the buffers once the boundary stream gets here; the interior keeps the
      * GPU busy while the messages travel. */
     const double t0 = cs_now();
-    CU(cudaStreamSynchronize(d->sb));
+    CS_CUDA_CHECK(cudaStreamSynchronize(d->sb));
     const double t1 = cs_now();
     void *snd[2][3], *rcv[2][3];
     for (int side = 0; side < 2; side++) {
@@ -926,13 +923,15 @@ static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
         if (!d->cuda_aware)
-            CU(cudaMemcpyAsync(hb.drecv[side], hb.hrecv[side], hb.count * 3 * sizeof(float),
-                               cudaMemcpyHostToDevice, d->sb));
+            CS_CUDA_CHECK(cudaMemcpyAsync(hb.drecv[side], hb.hrecv[side],
+                                          hb.count * 3 * sizeof(float), cudaMemcpyHostToDevice,
+                                          d->sb));
         strip t = strip_of(L, axis, side, 1);
         for (int c = 0; c < 3; c++)
-            CU(cudaMemcpy2DAsync(d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
-                                 hb.drecv[side] + c * hb.count, t.width * sizeof(float),
-                                 t.width * sizeof(float), t.rows, cudaMemcpyDeviceToDevice, d->sb));
+            CS_CUDA_CHECK(cudaMemcpy2DAsync(d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
+                                            hb.drecv[side] + c * hb.count, t.width * sizeof(float),
+                                            t.width * sizeof(float), t.rows,
+                                            cudaMemcpyDeviceToDevice, d->sb));
     }
     return 0;
 }
@@ -982,11 +981,13 @@ static int cuda_field(sgt_state *s, const sgt_field *f, float *buf, int to_backe
     dev_state *d = (dev_state *)s->backend;
     float *dp = device_field(d, f);
     if (!dp) return cs_error_set(err, CS_ERR_INTERNAL, "no device array for field %s", f->name);
-    CU(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
     if (to_backend)
-        CU(cudaMemcpy(dp, buf, (size_t)f->count * sizeof(float), cudaMemcpyHostToDevice));
+        CS_CUDA_CHECK(
+            cudaMemcpy(dp, buf, (size_t)f->count * sizeof(float), cudaMemcpyHostToDevice));
     else
-        CU(cudaMemcpy(buf, dp, (size_t)f->count * sizeof(float), cudaMemcpyDeviceToHost));
+        CS_CUDA_CHECK(
+            cudaMemcpy(buf, dp, (size_t)f->count * sizeof(float), cudaMemcpyDeviceToHost));
     return 0;
 }
 
@@ -1033,11 +1034,12 @@ static int flush_wait(dev_state *d, cs_error *err) {
 static int flush_start(sgt_state *s, dev_state *d, cs_error *err) {
     CS_CALL(err, flush_wait(d, err)); /* the host buffer is free again */
     const long per = s->npoints * 6;
-    CU(cudaEventRecord(d->ev_saved, d->si));
-    CU(cudaStreamWaitEvent(d->sc, d->ev_saved, 0));
-    CU(cudaMemcpyAsync(d->host_batch, batch_buffer(d, d->cur),
-                       (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost, d->sc));
-    CU(cudaEventRecord(d->ev_copied[d->cur], d->sc));
+    CS_CUDA_CHECK(cudaEventRecord(d->ev_saved, d->si));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(d->sc, d->ev_saved, 0));
+    CS_CUDA_CHECK(cudaMemcpyAsync(d->host_batch, batch_buffer(d, d->cur),
+                                  (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost,
+                                  d->sc));
+    CS_CUDA_CHECK(cudaEventRecord(d->ev_copied[d->cur], d->sc));
     d->job_state = s, d->job_m0 = d->first_m, d->job_count = d->filled, d->job_buf = d->cur;
     d->worker_rc = 0;
     if (pthread_create(&d->worker, NULL, flush_worker, d))
@@ -1046,7 +1048,7 @@ static int flush_start(sgt_state *s, dev_state *d, cs_error *err) {
     d->first_m += d->filled;
     d->filled = 0;
     d->cur ^= 1;
-    CU(cudaStreamWaitEvent(d->si, d->ev_copied[d->cur], 0));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(d->si, d->ev_copied[d->cur], 0));
     return 0;
 }
 
@@ -1056,9 +1058,9 @@ static int flush_all(sgt_state *s, dev_state *d, cs_error *err) {
     int rc = flush_wait(d, err);
     if (rc || !d->filled) return rc;
     const long per = s->npoints * 6;
-    CU(cudaDeviceSynchronize());
-    CU(cudaMemcpy(d->host_batch, batch_buffer(d, d->cur), (size_t)per * d->filled * sizeof(float),
-                  cudaMemcpyDeviceToHost));
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaMemcpy(d->host_batch, batch_buffer(d, d->cur),
+                             (size_t)per * d->filled * sizeof(float), cudaMemcpyDeviceToHost));
     transpose_batch(s, d->host_batch, d->first_m, d->filled);
     d->first_m += d->filled;
     d->filled = 0;
@@ -1081,21 +1083,22 @@ static int cuda_save(sgt_state *s, int m, cs_error *err) {
 
 static int cuda_drain(sgt_state *s, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
-    CU(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
     return flush_all(s, d, err);
 }
 
 static int cuda_finish(sgt_state *s, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
-    CU(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
     CS_CALL(err, flush_all(s, d, err));
     if (d->exchanges)
         cs_info("halo exchanges: %ld, the host waited %.3f s for the strips, %.3f s for the "
                 "messages",
                 d->exchanges, d->wait_strips_s, d->wait_msgs_s);
     if (s->nrec)
-        CU(cudaMemcpy(s->rec_out, d->rec_out, (size_t)s->nrec * 3 * s->nt * sizeof(float),
-                      cudaMemcpyDeviceToHost));
+        CS_CUDA_CHECK(cudaMemcpy(s->rec_out, d->rec_out,
+                                 (size_t)s->nrec * 3 * s->nt * sizeof(float),
+                                 cudaMemcpyDeviceToHost));
     return 0;
 }
 
@@ -1182,7 +1185,7 @@ extern "C" int sgt_cuda_copy_streams_bench(double gbytes, int ns, double *gbps, 
         return cs_error_set(err, CS_ERR_USAGE, "streams must be 1, 4, 8 or 16");
     const long n4 = (long)(gbytes * 1e9 / 2 / 16 / ns);
     float4 *buf;
-    CU(cudaMalloc((void **)&buf, (size_t)n4 * 16 * 2 * ns));
+    CS_CUDA_CHECK(cudaMalloc((void **)&buf, (size_t)n4 * 16 * 2 * ns));
     fill_kernel<<<4096, 256>>>((float *)buf, 4 * n4 * 2 * ns, 1.0f, 0.5f, 7u);
     stream_set a;
     for (int s = 0; s < ns; s++)
@@ -1246,7 +1249,7 @@ __global__ void interleaved_stress_kernel(const float *mat, float *sr, const flo
 extern "C" int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_step, cs_error *err) {
     const long nc = (n + 31) / 32;
     float *buf;
-    CU(cudaMalloc((void **)&buf, (size_t)nc * 32 * 20 * sizeof(float)));
+    CS_CUDA_CHECK(cudaMalloc((void **)&buf, (size_t)nc * 32 * 20 * sizeof(float)));
     float *mat = buf, *v = buf + nc * 32 * 5, *sr = v + nc * 32 * 3;
     fill_kernel<<<4096, 256>>>(mat, nc * 32 * 5, 2.0e4f, 1.0e3f, 1u);
     fill_kernel<<<4096, 256>>>(v, nc * 32 * 15, 0.0f, 1e-3f, 2u);
@@ -1273,8 +1276,8 @@ extern "C" int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_ste
 extern "C" int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err) {
     long n4 = (long)(gbytes * 1e9 / 2 / 16);
     float4 *a, *b;
-    CU(cudaMalloc((void **)&a, (size_t)n4 * 16));
-    CU(cudaMalloc((void **)&b, (size_t)n4 * 16));
+    CS_CUDA_CHECK(cudaMalloc((void **)&a, (size_t)n4 * 16));
+    CS_CUDA_CHECK(cudaMalloc((void **)&b, (size_t)n4 * 16));
     fill_kernel<<<4096, 256>>>((float *)a, 4 * n4, 1.0f, 0.5f, 7u);
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
@@ -1365,7 +1368,7 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     for (int l = 0; l < SGT_Q_NMECH; l++)
         k.qa[l] = 0.99f - 0.01f * l, k.qb[l] = 0.01f + 0.01f * l;
     *gbytes = (double)narr * n * 4 / 1e9;
-    CU(cudaMalloc((void **)all, (size_t)(narr * n + shift) * sizeof(float)));
+    CS_CUDA_CHECK(cudaMalloc((void **)all, (size_t)(narr * n + shift) * sizeof(float)));
     int idx = 0;
     /* array number idx, filled */
     auto field = [&](float base, float amp, unsigned seed) {
@@ -1466,10 +1469,10 @@ extern "C" int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *er
     const int n = 100000;
     float *d, *h = (float *)malloc((size_t)n * 3 * sizeof(float));
     if (!h) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    CU(cudaMalloc((void **)&d, (size_t)n * 3 * sizeof(float)));
+    CS_CUDA_CHECK(cudaMalloc((void **)&d, (size_t)n * 3 * sizeof(float)));
     mdiv_check_kernel<<<256, 256>>>(d, n);
     rc = check_launch(err, "mdiv check");
-    if (!rc) CU(cudaMemcpy(h, d, (size_t)n * 3 * sizeof(float), cudaMemcpyDeviceToHost));
+    if (!rc) CS_CUDA_CHECK(cudaMemcpy(h, d, (size_t)n * 3 * sizeof(float), cudaMemcpyDeviceToHost));
     cudaFree(d);
     *worst_rel = 0, *zero_ok = 1;
     for (int q = 0; q < n && !rc; q++) {
@@ -1505,7 +1508,7 @@ extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int step
             launch_update(b, tiled, planes, tj, reg, 1, 0);
     }
     rc = check_launch(err, "kernel check");
-    CU(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
     const long n = (long)(nx + 4) * a.sx;
     float *ha = (float *)malloc((size_t)n * sizeof(float)),
           *hb = (float *)malloc((size_t)n * sizeof(float));
@@ -1515,8 +1518,8 @@ extern "C" int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int step
     for (int f = 0; f < nfld && !rc; f++) {
         const float *pa = f < 3 ? a.v[0][f] : f < 9 ? a.s[0][f - 3] : a.r[0][f - 9];
         const float *pb = f < 3 ? b.v[0][f] : f < 9 ? b.s[0][f - 3] : b.r[0][f - 9];
-        CU(cudaMemcpy(ha, pa, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
-        CU(cudaMemcpy(hb, pb, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+        CS_CUDA_CHECK(cudaMemcpy(ha, pa, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
+        CS_CUDA_CHECK(cudaMemcpy(hb, pb, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost));
         double num = 0, den = 0;
         for (long q = 0; q < n; q++) {
             const double dd = (double)ha[q] - hb[q];
