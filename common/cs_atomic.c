@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cs_fault.h"
 #include "cs_strutil.h"
 
 static int split_path(const char *path, char *dir, size_t dsize, char *base, size_t bsize) {
@@ -60,7 +61,11 @@ int cs_atomic_publish(const char *tmp, const char *path, char sha[CS_SHA256_HEX]
     mode_t um = umask(0);
     umask(um);
     chmod(tmp, 0666 & ~um);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    cs_fault_point2("file-before-rename", base);
     if (rename(tmp, path) != 0) return cs_error_errno(err, path, "rename temporary file to");
+    cs_fault_point2("file-renamed", base);
     return sync_dir_of(path, err);
 }
 

@@ -256,5 +256,33 @@ int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return cs_db_fail(db, "cannot record file", err);
+    if (run_id <= 0) return 0;
+    CS_CALL(err, cs_db_prepare(db,
+                               "INSERT OR REPLACE INTO Run_Files (Run_ID, Path, Kind, SHA256, "
+                               "Bytes, Recorded_At) VALUES (?, ?, ?, ?, ?, "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                               &st, err));
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 5, bytes);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "cannot record the run's file", err);
+    return 0;
+}
+
+int cs_db_forget_run_files(cs_db *db, long long run_id, const char *kind_prefix, cs_error *err) {
+    sqlite3_stmt *st;
+    CS_CALL(err,
+            cs_db_prepare(db, "DELETE FROM Run_Files WHERE Run_ID = ? AND substr(Kind, 1, ?) = ?",
+                          &st, err));
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int(st, 2, (int)strlen(kind_prefix));
+    sqlite3_bind_text(st, 3, kind_prefix, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return cs_db_fail(db, "cannot forget the run's files", err);
     return 0;
 }

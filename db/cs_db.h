@@ -40,8 +40,11 @@ void cs_db_rollback(cs_db *db);
 /* A failed sqlite call as an error naming the database and SQLite's message. */
 int cs_db_fail(cs_db *db, const char *what, cs_error *err);
 
-/* Records a product: path, checksum, size, kind, run (or 0). Replaces the row for that path. */
+/* Records a product: path, checksum, size, kind, run (or 0). Replaces the row for that path in
+ * Files, and the run's own record of it in Run_Files (which other runs' records don't touch). */
 int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long bytes,
                       const char *kind, long long run_id, cs_error *err);
+/* Drops a run's records of its files whose kind starts with kind_prefix. */
+int cs_db_forget_run_files(cs_db *db, long long run_id, const char *kind_prefix, cs_error *err);
 
 #endif

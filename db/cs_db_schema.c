@@ -296,6 +296,22 @@ static const char v8_sql[] =
     "DROP TABLE Points;"
     "ALTER TABLE Points_v8 RENAME TO Points;";
 
+/* Version 9: which files each run used or made, with the checksum they had then. Files keeps one
+ * row per path (the latest checksum, what the workflow's steps link to); two runs that read the
+ * same SGT files each keep their own record here, so neither takes the other's over. */
+static const char v9_sql[] =
+    "CREATE TABLE Run_Files ("
+    "  Run_ID INTEGER NOT NULL REFERENCES CyberShake_Runs ON DELETE CASCADE,"
+    "  Path TEXT NOT NULL,"
+    "  Kind TEXT NOT NULL,"
+    "  SHA256 TEXT NOT NULL CHECK (length(SHA256) = 64),"
+    "  Bytes INTEGER NOT NULL CHECK (Bytes >= 0),"
+    "  Recorded_At TEXT NOT NULL,"
+    "  PRIMARY KEY (Run_ID, Path));"
+    "CREATE INDEX Run_Files_Kind ON Run_Files (Run_ID, Kind);"
+    "INSERT INTO Run_Files SELECT Run_ID, Path, Kind, SHA256, Bytes, Created_At FROM Files"
+    "  WHERE Run_ID IS NOT NULL AND Run_ID IN (SELECT Run_ID FROM CyberShake_Runs);";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
@@ -306,5 +322,6 @@ const cs_db_migration cs_db_migrations[] = {
     {6, "workflow runs: configuration, folder, executor; step positions and logs", v6_sql},
     {7, "hazard curves of a site without a run (GMPE curves over a forecast)", v7_sql},
     {8, "forecast points in one B-tree keyed by rupture and point (WITHOUT ROWID)", v8_sql},
+    {9, "each run's own record of the files it used and made (Run_Files)", v9_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

@@ -9,6 +9,7 @@
 
 #include "cs_atomic.h"
 #include "cs_db_cache.h"
+#include "cs_fault.h"
 #include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_sha256.h"
@@ -134,6 +135,9 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
     }
     sqlite3_finalize(st);
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
+    /* an extraction started over (the workflow reset it) may read other files than before */
+    if (!rc) rc = cs_db_forget_run_files(m->db, m->run_id, "sgt-", err);
+    if (!rc) rc = cs_db_forget_run_files(m->db, m->run_id, "seismograms", err);
     for (int q = 0; q < 3 && !rc; q++) {
         cfg->sgt[q][0] = '\0';
         if (!sgt->has_force[q]) continue; /* a horizontal-only set: no Z */
@@ -189,7 +193,8 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
     if (rc) return -1;
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
     for (int q = 0; q < 3; q++) {
-        if (cs_db_prepare(m->db, "SELECT Path, SHA256 FROM Files WHERE Run_ID = ? AND Kind = ?",
+        cfg->sgt[q][0] = '\0';
+        if (cs_db_prepare(m->db, "SELECT Path, SHA256 FROM Run_Files WHERE Run_ID = ? AND Kind = ?",
                           &st, err))
             return -1;
         sqlite3_bind_int64(st, 1, m->run_id);
@@ -211,6 +216,23 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
                                   "differs from the %s recorded with run %lld (%s): the file "
                                   "changed since; it is not used",
                                   want, m->run_id, kinds[q]);
+    }
+    return 0;
+}
+
+/* --sgt given to a run that has started: the files must be the ones it recorded. */
+static int same_sgt_files(const master *m, const extract_options *o, const run_config *cfg,
+                          cs_error *err) {
+    for (int q = 0; q < 3; q++) {
+        if (!o->sgt[q][0] && !cfg->sgt[q][0]) continue;
+        char *abs = o->sgt[q][0] ? realpath(o->sgt[q], NULL) : NULL;
+        int same = abs && !strcmp(abs, cfg->sgt[q]);
+        free(abs);
+        if (!same)
+            return cs_error_input(err, o->sgt[q][0] ? o->sgt[q] : "--sgt", "--sgt", NULL,
+                                  "run %lld has started extracting from %s; it resumes with "
+                                  "those SGT files (give the same, or none)",
+                                  m->run_id, cfg->sgt[q][0] ? cfg->sgt[q] : "no such file");
     }
     return 0;
 }
@@ -348,12 +370,10 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
     int opened = 0;
     if (o->run_id > 0 && run_opened_by_workflow(m, &taken, &opened, err)) return -1;
     if (o->run_id > 0 && !opened) {
-        if (o->sgt[0][0])
-            return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
-                                  "run %lld has started extracting: it resumes with its own "
-                                  "SGT files, without --sgt",
-                                  o->run_id);
         if (old_run(m, o, cfg, err)) return -1;
+        /* A resumed run reads the SGT files it started with; --sgt may name them again (the
+         * workflow always does) but not others. */
+        if (o->sgt[0][0] && same_sgt_files(m, o, cfg, err)) return -1;
     } else {
         if (!o->sgt[0][0])
             return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
@@ -605,6 +625,7 @@ static int commit_result(master *m, const result_header *h, const double *hypo, 
     static long recorded = 0;
     const char *kill_after = getenv("CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES");
     int kill_now = kill_after && ++recorded >= atol(kill_after);
+    cs_fault_point("extract-rupture-recorded");
     if (m->batch_rows >= EXTRACT_BATCH_ROWS || kill_now) CS_CALL(err, extract_study_flush(m, err));
     if (kill_now) raise(SIGKILL);
     return 0;
@@ -614,6 +635,31 @@ int extract_study_flush(master *m, cs_error *err) {
     if (!m->batch_open) return 0;
     m->batch_open = 0, m->batch_rows = 0;
     return cs_db_commit(m->db, err);
+}
+
+/* 1 when the run's seismogram file was made and recorded by an earlier try that was killed
+ * before it finished (its parts may be gone): the file at the path, with the recorded checksum. */
+static int seismograms_made(master *m, char sha[CS_SHA256_HEX], cs_error *err) {
+    char *abs = realpath(m->seis_path, NULL);
+    if (!abs) return 0;
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db,
+                      "SELECT SHA256 FROM Run_Files WHERE Run_ID = ? AND Path = ? AND Kind = "
+                      "'seismograms'",
+                      &st, err)) {
+        free(abs);
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, m->run_id);
+    sqlite3_bind_text(st, 2, abs, -1, SQLITE_TRANSIENT);
+    char want[CS_SHA256_HEX] = "";
+    if (sqlite3_step(st) == SQLITE_ROW)
+        cs_copy(want, sizeof want, (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    free(abs);
+    if (!want[0]) return 0;
+    if (cs_sha256_file(m->seis_path, sha, err)) return -1;
+    return !strcmp(sha, want);
 }
 
 /* When every rupture is done: the run's seismogram file, its checksum, the run's status. */
@@ -633,17 +679,24 @@ int extract_study_finish_run(master *m, cs_error *err) {
             rups[n++] = (seis_rupture){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)};
         sqlite3_finalize(st);
         if (!rups) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-        char sha[CS_SHA256_HEX], *abs = NULL;
-        long nrec;
-        int rc = seis_merge(m->seis_path, rups, n, &m->meta, sha, &nrec, err);
+        char sha[CS_SHA256_HEX];
+        long nrec = 0;
+        int made = seismograms_made(m, sha, err);
+        int rc = made < 0 ? -1 : 0;
+        if (!rc && !made) rc = seis_merge(m->seis_path, rups, n, &m->meta, sha, &nrec, err);
+        char *abs = rc || made ? NULL : realpath(m->seis_path, NULL);
+        if (!rc && !made)
+            rc = cs_db_record_file(m->db, abs ? abs : m->seis_path, sha, cs_file_size(m->seis_path),
+                                   "seismograms", m->run_id, err);
+        free(abs);
+        if (!rc) seis_remove_parts(m->seis_path, rups, n);
         free(rups);
         if (rc) return -1;
-        abs = realpath(m->seis_path, NULL);
-        rc = cs_db_record_file(m->db, abs ? abs : m->seis_path, sha, cs_file_size(m->seis_path),
-                               "seismograms", m->run_id, err);
-        free(abs);
-        if (rc) return -1;
-        cs_log(CS_LOG_INFO, "seismograms: %ld records in %s (sha256 %s)", nrec, m->seis_path, sha);
+        if (made)
+            cs_log(CS_LOG_INFO, "seismograms: %s was made before (sha256 %s)", m->seis_path, sha);
+        else
+            cs_log(CS_LOG_INFO, "seismograms: %ld records in %s (sha256 %s)", nrec, m->seis_path,
+                   sha);
     }
     sqlite3_stmt *st;
     char host[256] = "";

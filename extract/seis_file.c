@@ -23,8 +23,8 @@ static int write_attrs(hid_t f, const seis_meta *m) {
     bad |= cs_h5_attr_double(f, "dt", &m->dt, 1);
     bad |= cs_h5_attr_int(f, "nt", &m->nt, 1);
     bad |= cs_h5_attr_double(f, "start_time", &zero, 1);
-    bad |= cs_h5_attr_string(f, "components",
-                             m->vertical ? SEIS_COMPONENTS_ENZ : SEIS_COMPONENTS_EN);
+    bad |=
+        cs_h5_attr_string(f, "components", m->vertical ? SEIS_COMPONENTS_ENZ : SEIS_COMPONENTS_EN);
     bad |=
         cs_h5_attr_string(f, "units", "velocity: m/s; dt, start_time: s (0 = rupture origin time)");
     bad |= cs_h5_attr_double(f, "site_lon_lat", ll, 2);
@@ -114,7 +114,8 @@ static int put_rows(hid_t ds, hid_t mtype, long at, long n, int rank, const void
     hid_t fs = H5Dget_space(ds);
     hsize_t dims[3];
     H5Sget_simple_extent_dims(fs, dims, NULL);
-    hsize_t start[3] = {(hsize_t)at, 0, 0}, count[3] = {(hsize_t)n, dims[1], rank == 3 ? dims[2] : 1};
+    hsize_t start[3] = {(hsize_t)at, 0, 0},
+            count[3] = {(hsize_t)n, dims[1], rank == 3 ? dims[2] : 1};
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
     hid_t ms = H5Screate_simple(rank, count, NULL);
     herr_t r = H5Dwrite(ds, mtype, ms, fs, H5P_DEFAULT, data);
@@ -171,19 +172,25 @@ int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, con
     if (dsi >= 0) H5Dclose(dsi);
     if (dsv >= 0) H5Dclose(dsv);
     bad |= H5Fclose(f) < 0;
-    if (!rc && bad) rc = cs_error_set(err, CS_ERR_IO, "%s: writing the seismograms failed", final_path);
+    if (!rc && bad)
+        rc = cs_error_set(err, CS_ERR_IO, "%s: writing the seismograms failed", final_path);
     if (!rc) rc = cs_atomic_publish(tmp, final_path, sha, err);
     if (rc) {
         unlink(tmp);
         return rc;
     }
+    *nrecords = total;
+    return 0;
+}
+
+void seis_remove_parts(const char *final_path, const seis_rupture *rups, long nrups) {
+    char dir[4096], path[4300];
+    seis_parts_dir(final_path, dir, sizeof dir);
     for (long i = 0; i < nrups; i++) {
         snprintf(path, sizeof path, "%s/%lld_%lld.h5", dir, rups[i].source, rups[i].rupture);
         unlink(path);
     }
     rmdir(dir);
-    *nrecords = total;
-    return 0;
 }
 
 int seis_read_record(const char *path, long long source, long long rupture, long long variation,
@@ -196,7 +203,8 @@ int seis_read_record(const char *path, long long source, long long rupture, long
         char dir[4200], part[4400];
         seis_parts_dir(path, dir, sizeof dir);
         snprintf(part, sizeof part, "%s/%lld_%lld.h5", dir, source, rupture);
-        if (stat(part, &st) == 0) return seis_read_record(part, source, rupture, variation, vel, m, err);
+        if (stat(part, &st) == 0)
+            return seis_read_record(part, source, rupture, variation, vel, m, err);
     }
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot be opened as an HDF5 file");

@@ -39,9 +39,11 @@ typedef struct {
 } seis_rupture;
 
 /* Assembles the parts of the ruptures listed (in that order, each part sorted) into the run's
- * file; then removes the parts. */
+ * file. The parts stay until seis_remove_parts: the caller removes them once the file is
+ * recorded, so that a run killed in between still has either the parts or a recorded file. */
 int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, const seis_meta *m,
                char sha[CS_SHA256_HEX], long *nrecords, cs_error *err);
+void seis_remove_parts(const char *final_path, const seis_rupture *rups, long nrups);
 
 /* One record: vel 3 x nt, allocated here. While the run's file is not yet written, the record
  * is read from its rupture's part file. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_db_cache.h"
+#include "cs_fault.h"
 #include "cs_geo.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
@@ -268,7 +269,9 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
         cs_db_rollback(db);
         return -1;
     }
-    return cs_db_commit(db, err);
+    rc = cs_db_commit(db, err);
+    cs_fault_point("hazard-curve-stored");
+    return rc;
 }
 
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err) {

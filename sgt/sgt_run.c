@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "cs_fault.h"
 #include "cs_log.h"
 #include "cs_progress.h"
 #include "sgt_absorb.h"
@@ -105,7 +106,7 @@ static void cpu_teardown(sgt_state *s) {
 }
 
 const sgt_backend sgt_backend_cpu = {
-    "cpu",        0,        cpu_setup,  cpu_velocity, cpu_stress,  cpu_halo_post, cpu_halo_wait,
+    "cpu",        0,        cpu_setup,  cpu_velocity, cpu_stress,   cpu_halo_post, cpu_halo_wait,
     cpu_end_step, cpu_save, cpu_finish, NULL,         cpu_teardown, NULL};
 
 static int sample_stf(const sgt_config *c, sgt_state *s, sgt_run_result *meta, cs_error *err) {
@@ -334,6 +335,7 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
     int rc = 0;
     for (int n = first; n < c->nt && !rc; n++) {
         rc = sgt_step(be, s, n, err);
+        cs_fault_point("sgt-step");
         if ((n + 1) % c->decimation == 0) {
             int m = (n + 1) / c->decimation;
             if (!rc) rc = be->save(s, m, err);
@@ -341,8 +343,7 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
             if (w && sgt_strain_window_ends(s, m)) rc = sgt_strain_writer_commit(w, be, s, rc, err);
         }
         if (comm != MPI_COMM_NULL) rc = cs_mpi_agree(comm, rc, err);
-        if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 &&
-            n + 1 < c->nt) {
+        if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 && n + 1 < c->nt) {
             if (w) rc = sgt_strain_writer_sync(w, be, s, n + 1, err);
             if (!rc) rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
         }

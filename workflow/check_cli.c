@@ -1,7 +1,8 @@
 /* `cybershake check`: the step between the SGT runs and the extraction. The files (forces E, N
- * and Z, or E and N for a horizontal-only study) must belong together (sgt_set_open's checks: points, material, sampling, grid, one force each),
- * every stored strain value must be finite, and with --study/--run their SHA-256 are recorded
- * as the run's SGTs, which the extractor verifies before it reads them. */
+ * and Z, or E and N for a horizontal-only study) must belong together (sgt_set_open's checks:
+ * points, material, sampling, grid, one force each), every stored strain value must be finite, and
+ * with --study/--run their SHA-256 are recorded as the run's SGTs, which the extractor verifies
+ * before it reads them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "cs_fault.h"
 #include "cs_opt.h"
 #include "cs_db.h"
 #include "cs_progress.h"
@@ -39,6 +41,7 @@ static int scan(const sgt_set *s, long *bad, double *peak, long *bad_point, cs_e
         long n = s->npoints - p0 < block ? s->npoints - p0 : block;
         for (long i = 0; i < n; i++)
             pts[i] = p0 + i;
+        cs_fault_point("check-block");
         rc = sgt_set_read(s, pts, n, buf, err);
         for (size_t k = 0; !rc && k < per * (size_t)n; k++) {
             double v = buf[k];
@@ -71,9 +74,8 @@ int cs_check_cli_main(int argc, char **argv) {
     const cs_opt opts[] = {CS_OPT_STR("study", &study),
                            CS_OPT_INT("run", &run, 1, 9.2e18, "needs a Run_ID")};
     int first, npos;
-    int prc =
-        cs_opt_parse(argv[0], argc, argv, opts, 2, 2, 3, "expects two or three SGT files", &first,
-                     &npos);
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, 2, 2, 3, "expects two or three SGT files",
+                           &first, &npos);
     if (prc) return prc;
     if ((study != NULL) != (run > 0)) return cs_cli_usage(argv[0], "--study and --run go together");
     cs_error err;

@@ -7,6 +7,7 @@
 
 #include "cs_atomic.h"
 #include "cs_db_cache.h"
+#include "cs_fault.h"
 #include "cs_sha256.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
@@ -66,9 +67,6 @@ int wf_db_get_run(cs_db *db, long long run_id, wf_run_row *run, cs_error *err) {
 int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *base, int new_run,
                    wf_run_row *run, cs_error *err) {
     memset(run, 0, sizeof *run);
-    int f = new_run ? 0 : wf_db_find_run(db, site, c, run, err);
-    if (f < 0) return -1;
-    if (f == 1) return 0;
     cs_site s;
     long long erf_id;
     double span;
@@ -81,9 +79,21 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
     if (!m) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     cs_params_dump(c->p, m);
     fclose(m);
+    /* The lookup and the insert in one write transaction: two drivers started at once for a
+     * site's first run find or make one run between them, not one each. */
     if (cs_db_begin(db, err)) {
         free(text);
         return -1;
+    }
+    int f = new_run ? 0 : wf_db_find_run(db, site, c, run, err);
+    cs_fault_point("run-looked-up");
+    if (f != 0) {
+        free(text);
+        if (f < 0) {
+            cs_db_rollback(db);
+            return -1;
+        }
+        return cs_db_commit(db, err);
     }
     sqlite3_stmt *st = NULL;
     int rc = cs_db_prepare(db,
@@ -334,6 +344,8 @@ int wf_db_reset_extraction(cs_db *db, long long run_id, cs_error *err) {
     static const char *sql[] = {
         "DELETE FROM PeakAmplitudes WHERE Run_ID = ?1",
         "DELETE FROM Extraction_Ruptures WHERE Run_ID = ?1",
+        /* the seismogram file made before is not this extraction's */
+        "DELETE FROM Run_Files WHERE Run_ID = ?1 AND Kind = 'seismograms'",
         "UPDATE CyberShake_Runs SET Rup_Var_Scenario_ID = NULL, Status = 'Initial' WHERE "
         "Run_ID = ?1",
     };

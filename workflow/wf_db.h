@@ -19,7 +19,7 @@ typedef struct {
 typedef struct {
     char state[16];
     int attempts;
-    char job[128], host[256], error[1024], log[4096];
+    char job[384], host[256], error[1024], log[4096];
 } wf_step_row;
 
 /* The newest run of this site with this configuration (found = 1), or a new one when there is

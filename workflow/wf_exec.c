@@ -126,20 +126,43 @@ int wf_capture(char *const *argv, char *out, size_t size, int *status, cs_error 
     return 0;
 }
 
-int wf_kill_stale(pid_t pgid, const char *launcher) {
-    if (pgid <= 1) return 0;
-    char path[64], cmd[4096];
-    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pgid);
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t n = fread(cmd, 1, sizeof cmd - 1, f);
+void wf_process_identity(pid_t pid, char *out, size_t size) {
+    out[0] = 0;
+    char path[64], stat[1024], boot[64] = "";
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
     fclose(f);
-    cmd[n] = 0; /* argv[0] only */
-    const char *base = strrchr(cmd, '/');
-    base = base ? base + 1 : cmd;
-    const char *lb = launcher ? strrchr(launcher, '/') : NULL;
-    lb = lb ? lb + 1 : launcher;
-    if (strcmp(base, "cybershake") && !(lb && *lb && !strcmp(base, lb))) return 0;
+    stat[n] = 0;
+    /* fields after the command name, which may hold spaces and parentheses: state is field 3,
+     * starttime field 22 */
+    const char *p = strrchr(stat, ')');
+    /* a zombie (dead, not yet reaped) is no longer running anything */
+    if (!p || p[1] != ' ' || p[2] == 'Z') return;
+    unsigned long long ticks = 0;
+    int field = 2;
+    for (const char *q = p + 1; *q && field < 22; q++)
+        if (*q == ' ') {
+            field++;
+            if (field == 22) ticks = strtoull(q + 1, NULL, 10);
+        }
+    if (field != 22 || ticks == 0) return;
+    f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(boot, sizeof boot, f)) boot[0] = 0;
+        fclose(f);
+    }
+    boot[strcspn(boot, "\n")] = 0;
+    snprintf(out, size, "%llu@%s", ticks, boot);
+}
+
+int wf_kill_stale(pid_t pgid, const char *identity) {
+    if (pgid <= 1) return 0;
+    if (!identity || !*identity) return -1;
+    char now[128];
+    wf_process_identity(pgid, now, sizeof now);
+    if (!now[0] || strcmp(now, identity)) return 0;
     return kill(-pgid, SIGKILL) == 0;
 }
 

@@ -17,9 +17,13 @@ int wf_spawn(char *const *argv, const char *log_path, const char *gpus, pid_t *p
 int wf_wait(pid_t pid, const char *follow_log, int *status, cs_error *err);
 /* Runs a command to completion and captures its standard output (for sbatch, squeue). */
 int wf_capture(char *const *argv, char *out, size_t size, int *status, cs_error *err);
-/* Kills a process group a killed workflow left behind, when it still runs one of our commands
- * (its leader's command line names cybershake or the MPI launcher): 1 killed, 0 none. */
-int wf_kill_stale(pid_t pgid, const char *launcher);
+/* What identifies a live process beyond its pid, which the system reuses: its start time (clock
+ * ticks since boot) and the boot's id, as "TICKS@BOOT_ID". Empty when /proc does not say. */
+void wf_process_identity(pid_t pid, char *out, size_t size);
+/* Kills the process group a killed workflow left behind (a step's, recorded with its leader's
+ * identity) when its leader is still that very process: 1 killed, 0 gone or another process
+ * (a reused pid is never killed), -1 when the identity is unknown (an older run's record). */
+int wf_kill_stale(pid_t pgid, const char *identity);
 /* The last non-empty line of a log (an error for the study's Error column). */
 void wf_log_tail(const char *log_path, char *out, size_t size);
 

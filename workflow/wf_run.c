@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cs_fault.h"
 #include "cs_progress.h"
 #include "cs_strutil.h"
 #include "wf_exec.h"
@@ -73,6 +74,7 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
                 int reset_extraction, cs_error *err) {
     const wf_step *s = &p->steps[step];
     char log[4200], host[256];
+    cs_fault_point2("step-start", s->name);
     snprintf(log, sizeof log, "%s/logs/%s.log", p->work, s->name);
     host_name(host, sizeof host);
     if (reset_extraction) CS_CALL(err, wf_db_reset_extraction(db, run_id, err));
@@ -101,14 +103,20 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
             if (spawned) free(command);
             CS_CALL(err, spawned);
             /* Inside a batch job the job is what identifies the step's processes. */
-            char job[160];
+            char job[384];
             const char *sj = getenv("SLURM_JOB_ID");
             if (sj && *sj)
                 snprintf(job, sizeof job, "slurm:%s", sj);
-            else
-                snprintf(job, sizeof job, "local:%s:%d", host, (int)pid);
+            else {
+                /* the leader's identity beside its pid: a resume stops this very process
+                 * group, never another that reuses the number */
+                char who[128];
+                wf_process_identity(pid, who, sizeof who);
+                snprintf(job, sizeof job, "local:%s:%d:%s", host, (int)pid, who);
+            }
             int rc = k == 0 ? wf_db_step_started(db, run_id, s->name, command, job, log, err)
                             : wf_db_step_job(db, run_id, s->name, job, err);
+            cs_fault_point2("step-running", s->name);
             int status = 0;
             if (wf_wait(pid, log, &status, err) || rc) {
                 free(command);
@@ -124,7 +132,9 @@ int wf_run_step(cs_db *db, const wf_config *c, const wf_plan *p, long long run_i
         if (!failed) {
             cs_error e;
             cs_error_clear(&e);
+            cs_fault_point2("step-exited", s->name);
             if (wf_db_step_done(db, run_id, p, step, &e) == 0) {
+                cs_fault_point2("step-done", s->name);
                 ok = 1;
                 printf("  %s: done in %.1f s\n", s->name, cs_now() - t0);
                 fflush(stdout);
@@ -179,6 +189,24 @@ static void print_plan(const wf_plan *p, cs_db *db, long long run_id) {
     }
 }
 
+/* A step an interrupted run left "running" on this host (job "local:HOST:PGID:IDENTITY"): its
+ * process group is stopped if its leader is still the process the run started. */
+static void stop_stale_step(const char *step, const char *job) {
+    const char *p = strchr(job + strlen("local:"), ':');
+    if (!p) return;
+    char *end;
+    long pgid = strtol(p + 1, &end, 10);
+    const char *identity = *end == ':' ? end + 1 : "";
+    int k = wf_kill_stale((pid_t)pgid, identity);
+    if (k == 1)
+        printf("  %s: stopped what the interrupted run left of it (process group %ld)\n", step,
+               pgid);
+    else if (k < 0)
+        printf("  %s: process group %ld of the interrupted run is not stopped: its record does "
+               "not say which process led it (stop it yourself if it still runs)\n",
+               step, pgid);
+}
+
 /* Steps that must run: not done, outputs missing or changed, or after one that runs again.
  * reset[i]: the extraction starts over (it had finished, or its SGTs are made again). */
 static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run_id, int *todo,
@@ -196,12 +224,8 @@ static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run
         todo[i] = 1;
         reset[i] = 0;
         if (!strcmp(row.state, "running") && !strcmp(row.host, host) &&
-            cs_starts_with(row.job, "local:")) {
-            const char *pg = strrchr(row.job, ':');
-            if (pg && wf_kill_stale((pid_t)atoi(pg + 1), wf_cfg_str(c, "mpirun")))
-                printf("  %s: stopped what the interrupted run left of it (process group %s)\n",
-                       s->name, pg + 1);
-        }
+            cs_starts_with(row.job, "local:"))
+            stop_stale_step(s->name, row.job);
         if (!strcmp(row.state, "done")) {
             int v = dep_again ? 1 : wf_db_verify_step(db, run_id, s->name, why, sizeof why, err);
             if (v < 0) return -1;
@@ -218,6 +242,14 @@ static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run
 }
 
 int wf_run(const wf_run_options *o, cs_error *err) {
+    /* A fault point reached in a step takes this driver with it, as a power loss would, when
+     * the driver leads its process group (started by setsid or a job-control shell). */
+    if (getenv("CYBERSHAKE_FAULT_KILL_AT") && !getenv("CYBERSHAKE_FAULT_KILL_GROUP") &&
+        getpgrp() == getpid()) {
+        char g[32];
+        snprintf(g, sizeof g, "%d", (int)getpgrp());
+        setenv("CYBERSHAKE_FAULT_KILL_GROUP", g, 1);
+    }
     wf_config c;
     int got = wf_config_read(o->config, o->sets, o->nsets, &c, err);
     if (got) wf_config_free(&c);
@@ -298,7 +330,11 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         goto done;
     }
     snprintf(path, sizeof path, "%s/.lock", run.work_dir);
-    if (!rc) rc = take_lock(path, &lock_fd, err);
+    if (!rc) {
+        rc = take_lock(path, &lock_fd, err);
+        /* another driver holds the run: its state is that driver's to set, not ours */
+        if (rc) goto done;
+    }
     int todo[WF_MAX_STEPS] = {0}, reset[WF_MAX_STEPS] = {0};
     if (!rc) {
         printf("run %lld of site %s: %d steps, folder %s\n", run.run_id, o->site, plan.n,

@@ -95,7 +95,7 @@ for i in range(5000): print(f'S{i},{30 + i * 1e-3:.6f},-118')" >many.csv
 t_migrate_older_schema_file() {
     sqlite3 old.sqlite <"$REPO/tests/data/study_schema_v1.sql" || return 1
     run "$CS" db sites old.sqlite && expect_rc 1 && expect_err "cybershake db migrate" || return 1
-    run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 8" || return 1
+    run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 9" || return 1
     run "$CS" db sites old.sqlite && expect_out "OLDSITE" && expect_out "1 sites" || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = 3 ] || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM Files')" = 0 ] || return 1
@@ -105,8 +105,10 @@ t_migrate_older_schema_file() {
     # forecast points in one B-tree (version 8): no rowid, the key's columns, no second index
     sqlite3 old.sqlite "SELECT rowid FROM Points" >/dev/null 2>&1 && return 1
     [ "$(sqlite3 old.sqlite "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'Points' AND type = 'index'")" = 0 ] || return 1
-    run "$CS" db migrate old.sqlite && expect_out "already at schema version 8" || return 1
-    run "$CS" db info old.sqlite && expect_out "schema version: 8" || return 1
+    # each run's files (version 9): a table of its own
+    [ "$(sqlite3 old.sqlite "SELECT count(*) FROM Run_Files")" = 0 ] || return 1
+    run "$CS" db migrate old.sqlite && expect_out "already at schema version 9" || return 1
+    run "$CS" db info old.sqlite && expect_out "schema version: 9" || return 1
 }
 
 tcase help_and_exit_codes t_help_and_exit_codes

@@ -176,6 +176,28 @@ t_killed_run_resumes() {
     expect_rc 0 && expect_out "(4 done before, 0 now)" || return 1
 }
 
+# Two runs killed while extracting from the same SGT files: each resumes with its own record of
+# them (a second run once took the files' rows over and the first could not resume), with --sgt
+# naming the same files (as the workflow does) or without it; other files are refused.
+t_two_runs_of_the_same_sgts_both_resume() {
+    setup_site || return 1
+    study_copy
+    for r in 1 2; do
+        CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES=1 "$CS" extract s.sqlite --site DEMO --erf t \
+            --sgt "$SGTS" --periods 5 >/dev/null 2>&1
+        [ $? = 137 ] || return 1
+    done
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Run_Files WHERE Kind LIKE 'sgt-%'")" = 6 ] || return 1
+    run "$CS" extract s.sqlite --run 1 --periods 5 --sgt "$SGTS"
+    expect_rc 0 && expect_out "(1 done before, 3 now)" || return 1
+    run "$CS" extract s.sqlite --run 2 --periods 5
+    expect_rc 0 && expect_out "(1 done before, 3 now)" || return 1
+    [ "$(rows_differ 1 2)" = 0 ] || return 1
+    cp "$SITE_DIR"/sgt_*.h5 .
+    run "$CS" extract s.sqlite --run 2 --periods 5 --sgt sgt_E.h5,sgt_N.h5,sgt_Z.h5
+    expect_rc 1 && expect_err "has started extracting from $SITE_DIR/sgt_E.h5" || return 1
+}
+
 # Inputs that must be refused: an SGT file changed after the run started, two files of one
 # force, SGTs of another site.
 t_refuses_bad_inputs() {
@@ -356,6 +378,7 @@ tcase cuda_matches_cpu t_cuda_matches_cpu
 tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase killed_run_resumes t_killed_run_resumes
+tcase two_runs_of_the_same_sgts_both_resume t_two_runs_of_the_same_sgts_both_resume
 tcase refuses_bad_inputs t_refuses_bad_inputs
 tcase horizontal_only_two_forces t_horizontal_only_two_forces
 tcase half_sampled_sgts_give_the_same_measures t_half_sampled_sgts_give_the_same_measures

@@ -95,44 +95,56 @@ t_changed_output_runs_again_with_what_follows() {
         [ "$(sqlite3 s.sqlite "SELECT Attempts FROM Workflow_Steps WHERE Step_Name = 'sgt_N'")" = 2 ]
 }
 
-# Kill the whole run (driver and step, kill -9) after $1 seconds, then resume it to the end.
-kill_and_resume() {
-    setsid "$CS" run DEMO --study s.sqlite --config run.cfg >killed.out 2>&1 &
-    sleep "$1"
-    pgid=$(ps -o pgid= -p $! 2>/dev/null | tr -d ' ')
-    [ -n "$pgid" ] && kill -KILL "-$pgid" 2>/dev/null # dash's kill takes no "--"
-    wait 2>/dev/null
-    "$CS" run DEMO --study s.sqlite --config run.cfg >resumed.out 2>&1 || { tail -5 resumed.out >&2; return 1; }
+# Kill points, in the order a run reaches them: at every step boundary (before a step starts,
+# while it runs, after its process exited, after it was recorded done) and inside every step
+# (its own fault points: after a file is written but before it is renamed into place, after a
+# solver time step, a checked block, a recorded rupture, a stored curve). Each is a kill -9 of
+# the driver and the step's processes together, as a power loss; the points are the program's
+# own hooks (CYBERSHAKE_FAULT_KILL_AT), not moments in time.
+KILL_POINTS="step-start:plan file-before-rename:DEMO.points step-exited:plan step-done:plan
+step-running:mesh file-renamed:material.h5 sgt-step:50 step-exited:sgt_E
+file-before-rename:sgt_N.h5 step-done:sgt_N step-start:sgt_Z sgt-step:700 step-running:check
+check-block step-done:check extract-rupture-recorded:2 file-before-rename:seismograms.h5
+step-exited:extract hazard-curve-stored file-before-rename:curve_RotD50_10.png step-done:hazard
+file-renamed:disagg_RotD50_5_2pct_in_50_yr.png step-exited:disagg"
+
+# Runs the workflow until the fault point $1 kills it: exit 137 and the point named in the
+# driver's output or a step's log.
+killed_at() {
+    CYBERSHAKE_FAULT_KILL_AT=$1 setsid -w "$CS" run DEMO --study s.sqlite --config run.cfg >killed.out 2>&1
+    rc=$?
+    [ "$rc" = 137 ] || { echo "    kill point $1: exit $rc, not killed there" >&2; tail -3 killed.out >&2; return 1; }
+    grep -rqF "fault injection: killed at $1 " killed.out runs/DEMO/run-1/logs ||
+        { echo "    kill point $1: the run died elsewhere" >&2; return 1; }
+    cat killed.out >>all_kills.out
 }
 
-t_killed_at_random_moments_resumes_to_the_same_result() {
-    reference || return 1
-    total=$(cat "$REF/seconds")
-    # CS_KILL_TIMES="3 11 20" replays a failure; otherwise one moment drawn in each third of
-    # the run (SGTs, SGTs, then check, extraction and hazard)
-    times=${CS_KILL_TIMES:-$(awk -v t="$total" 'BEGIN { srand(); for (i = 0; i < 3; i++) printf "%.1f ", 0.3 + (i + rand()) * (t - 0.6) / 3 }')}
-    echo "    kill -9 after: $times s (of a ${total} s run)"
-    interrupted=0
-    for s in $times; do
-        mkdir -p "k$s" && cd "k$s" || return 1
-        fresh || return 1
-        kill_and_resume "$s" || { echo "    resume after a kill at $s s failed" >&2; return 1; }
-        grep -q "run 1 of site DEMO: done" resumed.out || return 1
-        if grep -q "run 1 of site DEMO: done" killed.out; then
-            echo "    the run finished before the kill at $s s: not counted"
-        else
-            interrupted=$((interrupted + 1))
-            echo "    killed at $s s during $(grep -o '\[[0-9]/9\] [A-Za-z_]*: running' killed.out | tail -1 | cut -d' ' -f2 | tr -d :); resumed: $(grep -c ': running' resumed.out) steps ran again"
-        fi
-        d=$(amplitudes_differ s.sqlite "$REF/s.sqlite")
-        [ "$d" = 0 ] || { echo "    killed at $s s: $d amplitudes differ from the uninterrupted run" >&2; return 1; }
-        # every step ran to the end once more at most, and the curves are the reference's
-        [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Workflow_Steps WHERE State != 'done'")" = 0 ] || return 1
-        [ "$(sqlite3 s.sqlite "ATTACH '$REF/s.sqlite' AS r; SELECT count(*) FROM (SELECT c.IM_Type_ID, p.X_Value, p.Y_Value FROM Hazard_Curve_Points p JOIN Hazard_Curves c USING (Hazard_Curve_ID) EXCEPT SELECT c.IM_Type_ID, p.X_Value, p.Y_Value FROM r.Hazard_Curve_Points p JOIN r.Hazard_Curves c USING (Hazard_Curve_ID))")" = 0 ] ||
-            { echo "    killed at $s s: hazard curves differ" >&2; return 1; }
-        cd .. || return 1
+# The run resumed after every kill gives the uninterrupted run's amplitudes and curves.
+same_as_reference() {
+    d=$(amplitudes_differ s.sqlite "$REF/s.sqlite")
+    [ "$d" = 0 ] || { echo "    $d amplitudes differ from the uninterrupted run" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Workflow_Steps WHERE State != 'done'")" = 0 ] || return 1
+    [ "$(sqlite3 s.sqlite "ATTACH '$REF/s.sqlite' AS r; SELECT count(*) FROM (SELECT c.IM_Type_ID, p.X_Value, p.Y_Value FROM Hazard_Curve_Points p JOIN Hazard_Curves c USING (Hazard_Curve_ID) EXCEPT SELECT c.IM_Type_ID, p.X_Value, p.Y_Value FROM r.Hazard_Curve_Points p JOIN r.Hazard_Curves c USING (Hazard_Curve_ID))")" = 0 ] ||
+        { echo "    hazard curves differ" >&2; return 1; }
+}
+
+t_killed_at_every_step_boundary_and_inside_every_step_resumes() {
+    fresh || return 1
+    for point in $KILL_POINTS; do
+        killed_at "$point" || return 1
     done
-    [ "$interrupted" -ge 2 ] || { echo "    only $interrupted of the kills interrupted the run" >&2; return 1; }
+    # the last kill left disagg unfinished; the same command finishes the run
+    "$CS" run DEMO --study s.sqlite --config run.cfg >resumed.out 2>&1 || { tail -5 resumed.out >&2; return 1; }
+    grep -q "run 1 of site DEMO: done" resumed.out || return 1
+    same_as_reference || return 1
+    # only the interrupted steps ran again: none of the finished ones (their outputs verified)
+    [ "$(grep -c ': running' resumed.out)" = 1 ] || return 1
+    # a kill inside a resumed extraction whose outputs were damaged (the extraction starts over,
+    # is killed, and resumes with the same SGT files that the workflow names again)
+    printf x >>runs/DEMO/run-1/seismograms.h5
+    killed_at extract-rupture-recorded:1 || return 1
+    "$CS" run DEMO --study s.sqlite --config run.cfg >resumed2.out 2>&1 || { tail -5 resumed2.out >&2; return 1; }
+    grep -q "run 1 of site DEMO: done" resumed2.out && same_as_reference
 }
 
 t_failing_step_is_retried_then_reported() {
@@ -168,6 +180,71 @@ t_one_driver_per_run() {
     run "$CS" run DEMO --study s.sqlite --config run.cfg
     kill $first 2>/dev/null; wait $first 2>/dev/null
     expect_rc 1 && expect_err "another 'cybershake run' is driving this run"
+}
+
+# Waits (bounded) until file $1 holds text $2.
+wait_for_text() {
+    i=0
+    until grep -qF "$2" "$1" 2>/dev/null; do
+        i=$((i + 1)); [ $i -gt 600 ] && { echo "    never saw '$2' in $1" >&2; return 1; }
+        sleep 0.1
+    done
+}
+
+# Two first runs of a site started at once make one run between them: the first driver is held
+# (SIGSTOP, the program's own hook) after looking the run up, inside its transaction, while the
+# second starts; whatever the second does meanwhile, one run results, driven by one of them.
+t_two_first_runs_at_once_make_one_run() {
+    fresh || return 1
+    CYBERSHAKE_FAULT_PAUSE_AT=run-looked-up "$CS" run DEMO --study s.sqlite --config run.cfg >a.out 2>&1 &
+    a=$!
+    wait_for_text a.out "paused at run-looked-up" || { kill -9 $a; return 1; }
+    "$CS" run DEMO --study s.sqlite --config run.cfg >b.out 2>&1 &
+    b=$!
+    sleep 1 # gives the second driver time to reach its lookup (the verdict does not depend on it)
+    kill -CONT $a
+    wait $a; rca=$?
+    wait $b; rcb=$?
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Workflow_Runs')" = 1 ] || { echo "    two runs" >&2; return 1; }
+    [ "$(sqlite3 s.sqlite 'SELECT State FROM Workflow_Runs')" = done ] || return 1
+    # one drove it; the other either found it driven or (started late) found it done
+    [ "$rca" = 0 ] || [ "$rcb" = 0 ] || return 1
+    for o in a b; do
+        if ! grep -q "run 1 of site DEMO: done" $o.out; then
+            grep -q "another 'cybershake run' is driving this run" $o.out || return 1
+        fi
+    done
+    [ "$(amplitudes_differ s.sqlite "$REF/s.sqlite")" = 0 ]
+}
+
+# A driver refused because another holds the run leaves the run's state alone (it once marked
+# the live run failed), and a resume stops what an interrupted run left running only when the
+# process group's leader is the very process it started: a reused process-group id belongs to
+# someone else and is not killed.
+t_resume_stops_only_its_own_leftovers() {
+    fresh || return 1
+    CYBERSHAKE_FAULT_KILL_AT=step-start:mesh setsid -w "$CS" run DEMO --study s.sqlite --config run.cfg >killed.out 2>&1
+    [ "$(sqlite3 s.sqlite 'SELECT State FROM Workflow_Runs')" = running ] || return 1
+    run flock runs/DEMO/run-1/.lock "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 1 && expect_err "another 'cybershake run' is driving this run" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT State FROM Workflow_Runs')" = running ] || return 1
+    # a process group led by a process named cybershake, not started by this run
+    ln -s "$(command -v sleep)" cybershake
+    setsid ./cybershake 300 &
+    other=$!
+    host=$(uname -n)
+    boot=$(cat /proc/sys/kernel/random/boot_id)
+    sqlite3 s.sqlite "UPDATE Workflow_Steps SET State = 'running', Host = '$host', Job_ID = 'local:$host:$other:12345@$boot' WHERE Step_Name = 'mesh'"
+    CYBERSHAKE_FAULT_KILL_AT=step-start:mesh setsid -w "$CS" run DEMO --study s.sqlite --config run.cfg >resumed.out 2>&1
+    kill -0 $other 2>/dev/null || { echo "    an unrelated process group was killed" >&2; return 1; }
+    grep -q "stopped what the interrupted run left" resumed.out && return 1
+    # with the leader's own identity (what the run records when it starts a step) it is stopped
+    ticks=$(sed 's/.*) //' /proc/$other/stat | cut -d' ' -f20)
+    sqlite3 s.sqlite "UPDATE Workflow_Steps SET State = 'running', Host = '$host', Job_ID = 'local:$host:$other:$ticks@$boot' WHERE Step_Name = 'mesh'"
+    CYBERSHAKE_FAULT_KILL_AT=step-start:mesh setsid -w "$CS" run DEMO --study s.sqlite --config run.cfg >resumed2.out 2>&1
+    wait $other 2>/dev/null
+    kill -0 $other 2>/dev/null && { kill -9 $other; echo "    the run's own leftover was not stopped" >&2; return 1; }
+    grep -q "mesh: stopped what the interrupted run left of it (process group $other)" resumed2.out
 }
 
 t_changed_configuration_is_a_new_run() {
@@ -244,10 +321,12 @@ tcase forces_follow_the_vertical_ims t_forces_follow_the_vertical_ims
 tcase end_to_end_records_every_step_and_file t_end_to_end_records_every_step_and_file
 tcase rerun_trusts_matching_checksums_only t_rerun_trusts_matching_checksums_only
 tcase changed_output_runs_again_with_what_follows t_changed_output_runs_again_with_what_follows
-tcase killed_at_random_moments_resumes_to_the_same_result t_killed_at_random_moments_resumes_to_the_same_result
+tcase killed_at_every_step_boundary_and_inside_every_step_resumes t_killed_at_every_step_boundary_and_inside_every_step_resumes
 tcase failing_step_is_retried_then_reported t_failing_step_is_retried_then_reported
 tcase transient_failure_is_retried t_transient_failure_is_retried
 tcase one_driver_per_run t_one_driver_per_run
+tcase two_first_runs_at_once_make_one_run t_two_first_runs_at_once_make_one_run
+tcase resume_stops_only_its_own_leftovers t_resume_stops_only_its_own_leftovers
 tcase changed_configuration_is_a_new_run t_changed_configuration_is_a_new_run
 tcase bad_configuration_is_refused t_bad_configuration_is_refused
 tcase many_sites_and_their_map t_many_sites_and_their_map
