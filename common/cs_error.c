@@ -109,6 +109,9 @@ int cs_error_input_at(const char *func, const char *file, int line, cs_error *e,
 
 int cs_error_errno(cs_error *e, const char *path, const char *action) {
     int saved = errno;
+    /* the message says "cannot" itself: an action given as "cannot open ..." would say it
+     * twice */
+    if (!strncmp(action, "cannot ", 7)) action += 7;
     return cs_error_set(e, CS_ERR_IO, "%s: cannot %s: %s", path, action, strerror(saved));
 }
 

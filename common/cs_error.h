@@ -49,7 +49,9 @@ int cs_error_vset(cs_error *e, cs_status status, const char *fmt, va_list ap);
 int cs_error_input(cs_error *e, const char *place, const char *field, const char *value,
                    const char *rule_fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* An operating-system failure on a path, with strerror(errno). */
+/* An operating-system failure on a path, with strerror(errno): "PATH: cannot ACTION: REASON".
+ * action is what failed ("open", "write the download"), without "cannot" (a leading "cannot "
+ * is dropped, so the message never says it twice). */
 int cs_error_errno(cs_error *e, const char *path, const char *action);
 
 /* Appends the frame "func (file:line)" to e's trace (nothing when e is NULL); used by the

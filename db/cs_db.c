@@ -1,5 +1,7 @@
 #include "cs_db.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,10 +22,50 @@ int cs_db_fail(cs_db *db, const char *what, cs_error *err) {
                         db && db->h ? sqlite3_errmsg(db->h) : "no connection");
 }
 
-int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
+/* How a read-only command opens a study:
+ *   2 nothing of ours can change it while it is read: its folder (where SQLite's -wal and -shm
+ *     files would go) or the file cannot be written, and no -wal file holds changes that are not
+ *     in it yet. Read only and immutable: no locks, no -shm or -wal needed or made.
+ *   1 a -wal file is there (a writer has it open): read only, through the files that exist.
+ *   0 a study this process could write, that nobody has open: a read-write connection that
+ *     writes nothing (query_only). A read-only one would make the -wal and -shm files and, not
+ *     being allowed to remove them, leave them beside the study; this one removes them when it
+ *     closes, as every connection does. */
+static int read_mode(const char *path) {
+    char dir[4096], wal[4200];
+    if (cs_copy(dir, sizeof dir, path)) return 0;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        cs_copy(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    struct stat st;
+    if (stat(wal, &st) == 0) return st.st_size > 0 || access(dir, W_OK) == 0 ? 1 : 2;
+    return access(dir, W_OK) != 0 || access(path, W_OK) != 0 ? 2 : 0;
+}
+
+/* A file name as an SQLite URI ("file:...?mode=ro"): '%', '?' and '#' percent-encoded. */
+static int read_uri(const char *path, int immutable, char *out, size_t size) {
+    size_t n = (size_t)snprintf(out, size, "file:");
+    for (const char *c = path; *c; c++) {
+        if (n + 4 >= size) return -1;
+        if (*c == '%' || *c == '?' || *c == '#')
+            n += (size_t)snprintf(out + n, size - n, "%%%02X", (unsigned char)*c);
+        else
+            out[n++] = *c;
+    }
+    int k = snprintf(out + n, size - n, "?mode=ro%s", immutable ? "&immutable=1" : "");
+    return k < 0 || (size_t)k >= size - n ? -1 : 0;
+}
+
+/* mode: 0 read and write, 1 create, 2 read only. */
+static int db_open(const char *path, int mode, cs_db **out, cs_error *err) {
     *out = NULL;
     struct stat st;
-    if (!create && stat(path, &st) != 0)
+    if (mode != 1 && stat(path, &st) != 0)
         return cs_error_input(err, path, NULL, NULL,
                               "no such study database; create it with 'cybershake db init %s'",
                               path);
@@ -32,8 +74,24 @@ int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
     db->path = cs_strdup(path);
     /* A connection is used by one thread at a time (every stage opens its own): no per-call
      * locking, which was a tenth of reading a 17 M-point forecast. */
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+    int flags = SQLITE_OPEN_NOMUTEX;
+    char uri[8500];
+    const char *name = path;
+    int how = mode == 2 ? read_mode(path) : -1;
+    if (how > 0) {
+        /* Read only: nothing is written, the journal mode is left as it is (read_mode). */
+        if (read_uri(path, how == 2, uri, sizeof uri)) {
+            cs_db_close(db);
+            return cs_error_input(err, path, NULL, NULL, "path too long");
+        }
+        name = uri;
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    } else if (how == 0) {
+        flags |= SQLITE_OPEN_READWRITE; /* query_only below */
+    } else {
+        flags |= SQLITE_OPEN_READWRITE | (mode == 1 ? SQLITE_OPEN_CREATE : 0);
+    }
+    if (sqlite3_open_v2(name, &db->h, flags, NULL) != SQLITE_OK) {
         cs_db_fail(db, "cannot open", err);
         cs_db_close(db);
         return CS_ERR_IO;
@@ -43,11 +101,14 @@ int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
     /* A file that is not SQLite fails here, on the first read. */
     char *msg = NULL;
     if (sqlite3_exec(db->h,
-                     "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
-                     "PRAGMA synchronous = NORMAL;"
-                     /* reads through the page cache's mapping, not one pread per page (the
-                      * hazard queries read megabytes of value arrays) */
-                     "PRAGMA mmap_size = 1073741824;",
+                     mode == 2 ? "PRAGMA foreign_keys = ON; PRAGMA query_only = 1;"
+                                 "PRAGMA mmap_size = 1073741824;"
+                                 "SELECT count(*) FROM sqlite_master;"
+                               : "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"
+                                 "PRAGMA synchronous = NORMAL;"
+                                 /* reads through the page cache's mapping, not one pread per
+                                  * page (the hazard queries read megabytes of value arrays) */
+                                 "PRAGMA mmap_size = 1073741824;",
                      NULL, NULL, &msg) != SQLITE_OK) {
         cs_error_input(err, path, NULL, NULL, "not a usable study database: %s",
                        msg ? msg : "unknown error");
@@ -57,6 +118,14 @@ int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
     }
     *out = db;
     return 0;
+}
+
+int cs_db_open(const char *path, int create, cs_db **out, cs_error *err) {
+    return db_open(path, create ? 1 : 0, out, err);
+}
+
+int cs_db_open_read(const char *path, cs_db **out, cs_error *err) {
+    return db_open(path, 2, out, err);
 }
 
 void cs_db_close(cs_db *db) {
@@ -129,6 +198,17 @@ int cs_db_schema_version(cs_db *db, int *version, cs_error *err) {
     return 0;
 }
 
+/* A study of a schema this program does not know: made by a newer toolkit, which it names. */
+static int newer_schema(const char *path, int have, cs_error *err) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", have);
+    return cs_error_input(err, path, "schema version", v,
+                          "is newer than the %d this cybershake (%s) knows: the study was made by "
+                          "a newer version of the toolkit, which this one cannot read or migrate; "
+                          "use that version or a newer one",
+                          cs_db_latest_version(), CS_VERSION);
+}
+
 int cs_db_migrate(cs_db *db, int target, cs_error *err) {
     int latest = cs_db_latest_version();
     if (target == 0) target = latest;
@@ -137,11 +217,7 @@ int cs_db_migrate(cs_db *db, int target, cs_error *err) {
                               "%d is not a version this code knows (1 to %d)", target, latest);
     int have, rc, version = 0;
     CS_CALL(err, cs_db_schema_version(db, &have, err));
-    if (have > latest)
-        return cs_error_input(err, db->path, NULL, NULL,
-                              "schema version %d is newer than this program knows (%d); use a "
-                              "newer cybershake",
-                              have, latest);
+    if (have > latest) return newer_schema(db->path, have, err);
     if (have > target)
         return cs_error_input(err, db->path, NULL, NULL,
                               "schema version %d is newer than the requested %d; migrations only "
@@ -211,10 +287,10 @@ done:
     return rc;
 }
 
-int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
+static int open_current(const char *path, int mode, cs_db **out, cs_error *err) {
     cs_db *db;
     int rc;
-    CS_CALL(err, cs_db_open(path, 0, &db, err));
+    CS_CALL(err, db_open(path, mode, &db, err));
     int v;
     CS_CALL_GOTO(rc, err, cs_db_schema_version(db, &v, err), fail);
     if (v != cs_db_latest_version()) {
@@ -222,6 +298,7 @@ int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
         if (v == 0)
             return cs_error_input(err, path, NULL, NULL,
                                   "is empty; create a study with 'cybershake db init'");
+        if (v > cs_db_latest_version()) return newer_schema(path, v, err);
         return cs_error_input(err, path, "schema version", NULL,
                               "is %d, this program needs %d; upgrade it with 'cybershake db "
                               "migrate %s'",
@@ -232,6 +309,14 @@ int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
 fail:
     cs_db_close(db);
     return rc;
+}
+
+int cs_db_open_current(const char *path, cs_db **out, cs_error *err) {
+    return open_current(path, 0, out, err);
+}
+
+int cs_db_open_current_read(const char *path, cs_db **out, cs_error *err) {
+    return open_current(path, 2, out, err);
 }
 
 int cs_db_record_file(cs_db *db, const char *path, const char *sha256, long long bytes,

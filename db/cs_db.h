@@ -15,6 +15,12 @@ typedef struct cs_db cs_db;
 
 /* Opens an existing study database (create = 0) or creates a new empty file (create = 1). */
 int cs_db_open(const char *path, int create, cs_db **out, cs_error *err);
+/* Opens an existing study for reading only (SQLITE_OPEN_READONLY, query_only): nothing is
+ * written, the journal mode is left as it is, and where the study cannot change (its folder or
+ * the file cannot be written, and no -wal file holds changes) it is read as immutable, so no
+ * -shm, -wal or -journal file is needed or made: the read-only commands (db info, db sites,
+ * status) work on a read-only file system or a study of another user. */
+int cs_db_open_read(const char *path, cs_db **out, cs_error *err);
 void cs_db_close(cs_db *db);
 sqlite3 *cs_db_handle(cs_db *db);
 const char *cs_db_path(const cs_db *db);
@@ -29,8 +35,11 @@ int cs_db_latest_version(void);
 const char *cs_db_migration_description(int version);
 /* Applies migrations up to `target` (0 = newest); reports each applied step to the log. */
 int cs_db_migrate(cs_db *db, int target, cs_error *err);
-/* Opens a study and checks it is at the newest schema; names the command that upgrades it. */
+/* Opens a study and checks it is at the newest schema; names the command that upgrades an older
+ * one, and says that a newer one was made by a newer toolkit that this one cannot read. */
 int cs_db_open_current(const char *path, cs_db **out, cs_error *err);
+/* The same, read only (cs_db_open_read). */
+int cs_db_open_current_read(const char *path, cs_db **out, cs_error *err);
 
 int cs_db_exec(cs_db *db, const char *sql, cs_error *err);
 int cs_db_prepare(cs_db *db, const char *sql, sqlite3_stmt **st, cs_error *err);

@@ -74,7 +74,7 @@ static int cmd_info(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open(argv[1], 0, &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_read(argv[1], &db, &err)) return cs_cli_fail(argv[0], &err);
     int v;
     if (cs_db_schema_version(db, &v, &err)) {
         cs_db_close(db);
@@ -153,7 +153,7 @@ static int cmd_sites(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open_current(argv[first], &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_current_read(argv[first], &db, &err)) return cs_cli_fail(argv[0], &err);
     cs_site *sites;
     int n;
     int rc = cs_sites_list(db, &sites, &n, &err);

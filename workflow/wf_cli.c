@@ -115,7 +115,7 @@ int cs_status_cli_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open_current(argv[1], &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_current_read(argv[1], &db, &err)) return cs_cli_fail(argv[0], &err);
     sqlite3_stmt *runs, *steps;
     const char *filter = argc == 3 ? argv[2] : NULL;
     int rc = cs_db_prepare(db,

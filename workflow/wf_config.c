@@ -65,9 +65,10 @@ const cs_param_spec wf_config_specs[] = {
     I("retries", "2", 0, 100, "times a failing step is run again before it is marked failed"),
     R("retry_delay", CS_DIM_TIME, "2 s", 0, 3600, "first pause before a retry (doubles each time)"),
     S("work_dir", 0, NULL, "folder of the run's files (default: runs/ next to the study)"),
-    S("slurm_partition", 0, NULL, "Slurm partition"),
-    S("slurm_account", 0, NULL, "Slurm account"),
-    S("slurm_time", 0, "04:00:00", "Slurm time limit of each step"),
+    S("slurm_partition", 0, NULL, "Slurm partition (letters, digits, . _ - and , only)"),
+    S("slurm_account", 0, NULL, "Slurm account (letters, digits and . _ - only)"),
+    S("slurm_time", 0, "04:00:00",
+      "Slurm time limit of each step ([D-]HH:MM:SS, MM:SS, minutes or UNLIMITED)"),
     R("poll_interval", CS_DIM_TIME, "5 s", 0.1, 3600, "how often Slurm job states are read"),
     /* staging */
     S("push_url", 0, NULL, "base URL the products are PUT to (http, https, file)"),
@@ -92,6 +93,59 @@ static int split(const char *text, char out[][64], int *n, const char *key, cs_e
             if (!strcmp(out[k], out[*n]))
                 return cs_error_input(err, key, NULL, t, "is listed twice");
         (*n)++;
+    }
+    return 0;
+}
+
+/* The value as a message shows it: control characters as \n, \t or \xNN. */
+static void visible(const char *v, char *out, size_t size) {
+    size_t n = 0;
+    for (const unsigned char *q = (const unsigned char *)v; *q && n + 5 < size; q++) {
+        if (*q == '\n')
+            n += (size_t)snprintf(out + n, size - n, "\\n");
+        else if (*q == '\t')
+            n += (size_t)snprintf(out + n, size - n, "\\t");
+        else if (*q < 0x20 || *q == 0x7f)
+            n += (size_t)snprintf(out + n, size - n, "\\x%02x", *q);
+        else
+            out[n++] = (char)*q;
+    }
+    out[n] = 0;
+}
+
+static int only(const char *v, const char *extra) {
+    for (const char *q = v; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') ||
+              strchr(extra, *q)))
+            return 0;
+    return 1;
+}
+
+int wf_config_check_value(const char *place, const char *key, const char *value, cs_error *err) {
+    char shown[512];
+    for (const unsigned char *q = (const unsigned char *)value; *q; q++)
+        if (*q < 0x20 || *q == 0x7f) {
+            visible(value, shown, sizeof shown);
+            return cs_error_input(err, place, key, shown,
+                                  "may not hold control characters (a newline above all: it "
+                                  "would end a #SBATCH line or a command of a batch script and "
+                                  "start another)");
+        }
+    const char *rule = NULL;
+    if (!strcmp(key, "slurm_account") && !only(value, "._-"))
+        rule = "may hold letters, digits and . _ - only (it becomes the #SBATCH --account line of "
+               "the batch scripts)";
+    else if (!strcmp(key, "slurm_partition") && !only(value, "._-,"))
+        rule = "may hold letters, digits and . _ - , only (it becomes the #SBATCH --partition line "
+               "of the batch scripts)";
+    else if (!strcmp(key, "slurm_time") && strcmp(value, "UNLIMITED") &&
+             strcmp(value, "INFINITE") &&
+             (!*value || strspn(value, "0123456789:-") != strlen(value)))
+        rule = "must be a Slurm time limit: digits, ':' and '-' ([D-]HH:MM:SS, MM:SS, minutes) "
+               "or UNLIMITED (it becomes the #SBATCH --time line of the batch scripts)";
+    if (rule) {
+        visible(value, shown, sizeof shown);
+        return cs_error_input(err, place, key, shown, "%s", rule);
     }
     return 0;
 }
@@ -125,6 +179,13 @@ int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c,
         snprintf(joined, sizeof joined, "%s/%s", dir, model);
         CS_CALL(err, cs_params_set(c->p, "model_file", realpath(joined, abs) ? abs : joined,
                                    cs_params_where(c->p, "model_file"), err));
+    }
+    /* Values go into commands and batch scripts: each is checked here, before anything runs */
+    for (size_t i = 0; i < wf_config_nspecs; i++) {
+        const char *k = wf_config_specs[i].key;
+        if (cs_params_has(c->p, k) &&
+            (wf_config_specs[i].type == CS_PT_STRING || wf_config_specs[i].type == CS_PT_CHOICE))
+            CS_CALL(err, wf_config_check_value(cs_params_where(c->p, k), k, wf_cfg_str(c, k), err));
     }
     if (wf_is_url(wf_cfg_str(c, "model_file")) && !wf_cfg_given(c, "model_sha256"))
         return cs_error_input(err, cs_params_where(c->p, "model_file"), "model_file",

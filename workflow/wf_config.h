@@ -39,6 +39,14 @@ int wf_cfg_given(const wf_config *c, const char *key);
  * has a vertical component (the last word of the IM is Z, as in 'PGV Z'). */
 const char *wf_cfg_forces(const wf_config *c);
 
+/* The rules of a configuration value that goes into a batch script (docs/workflow.md): no value
+ * holds a control character (a newline would end a #SBATCH line or a command and start
+ * another); slurm_account letters, digits and . _ - only; slurm_partition those and ',' (a
+ * list); slurm_time digits, ':' and '-' (Slurm's [D-]HH:MM:SS forms) or UNLIMITED / INFINITE.
+ * place names where the value came from ("run.cfg:12", "command line"). Checked when the
+ * configuration is read and again when a batch script is written. */
+int wf_config_check_value(const char *place, const char *key, const char *value, cs_error *err);
+
 /* 1 if the text is a URL the stage step fetches (file://, http://, https://). */
 int wf_is_url(const char *s);
 

@@ -13,7 +13,7 @@
 static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], int *n,
                       cs_error *err) {
     FILE *f = fopen(path, "r");
-    if (!f) return cs_error_errno(err, path, "cannot open the site list");
+    if (!f) return cs_error_errno(err, path, "open the site list");
     char *buf = NULL, *line;
     size_t cap = 0;
     int cap_n = 0;

@@ -32,15 +32,36 @@ static void add_line(char *buf, size_t size, const char *fmt, const char *v) {
     snprintf(buf + n, size - n, fmt, v);
 }
 
-/* A value that goes into a #SBATCH line: letters, digits and . _ - : , = @ + / only. Anything
- * else (a newline above all) could end the directive and start a command in the script. */
+/* A configuration value that goes into a #SBATCH line, checked again as it is written (the
+ * configuration was checked when it was read: wf_config_check_value). */
 static int check_directive(const wf_config *c, const char *key, cs_error *err) {
-    const char *v = wf_cfg_str(c, key);
-    for (const char *q = v; *q; q++)
-        if (!isalnum((unsigned char)*q) && !strchr("._-:,=@+/", *q))
-            return cs_error_input(err, c->path, key, v,
-                                  "may hold letters, digits and . _ - : , = @ + / only (it "
-                                  "becomes a #SBATCH line of the batch scripts)");
+    const char *where = c->path[0] ? c->path : "configuration";
+    if (cs_params_has(c->p, key)) where = cs_params_where(c->p, key);
+    return wf_config_check_value(where, key, wf_cfg_str(c, key), err);
+}
+
+/* A path as one argument of a #SBATCH line, which sbatch reads with its own rules: an unquoted
+ * '#' starts a comment, quotes and backslashes are its quoting, '%' starts a file-name pattern
+ * (%j) and a newline ends the line whatever the quotes. Plain paths stay as they are; others
+ * go in double quotes with " and \ escaped and % doubled; a control character is refused. */
+static int sbatch_path(const char *key, const char *v, char *out, size_t size, cs_error *err) {
+    int plain = *v != 0;
+    for (const char *q = v; *q; q++) {
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            return cs_error_input(err, "batch script", key, v,
+                                  "a path in a #SBATCH line may not hold control characters");
+        if (!isalnum((unsigned char)*q) && !strchr("/._-+,=@:", *q)) plain = 0;
+    }
+    size_t n = 0;
+    if (!plain) out[n++] = '"';
+    for (const char *q = v; *q; q++) {
+        if (n + 4 >= size) return cs_error_input(err, "batch script", key, v, "path too long");
+        if (!plain && (*q == '"' || *q == '\\')) out[n++] = '\\';
+        if (*q == '%') out[n++] = '%';
+        out[n++] = *q;
+    }
+    if (!plain) out[n++] = '"';
+    out[n] = 0;
     return 0;
 }
 
@@ -53,14 +74,19 @@ static int write_script(const wf_config *c, const wf_plan *p, const wf_run_optio
     snprintf(path, psize, "%s/slurm/%s.sh", p->work, s->name);
     char *text = calloc(1, 65536), num[32];
     if (!text) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    char job[160], outp[4200];
+    char job[160], outp[4200], outq[8600];
     char site[64];
     wf_safe_name(o->site, site, sizeof site);
     snprintf(job, sizeof job, "cs-%s-%lld-%s", site, run_id, s->name);
     snprintf(outp, sizeof outp, "%s/logs/%s.slurm.out", p->work, s->name);
+    if (sbatch_path("work_dir", outp, outq, sizeof outq, err)) {
+        free(text);
+        CS_TRACE(err);
+        return err->status;
+    }
     add_line(text, 65536, "%s", "#!/bin/sh\n");
     add_line(text, 65536, "#SBATCH --job-name=%s\n", job);
-    add_line(text, 65536, "#SBATCH --output=%s\n", outp);
+    add_line(text, 65536, "#SBATCH --output=%s\n", outq);
     snprintf(num, sizeof num, "%d", s->ranks);
     add_line(text, 65536, "#SBATCH --ntasks=%s\n", num);
     add_line(text, 65536, "#SBATCH --time=%s\n", wf_cfg_str(c, "slurm_time"));
@@ -92,7 +118,18 @@ static int write_script(const wf_config *c, const wf_plan *p, const wf_run_optio
         argv[n++] = o->sets[k];
     }
     argv[n] = NULL;
+    /* quoting makes an argument at most four times as long, plus its quotes and a space: a
+     * command that might not fit is refused rather than cut */
+    size_t need = 1;
+    for (int k = 0; k < n; k++)
+        need += 4 * strlen(argv[k]) + 3;
     char line[16384];
+    if (need > sizeof line || o->nsets > 25) {
+        free(text);
+        return cs_error_input(err, path, NULL, NULL,
+                              "the step's command (paths and --set values) is too long for the "
+                              "batch script");
+    }
     wf_quote_argv(argv, line, sizeof line);
     add_line(text, 65536, "exec %s\n", line);
     int rc = cs_atomic_write_file(path, text, strlen(text), NULL, err);

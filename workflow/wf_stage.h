@@ -1,10 +1,17 @@
-/* Staging through libcurl: inputs fetched from file://, http:// or https:// URLs into local
+/* Staging through libcurl: inputs fetched from file://, http:// and https:// URLs into local
  * files, products pushed to a URL (HTTP PUT / WebDAV) with their checksum.
  *
- * A fetch writes DEST.part, resumes it with an HTTP range request after an interrupted
- * transfer, retries time-outs, dropped connections, 429 and 5xx answers with a doubling pause,
- * follows redirects only to the URL's own scheme, verifies TLS, checks the SHA-256 it was given
- * and only then renames DEST.part to DEST: a file under DEST is always complete and verified. */
+ * A fetch writes DEST.part from the first byte of the answer's body (a fetch that gets no body
+ * leaves no part). An http(s) answer's validator (a strong ETag, else Last-Modified) is kept
+ * beside it in DEST.part.validator with the URL; a later attempt resumes the part only with
+ * that validator, as a range request with If-Range: a 206 that continues the part is appended,
+ * a 200 (the file changed, or the server has no ranges) restarts the part from zero, and a part
+ * without a validator (or of another URL, or a file:// URL) is started over: a part is never
+ * spliced from two versions of a file. Time-outs, dropped connections, 429 and 5xx answers are
+ * retried with a doubling pause, all within the fetch's deadline; redirects are followed only
+ * to the URL's own scheme; TLS is verified; the SHA-256 it was given is checked and only then
+ * is DEST.part renamed to DEST: a file under DEST is always complete and verified. A failed
+ * fetch leaves a part only where a later fetch may resume it. */
 #ifndef WF_STAGE_H
 #define WF_STAGE_H
 
@@ -15,7 +22,11 @@ typedef struct {
     int retries;            /* attempts after the first (5) */
     double retry_delay;     /* s, first pause, doubling (1) */
     double connect_timeout; /* s (20) */
-    double stall_timeout;   /* s without a byte before a transfer is abandoned (60) */
+    double stall_timeout;   /* s slower than min_speed before a transfer is abandoned (60) */
+    double min_speed;       /* bytes/s: a transfer slower than this for stall_timeout is
+                               abandoned and retried, a trickle as much as a stall (1024) */
+    double deadline;        /* s: the whole fetch or push, retries and pauses included, ends by
+                               then (86400; 0: none) */
     int quiet;
 } wf_fetch_options;
 

@@ -111,6 +111,60 @@ t_migrate_older_schema_file() {
     run "$CS" db info old.sqlite && expect_out "schema version: 9" || return 1
 }
 
+# The read-only commands (db info, db sites, status) open the study read only: they work where
+# its folder and file cannot be written (here as the user nobody, whom the modes stop where
+# root's would not: a read-write open failed with "attempt to write a readonly database"), and
+# make no -wal, -shm or -journal file and change nothing, there or in a writable folder.
+study_state() { # bytes' checksum, mtime and the files beside the study
+    echo "$(sha256sum "$1" | cut -d' ' -f1) $(stat -c %Y.%y "$1") $(ls -a "$(dirname "$1")" | tr '\n' ' ')"
+}
+t_read_only_study_is_read() {
+    mkdir ro rw && "$CS" db init rw/s.sqlite >/dev/null &&
+        "$CS" db import-sites rw/s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null && cp rw/s.sqlite ro/ || return 1
+    for study in rw/s.sqlite; do # writable: as this user
+        before=$(study_state $study)
+        run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 8" || return 1
+        run "$CS" db sites $study && expect_rc 0 && expect_out "1 sites" || return 1
+        run "$CS" status $study && expect_rc 0 && expect_out "no workflow runs" || return 1
+        [ "$(study_state $study)" = "$before" ] || { echo "    $before -> $(study_state $study)" >&2; return 1; }
+    done
+    chmod 444 ro/s.sqlite && chmod 555 ro || return 1
+    as=""
+    if [ "$(id -u)" = 0 ]; then
+        command -v runuser >/dev/null && id nobody >/dev/null 2>&1 || { skip "root without runuser or the user nobody"; return; }
+        chmod 755 "$T_ROOT" "$T" || return 1
+        runuser -u nobody -- "$CS" --version >/dev/null 2>&1 || { skip "the user nobody cannot run $CS"; return; }
+        as="runuser -u nobody --"
+    fi
+    before=$(study_state ro/s.sqlite)
+    run $as "$CS" db info ro/s.sqlite
+    expect_rc 0 && expect_out "schema version: 8" && expect_out "CyberShake_Sites                   1 rows" || return 1
+    run $as "$CS" db sites ro/s.sqlite && expect_rc 0 && expect_out "1 sites" || return 1
+    run $as "$CS" status ro/s.sqlite DEMO && expect_rc 0 && expect_out "no workflow runs for DEMO" || return 1
+    [ "$(study_state ro/s.sqlite)" = "$before" ] || { echo "    $before -> $(study_state ro/s.sqlite)" >&2; return 1; }
+    # a command that writes says so
+    run $as "$CS" db import-sites ro/s.sqlite "$REPO/sites/demo/sites.csv"
+    chmod 755 ro
+    expect_rc 1 && expect_err "readonly database"
+}
+
+# A study whose schema is newer than this toolkit knows was made by a newer version: every
+# command says so (db migrate included, which cannot go there), none tells to migrate it.
+t_newer_schema_is_named() {
+    "$CS" db init s.sqlite >/dev/null || return 1
+    sqlite3 s.sqlite "INSERT INTO Schema_Version VALUES (99, 'from the future', '2030-01-01T00:00:00Z', '9.0')" || return 1
+    for cmd in "db sites" "status" "db migrate" "db import-sites"; do
+        extra=""
+        [ "$cmd" = "db import-sites" ] && extra="$REPO/sites/demo/sites.csv"
+        # shellcheck disable=SC2086
+        run "$CS" $cmd s.sqlite $extra
+        expect_rc 1 && expect_err "s.sqlite: schema version = '99': is newer than the 8 this cybershake" &&
+            expect_err "made by a newer version of the toolkit" || { echo "    ($cmd)" >&2; return 1; }
+        if grep -q "upgrade it with" "$T/err"; then echo "    $cmd tells to migrate" >&2; return 1; fi
+    done
+    run "$CS" db info s.sqlite && expect_rc 0 && expect_out "schema version: 99 (newest known: 8)"
+}
+
 tcase help_and_exit_codes t_help_and_exit_codes
 tcase bad_usage_is_exit_2 t_bad_usage_is_exit_2
 tcase roundtrip_all_11_sites t_roundtrip_all_11_sites
@@ -118,4 +172,6 @@ tcase bad_sites_exit_1_with_file_line t_bad_sites_exit_1_with_file_line
 tcase init_refuses_existing_study t_init_refuses_existing_study
 tcase kill9_during_import_changes_nothing t_kill9_during_import_changes_nothing
 tcase migrate_older_schema_file t_migrate_older_schema_file
+tcase read_only_study_is_read t_read_only_study_is_read
+tcase newer_schema_is_named t_newer_schema_is_named
 tsummary

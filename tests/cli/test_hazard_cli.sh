@@ -191,6 +191,43 @@ PYEOF
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Disagg_Bins')" = "$n_bins" ] || return 1
 }
 
+# A disaggregation run again (same run, IM and target) replaces its rows in one transaction: the
+# same rows with the same values, none left behind (bins and ruptures of the first included),
+# and a rerun with fewer leading ruptures keeps only those.
+disagg_rows() {
+    sqlite3 s.sqlite "SELECT d.Run_ID, d.IM_Type_ID, d.Target, d.IM_Level, d.Annual_Poe, d.Mean_M, d.Mean_R,
+        d.Mean_Eps, d.Mode_M, d.Mode_R, d.Mode_Eps, (SELECT group_concat(M_Low || ',' || R_Low || ',' || Eps_Low
+        || '=' || Contribution, ' ') FROM (SELECT * FROM Disagg_Bins b WHERE b.Disagg_ID = d.Disagg_ID ORDER BY
+        M_Low, R_Low, Eps_Low)), (SELECT group_concat(Source_ID || '/' || Rupture_ID || '=' || Contribution, ' ')
+        FROM (SELECT * FROM Disagg_Ruptures r WHERE r.Disagg_ID = d.Disagg_ID ORDER BY Source_ID, Rupture_ID))
+        FROM Disaggregations d ORDER BY d.Target"
+}
+disagg_counts() {
+    sqlite3 s.sqlite "SELECT (SELECT count(*) FROM Disaggregations) || ' ' || (SELECT count(*) FROM Disagg_Bins)
+        || ' ' || (SELECT count(*) FROM Disagg_Ruptures)"
+}
+t_disaggregation_rerun_replaces_its_rows() {
+    make_study || return 1
+    "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --top 20 >/dev/null &&
+        "$CS" hazard disagg s.sqlite DEMO --im 'RotD50 3.0' --level 0.05 --top 20 >/dev/null || return 1
+    disagg_rows >first.txt && counts=$(disagg_counts) || return 1
+    [ "$(wc -l <first.txt)" = 2 ] || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --top 20
+    expect_rc 0 || return 1
+    run "$CS" db disagg s.sqlite DEMO --im 'RotD50 3.0' --level 0.05 --top 20
+    expect_rc 0 || return 1
+    disagg_rows >again.txt || return 1
+    [ "$(disagg_counts)" = "$counts" ] || { echo "    rows $counts, after the rerun $(disagg_counts)" >&2; return 1; }
+    cmp -s first.txt again.txt || { diff first.txt again.txt | head -5 >&2; return 1; }
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --level 0.05 --top 2
+    expect_rc 0 || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Disagg_Ruptures JOIN Disaggregations USING (Disagg_ID) WHERE Target = 'level 0.05'")" = 2 ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Disaggregations")" = 2 ] || return 1
+    # nothing of a replaced disaggregation is left
+    [ "$(sqlite3 s.sqlite "SELECT (SELECT count(*) FROM Disagg_Bins WHERE Disagg_ID NOT IN (SELECT Disagg_ID FROM Disaggregations))
+        + (SELECT count(*) FROM Disagg_Ruptures WHERE Disagg_ID NOT IN (SELECT Disagg_ID FROM Disaggregations))")" = 0 ]
+}
+
 t_map_and_uhs_agree_with_the_disaggregation() {
     make_study || return 1
     # a second site whose run has every value doubled: its levels are exactly twice DEMO's
@@ -391,6 +428,7 @@ tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
 tcase area_source_in_the_forecast t_area_source_in_the_forecast
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
+tcase disaggregation_rerun_replaces_its_rows t_disaggregation_rerun_replaces_its_rows
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5
 tcase peer_regression_cases t_peer_regression_cases
 tcase curve_stored_exported_drawn_and_recomputed t_curve_stored_exported_drawn_and_recomputed

@@ -24,6 +24,10 @@ requests() { # requests the server saw for a path: "METHOD STATUS RANGE" per lin
     server_log | "$PY" -c "import json,sys; [print(r['method'], r['status'], r['range'] or '-') for r in json.load(sys.stdin) if r['path'] == sys.argv[1]]" "$1"
 }
 
+if_ranges() { # the If-Range headers the server saw for a path, one a line ("-" for none)
+    server_log | "$PY" -c "import json,sys; [print(r['if_range'] or '-') for r in json.load(sys.stdin) if r['path'] == sys.argv[1]]" "$1"
+}
+
 same_as_payload() { cmp -s "$1" "$SRV/files/payload.bin" || { echo "    $1 differs from the payload" >&2; return 1; }; }
 
 t_fetch_checks_the_checksum() {
@@ -42,12 +46,89 @@ t_cut_transfer_resumes_with_a_range() {
     requests /cut/payload.bin >req
     [ "$(sed -n 1p req)" = "GET 200 -" ] && [ "$(sed -n 2p req)" = "GET 206 bytes=1500000-" ] ||
         { sed 's/^/    request: /' req >&2; return 1; }
+    # the range was asked for the same file only: If-Range with the first answer's ETag
+    [ "$(if_ranges /cut/payload.bin | sed -n 2p)" = "\"$(echo "$SUM" | cut -c1-16)\"" ] || return 1
+    [ ! -e got.bin.part ] && [ ! -e got.bin.part.validator ]
 }
 
+# A server that answers a range request with the whole file (200): the part starts over from
+# that answer, in the same attempt.
 t_server_without_ranges_starts_over() {
     run "$CS" stage fetch "$BASE/cutnorange/payload.bin" got.bin --sha256 "$SUM" $FAST
     expect_rc 0 && same_as_payload got.bin || return 1
-    [ "$(requests /cutnorange/payload.bin | wc -l)" -ge 3 ]
+    [ "$(requests /cutnorange/payload.bin | tr '\n' ' ')" = "GET 200 - GET 200 bytes=1500000- " ]
+}
+
+# A DEST.part left by something else (no validator beside it) is never continued: without a
+# checksum it would have become a spliced file with exit 0.
+t_stale_part_without_validator_starts_over() {
+    cp "$SRV/files/payload.bin" "$SRV/files/stale.bin"
+    head -c 1000 /dev/zero >got.bin.part
+    run "$CS" stage fetch "$BASE/stale.bin" got.bin
+    expect_rc 0 && same_as_payload got.bin || return 1
+    [ "$(requests /stale.bin | tr '\n' ' ')" = "GET 200 - " ] && [ ! -e got.bin.part ]
+}
+
+# The file changed between an interrupted attempt and the next: the server answers the
+# If-Range request with the new file whole (200), which replaces the part.
+t_file_changed_between_attempts_starts_over() {
+    head -c 2000000 /dev/urandom >"$SRV/files/changing.bin.v2"
+    cp "$SRV/files/payload.bin" "$SRV/files/changing.bin"
+    run "$CS" stage fetch "$BASE/cutchange/changing.bin" got.bin $FAST
+    expect_rc 0 || return 1
+    cmp -s got.bin "$SRV/files/changing.bin.v2" || { echo "    got.bin is not the new file whole" >&2; return 1; }
+    [ "$(requests /cutchange/changing.bin | tr '\n' ' ')" = "GET 200 - GET 200 bytes=1500000- " ] || return 1
+    [ "$(if_ranges /cutchange/changing.bin | sed -n 2p)" != - ]
+}
+
+# A server that ignores If-Range and sends the rest of another file (206 with another ETag):
+# the answer is refused and the fetch starts over.
+t_range_of_another_file_is_refused() {
+    head -c 2000000 /dev/urandom >"$SRV/files/liar.bin.v2"
+    cp "$SRV/files/payload.bin" "$SRV/files/liar.bin"
+    run "$CS" stage fetch "$BASE/cutchangeliar/liar.bin" got.bin $FAST
+    expect_rc 0 || return 1
+    cmp -s got.bin "$SRV/files/liar.bin.v2" || { echo "    got.bin is spliced" >&2; return 1; }
+    [ "$(requests /cutchangeliar/liar.bin | tr '\n' ' ')" = "GET 200 - GET 206 bytes=1500000- GET 200 - " ]
+}
+
+# Without an ETag or Last-Modified date nothing proves the rest is of the same file: the next
+# attempt starts from zero.
+t_cut_without_validator_starts_over() {
+    run "$CS" stage fetch "$BASE/cutnovalidator/payload.bin" got.bin $FAST
+    expect_rc 0 && same_as_payload got.bin || return 1
+    [ "$(requests /cutnovalidator/payload.bin | tr '\n' ' ')" = "GET 200 - GET 200 - " ]
+}
+
+# A trickle (400 B/s) is a stall: slower than --min-speed for --timeout seconds, abandoned.
+t_trickle_below_min_speed_is_abandoned() {
+    run "$CS" stage fetch "$BASE/trickle/payload.bin" got.bin --min-speed 100000 --timeout 1 --retries 0
+    expect_rc 1 && expect_err "Operation too slow" && expect_err "after 1 attempt:" || return 1
+    [ ! -e got.bin ]
+}
+
+# --deadline bounds the whole fetch, retries included: a trickle that would take two hours
+# (and is never slow enough for --min-speed 1) fails, naming the deadline.
+t_deadline_bounds_the_whole_fetch() {
+    run "$CS" stage fetch "$BASE/trickle/payload.bin" got.bin --min-speed 1 --deadline 2 $FAST
+    expect_rc 1 && expect_err "deadline" && expect_err "not fetched within 2 s" || return 1
+    [ ! -e got.bin ]
+}
+
+# A fetch that fails before any byte leaves no DEST.part; its messages read right.
+t_failed_fetch_leaves_no_part() {
+    run "$CS" stage fetch "$BASE/missing-too.bin" m.bin $FAST
+    expect_rc 1 && expect_err "HTTP 404" || return 1
+    run "$CS" stage fetch "$BASE/flaky/9/payload.bin" f.bin --retries 1 $FAST
+    expect_rc 1 && expect_err "after 2 attempts" || return 1
+    run "$CS" stage fetch "$BASE/empty/payload.bin" e.bin --retries 0
+    expect_rc 1 && expect_err "after 1 attempt: Empty reply from server" || return 1
+    if grep -q "server0" "$T/err"; then echo "    'server0' in the message" >&2; return 1; fi
+    run "$CS" stage fetch "$BASE/payload.bin" no-such-folder/x.bin
+    expect_rc 1 && expect_err "no-such-folder/x.bin.part: cannot write the download" || return 1
+    if grep -q "cannot cannot" "$T/err"; then echo "    'cannot cannot' in the message" >&2; return 1; fi
+    ls ./*.part ./*.validator 2>/dev/null && return 1
+    return 0
 }
 
 t_5xx_is_retried_with_backoff() {
@@ -147,6 +228,13 @@ tcase fetch_checks_the_checksum t_fetch_checks_the_checksum
 tcase inputs_given_as_urls t_inputs_given_as_urls
 tcase cut_transfer_resumes_with_a_range t_cut_transfer_resumes_with_a_range
 tcase server_without_ranges_starts_over t_server_without_ranges_starts_over
+tcase stale_part_without_validator_starts_over t_stale_part_without_validator_starts_over
+tcase file_changed_between_attempts_starts_over t_file_changed_between_attempts_starts_over
+tcase range_of_another_file_is_refused t_range_of_another_file_is_refused
+tcase cut_without_validator_starts_over t_cut_without_validator_starts_over
+tcase trickle_below_min_speed_is_abandoned t_trickle_below_min_speed_is_abandoned
+tcase deadline_bounds_the_whole_fetch t_deadline_bounds_the_whole_fetch
+tcase failed_fetch_leaves_no_part t_failed_fetch_leaves_no_part
 tcase 5xx_is_retried_with_backoff t_5xx_is_retried_with_backoff
 tcase stalled_transfer_times_out_and_resumes t_stalled_transfer_times_out_and_resumes
 tcase not_found_is_not_retried t_not_found_is_not_retried

@@ -73,6 +73,57 @@ touch $PWD/INJECTED"
     fi
 }
 
+# Values that go into batch scripts are checked when the configuration is read, with or without
+# Slurm: a control character anywhere, characters outside Slurm's names for the account and
+# partition, a time that is not a Slurm time. Nothing is created, nothing submitted.
+t_config_refuses_unsafe_slurm_values() {
+    make_study && make_config "executor = slurm" || return 1
+    export SLURM_CONF=/nonexistent/slurm.conf # were anything submitted, it would fail at once
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "slurm_account=a
+touch $PWD/INJECTED"
+    expect_rc 1 && expect_err "command line: slurm_account = 'a\ntouch $PWD/INJECTED'" &&
+        expect_err "may not hold control characters" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "work_dir=$PWD/w
+touch $PWD/INJECTED"
+    expect_rc 1 && expect_err "work_dir = '$PWD/w\ntouch" && expect_err "control characters" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "slurm_partition=p;touch x"
+    expect_rc 1 && expect_err "slurm_partition = 'p;touch x'" && expect_err "letters, digits and . _ - , only" || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "slurm_time=1:00:00 --wrap=x"
+    expect_rc 1 && expect_err "slurm_time" && expect_err "must be a Slurm time limit" || return 1
+    make_config "executor = slurm" 'slurm_account = acct$(id)' || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg
+    expect_rc 1 && expect_err "run.cfg:" && expect_err "slurm_account = 'acct\$(id)'" || return 1
+    # the local executor takes the same rules (a value is checked whatever runs it)
+    make_config || return 1
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "slurm_account=a	b"
+    expect_rc 1 && expect_err "slurm_account = 'a\tb'" || return 1
+    [ ! -e INJECTED ] && [ ! -e runs ] && [ ! -e w ] || { ls >&2; return 1; }
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set slurm_time=UNLIMITED --set slurm_account=my_acct-1.x --dry-run
+    expect_rc 0
+}
+
+# A work folder whose path sbatch would misread unquoted (a space, '#', quotes, '%') reaches
+# Slurm as it is: the job's output file is in that folder.
+t_batch_script_quotes_its_paths() {
+    need_slurm || return $?
+    make_study && make_config "executor = slurm" "poll_interval = 0.3 s" || return 1
+    odd="$PWD/odd dir #1 \"q\" 100%"
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --set "work_dir=$odd" --no-wait
+    expect_rc 0 || return 1
+    job=$(sqlite3 s.sqlite "SELECT substr(Job_ID, 7) FROM Workflow_Steps WHERE Step_Name = 'plan'")
+    scontrol show job "$job" >job.txt
+    jobs=$(sqlite3 s.sqlite "SELECT substr(Job_ID, 7) FROM Workflow_Steps WHERE Job_ID LIKE 'slurm:%'")
+    # shellcheck disable=SC2086
+    scancel $jobs
+    n=0
+    while [ -n "$(squeue -h -o %i)" ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
+    # sbatch read the whole path (as its pattern: '%%' is a '%' of the file's name)
+    grep -qF "StdOut=$PWD/odd dir #1 \"q\" 100%%/DEMO/run-1/logs/plan.slurm.out" job.txt ||
+        { grep StdOut job.txt >&2; return 1; }
+    grep -qF "#SBATCH --output=\"$PWD/odd dir #1 \\\"q\\\" 100%%/DEMO/run-1/logs/plan.slurm.out\"" "$odd/DEMO/run-1/slurm/plan.sh" ||
+        { grep output "$odd/DEMO/run-1/slurm/plan.sh" >&2; return 1; }
+}
+
 t_failing_step_cancels_the_rest() {
     need_slurm || return $?
     make_study && make_config "executor = slurm" "poll_interval = 0.3 s" "retries = 0" \
@@ -105,6 +156,8 @@ tcase sites_are_queued_together_then_followed t_sites_are_queued_together_then_f
 tcase submitted_run_is_followed_by_the_same_command t_submitted_run_is_followed_by_the_same_command
 tcase failing_step_cancels_the_rest t_failing_step_cancels_the_rest
 tcase batch_script_refuses_injected_lines t_batch_script_refuses_injected_lines
+tcase config_refuses_unsafe_slurm_values t_config_refuses_unsafe_slurm_values
+tcase batch_script_quotes_its_paths t_batch_script_quotes_its_paths
 # the daemons stop before tsummary removes their folder
 [ -z "$skip_all" ] && sh "$REPO/tests/slurm/slurm_local.sh" stop "$SL"
 tsummary

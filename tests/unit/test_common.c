@@ -1,4 +1,5 @@
 /* Unit tests of the shared code: errors, units, parameter files, CSV, SHA-256, atomic files. */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,19 @@ TEST(error_input_names_place_field_value_rule) {
           cs_exit_code(CS_OK) == 0);
     cs_error_prefix(&e, "importing: ");
     CHECK(!strncmp(e.message, "importing: sites.csv:4", 22));
+}
+
+/* An operating-system failure reads "PATH: cannot ACTION: REASON", with "cannot" once even where
+ * the action already says it. */
+TEST(error_errno_says_cannot_once) {
+    cs_error e;
+    cs_error_clear(&e);
+    errno = ENOENT;
+    CHECK(cs_error_errno(&e, "a/b.part", "write the download") == CS_ERR_IO);
+    CHECK(!strcmp(e.message, "a/b.part: cannot write the download: No such file or directory"));
+    errno = ENOENT;
+    cs_error_errno(&e, "a/b.part", "cannot write the download");
+    CHECK(!strcmp(e.message, "a/b.part: cannot write the download: No such file or directory"));
 }
 
 /* Helpers for the error-trace tests: a raise, two levels of CS_CALL, one CS_CALL_GOTO. */

@@ -100,6 +100,43 @@ TEST(db_migrates_old_schema_keeping_rows) {
     cs_db_close(db);
 }
 
+/* The read-only open reads and never writes, leaves no -wal or -shm beside the study, and both
+ * opens name a schema newer than this code as made by a newer toolkit (not as one to migrate). */
+TEST(db_open_read_reads_only) {
+    const char *p = tf_path("ro.sqlite");
+    cs_error e;
+    CHECK_OK(cs_db_init(p, 0, &e), &e);
+    cs_db *db;
+    CHECK_OK(cs_db_open_current_read(p, &db, &e), &e);
+    CHECK(count(db, "SELECT count(*) FROM Schema_Version") == cs_db_latest_version());
+    CHECK(cs_db_exec(db, "INSERT INTO IM_Types (IM_Type_Measure, IM_Type_Units) VALUES ('x', 'g')",
+                     &e) != 0);
+    CHECK_CONTAINS(e.message, "readonly");
+    cs_db_close(db);
+    char side[600];
+    snprintf(side, sizeof side, "%s-wal", p);
+    CHECK(access(side, F_OK) != 0);
+    snprintf(side, sizeof side, "%s-shm", p);
+    CHECK(access(side, F_OK) != 0);
+    CHECK_OK(cs_db_open(p, 0, &db, &e), &e);
+    CHECK_OK(cs_db_exec(db,
+                        "INSERT INTO Schema_Version VALUES (99, 'future', "
+                        "'2030-01-01T00:00:00Z', '9')",
+                        &e),
+             &e);
+    cs_db_close(db);
+    CHECK(cs_db_open_current(p, &db, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "schema version = '99': is newer than");
+    CHECK_CONTAINS(e.message, "made by a newer version of the toolkit");
+    CHECK(!strstr(e.message, "db migrate"));
+    CHECK(cs_db_open_current_read(p, &db, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "made by a newer version of the toolkit");
+    CHECK_OK(cs_db_open(p, 0, &db, &e), &e);
+    CHECK(cs_db_migrate(db, 0, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "made by a newer version of the toolkit");
+    cs_db_close(db);
+}
+
 TEST(db_refuses_files_that_are_not_studies) {
     const char *p = tf_path("junk.sqlite");
     write_text(p, "this is not a database, just text that is long enough to fill a header....."

@@ -78,3 +78,24 @@ TEST(a_url_input_needs_its_checksum) {
     wf_config_free(&c);
     CHECK_MSG(strstr(err.message, "model_sha256"), "%s", err.message);
 }
+
+/* What goes into a batch script: no control character in any value, Slurm's characters only in
+ * the account, partition and time. */
+TEST(batch_script_values_are_checked) {
+    cs_error e;
+    cs_error_clear(&e);
+    CHECK(wf_config_check_value("command line", "slurm_account", "a\ntouch x", &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "command line: slurm_account = 'a\\ntouch x'");
+    CHECK_CONTAINS(e.message, "control characters");
+    CHECK(wf_config_check_value("run.cfg:3", "work_dir", "/a\rb", &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "'/a\\x0db'");
+    CHECK(wf_config_check_value("x", "slurm_partition", "p;q", &e) == CS_ERR_INPUT);
+    CHECK(wf_config_check_value("x", "slurm_account", "a b", &e) == CS_ERR_INPUT);
+    CHECK(wf_config_check_value("x", "slurm_time", "1:00 x", &e) == CS_ERR_INPUT);
+    CHECK(wf_config_check_value("x", "slurm_time", "", &e) == CS_ERR_INPUT);
+    CHECK_OK(wf_config_check_value("x", "slurm_time", "1-12:00:00", &e), &e);
+    CHECK_OK(wf_config_check_value("x", "slurm_time", "UNLIMITED", &e), &e);
+    CHECK_OK(wf_config_check_value("x", "slurm_partition", "gpu,cpu-long", &e), &e);
+    CHECK_OK(wf_config_check_value("x", "slurm_account", "geo_123.x-y", &e), &e);
+    CHECK_OK(wf_config_check_value("x", "work_dir", "/scratch/my runs #1", &e), &e);
+}
