@@ -123,7 +123,7 @@ t_read_only_study_is_read() {
         "$CS" db import-sites rw/s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null && cp rw/s.sqlite ro/ || return 1
     for study in rw/s.sqlite; do # writable: as this user
         before=$(study_state $study)
-        run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 8" || return 1
+        run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 9" || return 1
         run "$CS" db sites $study && expect_rc 0 && expect_out "1 sites" || return 1
         run "$CS" status $study && expect_rc 0 && expect_out "no workflow runs" || return 1
         [ "$(study_state $study)" = "$before" ] || { echo "    $before -> $(study_state $study)" >&2; return 1; }
@@ -138,7 +138,7 @@ t_read_only_study_is_read() {
     fi
     before=$(study_state ro/s.sqlite)
     run $as "$CS" db info ro/s.sqlite
-    expect_rc 0 && expect_out "schema version: 8" && expect_out "CyberShake_Sites                   1 rows" || return 1
+    expect_rc 0 && expect_out "schema version: 9" && expect_out "CyberShake_Sites                   1 rows" || return 1
     run $as "$CS" db sites ro/s.sqlite && expect_rc 0 && expect_out "1 sites" || return 1
     run $as "$CS" status ro/s.sqlite DEMO && expect_rc 0 && expect_out "no workflow runs for DEMO" || return 1
     [ "$(study_state ro/s.sqlite)" = "$before" ] || { echo "    $before -> $(study_state ro/s.sqlite)" >&2; return 1; }
@@ -158,7 +158,7 @@ t_newer_schema_is_named() {
         [ "$cmd" = "db import-sites" ] && extra="$REPO/sites/demo/sites.csv"
         # shellcheck disable=SC2086
         run "$CS" $cmd s.sqlite $extra
-        expect_rc 1 && expect_err "s.sqlite: schema version = '99': is newer than the 8 this cybershake" &&
+        expect_rc 1 && expect_err "s.sqlite: schema version = '99': is newer than the 9 this cybershake" &&
             expect_err "made by a newer version of the toolkit" || { echo "    ($cmd)" >&2; return 1; }
         if grep -q "upgrade it with" "$T/err"; then echo "    $cmd tells to migrate" >&2; return 1; fi
     done
