@@ -162,7 +162,7 @@ t_newer_schema_is_named() {
             expect_err "made by a newer version of the toolkit" || { echo "    ($cmd)" >&2; return 1; }
         if grep -q "upgrade it with" "$T/err"; then echo "    $cmd tells to migrate" >&2; return 1; fi
     done
-    run "$CS" db info s.sqlite && expect_rc 0 && expect_out "schema version: 99 (newest known: 8)"
+    run "$CS" db info s.sqlite && expect_rc 0 && expect_out "schema version: 99 (newest known: 9)"
 }
 
 tcase help_and_exit_codes t_help_and_exit_codes
