@@ -1,7 +1,12 @@
 #include "cs_sha256.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cs_atomic.h"
 
 #ifdef CS_HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -123,4 +128,57 @@ int cs_sha256_file(const char *path, char hex[CS_SHA256_HEX], cs_error *err) {
         return rc;
     }
     return cs_sha256_end(h, hex, err);
+}
+
+void cs_sha256_sidecar_path(const char *path, char *out, size_t size) {
+    snprintf(out, size, "%s.sha256", path);
+}
+
+int cs_sha256_sidecar_write(const char *path, const char hex[CS_SHA256_HEX], cs_error *err) {
+    char side[4200];
+    cs_sha256_sidecar_path(path, side, sizeof side);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    cs_atomic_file a;
+    CS_CALL(err, cs_atomic_open(&a, side, err));
+    fprintf(a.f, "%s  %s\n", hex, base);
+    return cs_atomic_commit(&a, NULL, err);
+}
+
+void cs_sha256_sidecar_remove(const char *path) {
+    char side[4200];
+    cs_sha256_sidecar_path(path, side, sizeof side);
+    unlink(side);
+}
+
+int cs_sha256_sidecar_verify(const char *path, char hex[CS_SHA256_HEX], cs_error *err) {
+    char side[4200], line[256] = "", want[CS_SHA256_HEX] = "", got[CS_SHA256_HEX];
+    cs_sha256_sidecar_path(path, side, sizeof side);
+    FILE *f = fopen(side, "r");
+    if (!f) {
+        if (errno == ENOENT) return 0;
+        cs_error_errno(err, side, "cannot read the checksum file");
+        return -1;
+    }
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    size_t n = ok ? strspn(line, "0123456789abcdef") : 0;
+    if (n != CS_SHA256_HEX - 1 || (line[n] != ' ' && line[n] != '\n')) {
+        cs_error_input(err, side, NULL, NULL,
+                       "is not a checksum file (64 lower-case hex digits, two spaces and "
+                       "the file's name)");
+        return -1;
+    }
+    memcpy(want, line, CS_SHA256_HEX - 1);
+    want[CS_SHA256_HEX - 1] = 0;
+    if (cs_sha256_file(path, got, err)) return -1;
+    if (hex) memcpy(hex, got, CS_SHA256_HEX);
+    if (strcmp(got, want)) {
+        cs_error_input(err, path, "SHA-256", got,
+                       "differs from %s, written with the file (%s): the file changed "
+                       "or was damaged after it was made",
+                       want, side);
+        return -1;
+    }
+    return 1;
 }

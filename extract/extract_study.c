@@ -142,7 +142,9 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
         cfg->sgt[q][0] = '\0';
         if (!sgt->has_force[q]) continue; /* a horizontal-only set: no Z */
         char sha[CS_SHA256_HEX], *abs = realpath(sgt->path[q], NULL);
-        rc = cs_sha256_file(sgt->path[q], sha, err);
+        /* the file's own checksum, when it has one, before the study records it */
+        int v = cs_sha256_sidecar_verify(sgt->path[q], sha, err);
+        rc = v < 0 ? -1 : v == 0 ? cs_sha256_file(sgt->path[q], sha, err) : 0;
         if (!rc)
             rc = cs_db_record_file(m->db, abs ? abs : sgt->path[q], sha, cs_file_size(sgt->path[q]),
                                    kinds[q], m->run_id, err);

@@ -321,8 +321,9 @@ static void ctx_free(out_ctx *o, int dup) {
 static int write_head(const out_ctx *o, hid_t f, const sgt_config *c, const sgt_state *s,
                       const sgt_output_meta *meta) {
     if (!writer(o)) return 0;
-    int bad = cs_h5_attr_string(f, SGT_FILE_ATTR_FORMAT,
-                                c->mode == SGT_MODE_SGT ? SGT_FILE_FORMAT : SGT_FILE_FORMAT_FORWARD);
+    int bad =
+        cs_h5_attr_string(f, SGT_FILE_ATTR_FORMAT,
+                          c->mode == SGT_MODE_SGT ? SGT_FILE_FORMAT : SGT_FILE_FORMAT_FORWARD);
     bad |= cs_h5_attr_int(f, SGT_FILE_ATTR_VERSION, (int[]){SGT_FILE_VERSION}, 1);
     bad |= write_common_attrs(o, f, c, s, meta);
     return bad;
@@ -350,6 +351,8 @@ static int publish(const out_ctx *o, hid_t f, int bad, const char *tmp, const ch
         return rc;
     }
     if (o->rank == 0) {
+        /* the old file's checksum must not stay beside the new file */
+        cs_sha256_sidecar_remove(output);
         rc = cs_atomic_publish(tmp, output, sha, err);
         if (rc && err->status == CS_ERR_RESOURCE) {
             /* No SHA-256 in this build: publish without one. */
@@ -357,6 +360,8 @@ static int publish(const out_ctx *o, hid_t f, int bad, const char *tmp, const ch
             rc = cs_atomic_publish(tmp, output, NULL, err);
         }
         if (rc && !keep) remove(tmp);
+        /* the file's own checksum, for `cybershake check` wherever the file goes */
+        if (!rc && sha[0]) rc = cs_sha256_sidecar_write(output, sha, err);
     }
     CS_CALL(err, cs_mpi_agree(o->comm, rc, err));
     if (o->comm != MPI_COMM_NULL) MPI_Bcast(sha, 65, MPI_CHAR, 0, o->comm);
@@ -375,10 +380,9 @@ int sgt_output_write(const sgt_config *c, const sgt_state *s, const sgt_output_m
     cs_h5_quiet();
     hid_t f = create_file(&o, tmp);
     int bad = writer(&o) && f < 0;
-    if ((rc = cs_mpi_agree(o.comm,
-                           bad ? cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp)
-                               : 0,
-                           err))) {
+    if ((rc = cs_mpi_agree(
+             o.comm, bad ? cs_error_set(err, CS_ERR_IO, "%s: cannot create HDF5 file", tmp) : 0,
+             err))) {
         if (f >= 0) H5Fclose(f);
         if (o.rank == 0) remove(tmp);
         goto out;

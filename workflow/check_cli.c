@@ -66,7 +66,8 @@ int cs_check_cli_main(int argc, char **argv) {
         "Checks a site's SGT files (forces E, N and Z, or E and N for a horizontal-only\n"
         "study) before extraction: that they belong together (save\n"
         "points, material, dt and nt, grid, box, one force each) and that every stored strain\n"
-        "value is finite. With --study and --run, records their SHA-256 as the run's SGTs\n"
+        "value is finite; and each file against the checksum written beside it (FILE.sha256,\n"
+        "sha256sum's format). With --study and --run, records their SHA-256 as the run's SGTs\n"
         "(Files, kinds sgt-E, sgt-N, sgt-Z), which 'cybershake extract' verifies.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *study = NULL;
@@ -85,7 +86,16 @@ int cs_check_cli_main(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     long bad = 0, bad_point = -1;
     double peak = 0;
-    int rc = scan(&s, &bad, &peak, &bad_point, &err);
+    /* each file against the checksum written with it: a damaged file may still hold finite
+     * values that belong together */
+    char sha[3][CS_SHA256_HEX] = {"", "", ""};
+    int verified[3] = {0, 0, 0}, rc = 0;
+    for (int q = 0; q < 3 && !rc; q++)
+        if (s.has_force[q]) {
+            verified[q] = cs_sha256_sidecar_verify(s.path[q], sha[q], &err);
+            rc = verified[q] < 0 ? -1 : 0;
+        }
+    if (!rc) rc = scan(&s, &bad, &peak, &bad_point, &err);
     if (!rc && bad)
         rc = cs_error_input(&err, s.path[0], "/strain", NULL,
                             "%ld stored strain values are not finite (the first at save point "
@@ -100,6 +110,14 @@ int cs_check_cli_main(int argc, char **argv) {
                "|strain| %.3g%s\n",
                s.npoints, s.nt, s.dt, peak,
                s.has_force[2] ? "" : "; forces E and N (horizontal-only)");
+    for (int q = 0; q < 3 && !rc; q++) {
+        if (!s.has_force[q]) continue;
+        if (verified[q])
+            printf("  %s: SHA-256 matches the checksum written with it\n", s.path[q]);
+        else
+            printf("  %s: no checksum file beside it (.sha256): its bytes are not verified\n",
+                   s.path[q]);
+    }
     if (!rc && study) {
         cs_db *db;
         rc = cs_db_open_current(study, &db, &err);
@@ -107,12 +125,12 @@ int cs_check_cli_main(int argc, char **argv) {
         if (!rc) rc = cs_db_begin(db, &err);
         for (int q = 0; q < 3 && !rc; q++) {
             if (!s.has_force[q]) continue;
-            char sha[CS_SHA256_HEX], *abs = realpath(s.path[q], NULL);
-            rc = cs_sha256_file(s.path[q], sha, &err)
+            char *abs = realpath(s.path[q], NULL);
+            rc = !sha[q][0] && cs_sha256_file(s.path[q], sha[q], &err)
                      ? -1
-                     : cs_db_record_file(db, abs ? abs : s.path[q], sha, cs_file_size(s.path[q]),
+                     : cs_db_record_file(db, abs ? abs : s.path[q], sha[q], cs_file_size(s.path[q]),
                                          kinds[q], run, &err);
-            if (!rc) printf("  %s %s\n", kinds[q], sha);
+            if (!rc) printf("  %s %s\n", kinds[q], sha[q]);
             free(abs);
         }
         if (!rc)
