@@ -49,6 +49,11 @@ const cs_param_spec wf_config_specs[] = {
     I("checkpoint_every", "500", 0, 1 << 30, "SGT checkpoint interval in steps (0: none)"),
     /* extract */
     I("extract_ranks", "1", 1, 1 << 20, "MPI ranks of the extraction"),
+    C("extract_backend", "auto", "auto|cpu|cuda",
+      "extraction back end; auto: cuda where this build has it and the node has a GPU (ranks "
+      "after the first take the node's GPUs; with one rank, it does)"),
+    R("extract_max_memory", CS_DIM_BYTES, "4 GB", 1e7, 1e15,
+      "memory limit of each extraction rank (cybershake extract --max-memory)"),
     S("periods", 0, "3,5,10", "SA periods in s, comma-separated"),
     I("seed", "1", 0, 2147483647, "rupture generator seed"),
     R("hypo_spacing", CS_DIM_LENGTH, "20 km", 100, 1e6, "hypocentre spacing of the variations"),

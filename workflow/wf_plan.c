@@ -65,8 +65,8 @@ static void mpi_prefix(argv_buf *a, const wf_config *c, int ranks) {
 
 /* The SGT back end the steps use here: `auto` is decided on the machine that builds the
  * commands (under Slurm, the node that runs the step). */
-static const char *backend_here(const wf_config *c) {
-    const char *b = wf_cfg_str(c, "backend");
+static const char *backend_here(const wf_config *c, const char *key) {
+    const char *b = wf_cfg_str(c, key);
     if (strcmp(b, "auto")) return b;
     return sgt_backend_cuda() && access("/dev/nvidia0", F_OK) == 0 ? "cuda" : "cpu";
 }
@@ -177,14 +177,14 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
         snprintf(kind, sizeof kind, "sgt-%c", comps[q]);
         snprintf(sgt[q], sizeof sgt[q], "%s/sgt_%c.h5", w, comps[q]);
         s = new_step(p, nm, ranks);
-        s->gpu = !strcmp(backend_here(c), "cuda");
+        s->gpu = !strcmp(backend_here(c, "backend"), "cuda");
         dep(p, s, "mesh");
         mpi_prefix(&a, c, ranks);
         add(&a, solver), add(&a, "sgt"), add(&a, params);
         add(&a, "--set"), addf(&a, "%s=%c", PLAN_KEY_FORCE_COMPONENT, comps[q]);
         add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_OUTPUT, sgt[q]);
         add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_MESH_FILE, material);
-        add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_BACKEND, backend_here(c));
+        add(&a, "--set"), addf(&a, "%s=%s", PLAN_KEY_BACKEND, backend_here(c, "backend"));
         add(&a, "--set"),
             addf(&a, "%s=%ld", PLAN_KEY_CHECKPOINT_EVERY, wf_cfg_int(c, "checkpoint_every"));
         rc |= finish_cmd(s, &a, err) | out(s, kind, "%s", sgt[q]);
@@ -215,6 +215,9 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     add(&a, "--hypo-spacing"), addf(&a, "%.10g", wf_cfg_real(c, "hypo_spacing") / 1000.0);
     add(&a, "--slips"), addf(&a, "%ld", wf_cfg_int(c, "slips"));
     add(&a, "--seismograms"), addf(&a, "%s/seismograms.h5", w);
+    s->gpu = !strcmp(backend_here(c, "extract_backend"), "cuda");
+    add(&a, "--backend"), add(&a, backend_here(c, "extract_backend"));
+    add(&a, "--max-memory"), addf(&a, "%.10g", wf_cfg_real(c, "extract_max_memory") / 1e9);
     rc |= finish_cmd(s, &a, err) | out(s, "seismograms", "%s/seismograms.h5", w);
 
     s = new_step(p, "hazard", 1);
