@@ -17,6 +17,8 @@
 #   erf         the whole forecast and the plan of USC at 0.5 Hz, timed
 #   rows        bench/study_rows_production.sh, when present (20 M PeakAmplitudes rows)
 #   demo        the demo site end to end through the workflow on this node (GPU back end)
+#   site        a production-shaped site end to end through the workflow ($SITE_FMAX, 0.15 Hz):
+#               the whole forecast, every variation, SGTs and extraction on the GPU
 #   extract     forces E and N of the plan ($STEPS steps, every save point), and every variation
 #               of the $XRUPS (15) largest ruptures extracted from them on all cores
 #
@@ -173,6 +175,48 @@ stage_extract() {
     say "extract: seismograms $(du -h "$WORK/seis.h5" | cut -f1); rows $(sqlite3 "$s" 'SELECT count(*) FROM PeakAmplitudes')"
 }
 
+# A production-shaped site end to end through the workflow on this node: USC, every rupture of
+# the whole erf/demo forecast within 200 km and every variation (hypocentres every 20 km, two
+# slips), at $SITE_FMAX (0.15 Hz), SGTs of forces E and N and the extraction on the GPU (rank 0
+# the study, rank 1 the GPU and the node's cores), curves and disaggregations in the study. The
+# run is given $SITE_LIMIT seconds (480); where it is cut, its last progress line says how far
+# it got and at what rate.
+stage_site() {
+    export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
+    d="$WORK/site"
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    s="$d/s.sqlite"
+    t0=$(date +%s.%N)
+    "$CS" db init "$s" >/dev/null && "$CS" db import-sites "$s" sites/cybershake_sites.csv >/dev/null || return 1
+    "$CS" erf build "$s" --name demo --faults erf/demo/faults.csv --traces erf/demo/traces.csv \
+        >"$OUT/site-erf.log" 2>&1 || { tail "$OUT/site-erf.log"; return 1; }
+    say "site: forecast built in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+    cat >"$d/run.cfg" <<CFG
+erf = demo
+fmax = ${SITE_FMAX:-0.15} Hz
+model_format = fk1d
+model_file = $here/tests/data/bbp_nr02-vs500.fk1d
+cutoff = 200 km
+backend = cuda
+extract_backend = cuda
+extract_ranks = 2
+mpirun_args = --bind-to none --oversubscribe
+forces = EN
+checkpoint_every = 0
+periods = 3,5,10
+hazard_ims = RotD50 3; RotD50 5; RotD50 10
+CFG
+    t0=$(date +%s)
+    timeout "${SITE_LIMIT:-480}" "$CS" run "$SITE" --study "$s" --config "$d/run.cfg" >"$OUT/site.log" 2>&1
+    rc=$?
+    say "site: cybershake run $SITE at ${SITE_FMAX:-0.15} Hz: exit $rc after $(($(date +%s) - t0)) s"
+    grep -E "done in|running|left|error" "$OUT/site.log" | tail -30 >>"$SUM"
+    sqlite3 "$s" "SELECT 'site: ' || count(*) || ' ruptures planned' FROM CyberShake_Site_Ruptures" >>"$SUM"
+    sqlite3 "$s" "SELECT 'site: ' || count(*) || ' amplitudes, ' || count(DISTINCT Source_ID || ':' || Rupture_ID) || ' ruptures extracted' FROM PeakAmplitudes" >>"$SUM"
+    grep -E "^grid|save points" "$d/runs/$SITE/run-1/logs/plan.log" 2>/dev/null | head -3 >>"$SUM"
+    return 0
+}
+
 stage_demo() {
     export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
     t0=$(date +%s)
@@ -195,6 +239,7 @@ for stage in "$@"; do
     erf) stage_erf ;;
     rows) stage_rows ;;
     demo) stage_demo ;;
+    site) stage_site ;;
     extract) stage_extract ;;
     *) echo "unknown stage $stage" >&2; exit 2 ;;
     esac || { say "$stage: FAILED"; exit 1; }
