@@ -183,6 +183,7 @@ stage_extract() {
 # it got and at what rate.
 stage_site() {
     export PROJ_DATA="$DEPS_DIR/usr/share/proj" PATH="$DEPS_DIR/bin:$PATH"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     d="$WORK/site"
     rm -rf "$d" && mkdir -p "$d" || return 1
     s="$d/s.sqlite"
@@ -214,6 +215,9 @@ CFG
     sqlite3 "$s" "SELECT 'site: ' || count(*) || ' ruptures planned' FROM CyberShake_Site_Ruptures" >>"$SUM"
     sqlite3 "$s" "SELECT 'site: ' || count(*) || ' amplitudes, ' || count(DISTINCT Source_ID || ':' || Rupture_ID) || ' ruptures extracted' FROM PeakAmplitudes" >>"$SUM"
     grep -E "^grid|save points" "$d/runs/$SITE/run-1/logs/plan.log" 2>/dev/null | head -3 >>"$SUM"
+    for l in "$d/runs/$SITE/run-1/logs"/*.log; do # each step's last lines, for the record
+        echo "-- $l" && tail -4 "$l"
+    done >"$OUT/site-steps.log" 2>/dev/null
     return 0
 }
 
