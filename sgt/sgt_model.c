@@ -280,9 +280,16 @@ static int read_attr(hid_t file, const char *path, const char *name, double *v, 
     if (H5Aexists(file, name) <= 0)
         return cs_error_input(err, path, "attribute", name, "missing from the 3D model");
     hid_t a = H5Aopen(file, name, H5P_DEFAULT);
-    herr_t r = H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    /* one number: H5Aread writes every element of the attribute into v */
+    hid_t sp = H5Aget_space(a), t = H5Aget_type(a);
+    H5T_class_t cls = H5Tget_class(t);
+    herr_t r = H5Sget_simple_extent_npoints(sp) == 1 && (cls == H5T_FLOAT || cls == H5T_INTEGER)
+                   ? H5Aread(a, H5T_NATIVE_DOUBLE, v)
+                   : -1;
+    H5Tclose(t);
+    H5Sclose(sp);
     H5Aclose(a);
-    if (r < 0) return cs_error_input(err, path, "attribute", name, "not a number");
+    if (r < 0) return cs_error_input(err, path, "attribute", name, "must be one number");
     return 0;
 }
 
