@@ -8,10 +8,11 @@
  * count N is fixed and input i depends only on the seed, the harness and i, so a run does the
  * same work on any machine and a finding is found again by the same command.
  *
- * Inputs run in batches, each in a child process; a batch ends with the leak checker. A crash or
- * an error report from the sanitizers ends the child: the death callback writes the input to
- * CRASHES/HARNESS-ITERATION.bin and prints its name. A batch that leaked is run again one input
- * at a time (each in its own child) to find the input that leaks, saved the same way. */
+ * Inputs run in batches, each in a child process; a batch ends with the leak checker. A crash, a
+ * sanitizer report or a hang ends the child, and the parent writes the input it was running
+ * (made again from its index) to CRASHES/HARNESS-ITERATION.bin and prints its name. A batch that
+ * leaked is run again one input at a time (each in its own child) to find the input that leaks,
+ * saved the same way. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +79,9 @@ static const harness *current_harness;
 static const uint8_t *current_data;
 static size_t current_size;
 static char current_label[64];
+/* Shared with the parent: the input the child is running, so that the parent can save it
+ * whatever ended the child (a sanitizer report, a signal, the hang alarm). */
+static volatile long *running;
 
 /* The sanitizers' settings, built in so that a replay anywhere behaves as the run did: an
  * allocation over 512 MB fails as out of memory (the parser must say so) instead of ending the
@@ -403,13 +407,8 @@ static void save_current(const char *why) {
             current_harness->name, why, current_label, path, current_harness->name, path);
 }
 
-static void on_death(void) {
-    if (current_harness && current_data) save_current("crash");
-}
-
 static void on_alarm(int sig) {
     (void)sig;
-    save_current("hang");
     _exit(3);
 }
 
@@ -467,13 +466,9 @@ static int run_batch(const plan *p, long from, long to, int each, long *leak_at)
                 size = make_input(p->seed, p->h, i - p->nfixed, p->seeds, p->nseeds, buf);
                 data = buf;
             }
+            *running = i;
             run_one(p->h, label, data, size);
-            if (each && leaked()) {
-                current_harness = p->h, current_data = data, current_size = size;
-                snprintf(current_label, sizeof current_label, "%s", label);
-                save_current("leak");
-                _exit(4);
-            }
+            if (each && leaked()) _exit(4);
         }
         free(buf);
         _exit(leaked() ? 5 : 0);
@@ -482,13 +477,29 @@ static int run_batch(const plan *p, long from, long to, int each, long *leak_at)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 5)) { /* the input that ended the child */
+        static uint8_t buf[FUZZ_MAX_INPUT];
+        long i = *running;
+        current_harness = p->h;
+        if (i < p->nfixed) {
+            snprintf(current_label, sizeof current_label, "%.40s", p->fixed_names[i]);
+            current_data = p->fixed[i].data;
+            current_size = p->fixed[i].size;
+        } else {
+            snprintf(current_label, sizeof current_label, "%ld", i - p->nfixed);
+            current_size = make_input(p->seed, p->h, i - p->nfixed, p->seeds, p->nseeds, buf);
+            current_data = buf;
+        }
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        save_current(code == 3 ? "hang" : code == 4 ? "leak" : "crash");
+        current_data = NULL;
+        if (code == 4) *leak_at = i;
+        return code == 4 ? 2 : 1;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 5) {
         /* which input leaked: the batch again, one leak check after each */
         for (long i = from; i < to; i++)
-            if (run_batch(p, i, i + 1, 1, leak_at) != 0) {
-                *leak_at = i;
-                return 2;
-            }
+            if (run_batch(p, i, i + 1, 1, leak_at) != 0) return 2;
         fprintf(stderr, "fuzz_%s: a batch leaked but no single input did\n", p->h->name);
         return 2;
     }
@@ -569,9 +580,13 @@ int main(int argc, char **argv) {
     atexit(remove_scratch);
     mkdir(crash_dir, 0755);
     signal(SIGALRM, on_alarm);
-#if FUZZ_HAVE_SANITIZERS
-    __sanitizer_set_death_callback(on_death);
-#endif
+    running =
+        mmap(NULL, sizeof *running, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (running == MAP_FAILED) {
+        perror("fuzz: mmap");
+        return 2;
+    }
+    *running = -1;
     if (replay) {
         if (first >= argc) return fprintf(stderr, "fuzz: --replay HARNESS FILE\n"), 2;
         const harness *h = find_harness(replay);
