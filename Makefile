@@ -4,6 +4,7 @@
 #   make test       install missing Debian packages, build, run every test
 #   make sgt-only   the SGT solver alone, from CUDA, MPI and HDF5 (for GPU machines)
 #   make format     clang-format every C and CUDA file
+#   make fuzz       the fuzz harnesses under the sanitizers, long (FUZZ_ITERATIONS per harness)
 
 BUILD   ?= build
 CC      ?= gcc
@@ -133,7 +134,7 @@ LIBS_FULL   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) $(CUDA_LIBS
 
 BIN := $(BUILD)/bin
 
-.PHONY: all deps test demo clean format sgt-only bench-gpu bench-extract bench-study print-layers print-objects
+.PHONY: all deps test demo clean format sgt-only fuzz fuzz-build bench-gpu bench-extract bench-study print-layers print-objects
 all: $(BIN)/cybershake $(BIN)/cs_unit_tests
 
 deps:
@@ -219,7 +220,7 @@ bench-gpu: $(SGTONLY_DIR)/bin/sgt_gpu_bench
 
 # The tests also run the SGT-only build (serial HDF5: its ranks gather the output to rank 0).
 test: deps
-	@$(MAKE) --no-print-directory all sgt-only
+	@$(MAKE) --no-print-directory all sgt-only fuzz-build
 	@sh tests/run_all.sh
 
 demo: deps
@@ -232,7 +233,7 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d)
+-include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
 -include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(BUILD)/obj/extract/synth_gpu.d
 
 # Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
@@ -250,3 +251,45 @@ $(BIN)/study_rows_bench: bench/study_rows_bench.c $(BUILD)/lib/libcybershake.a
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ $< $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
 
 bench-study: $(BIN)/study_rows_bench
+
+# Fuzzing (docs/contributing.md): every library and the harnesses of tests/fuzz/ under
+# AddressSanitizer, UndefinedBehaviorSanitizer (float-to-int overflow too) and the leak checker,
+# in their own folder; the CPU back ends always (the sanitizers do not see into CUDA). The build
+# also gives a sanitized build/fuzz/bin/cybershake for running a command under the sanitizers.
+# tests/cli/test_fuzz.sh runs a short fixed number of inputs per harness as part of the tests;
+# `make fuzz` runs FUZZ_ITERATIONS of them per harness (FUZZ_SEED picks another sequence).
+FUZZ_DIR        := $(BUILD)/fuzz
+FUZZ_ITERATIONS ?= 20000
+FUZZ_SEED       ?= 1
+FUZZ_SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+# gcc 12 sees false overflows in array parameters under the address sanitizer at -O1: kept as
+# warnings there, errors in the normal build.
+FUZZ_CFLAGS := $(filter-out $(OPT),$(CFLAGS_FULL)) -O1 -g $(FUZZ_SAN) -Wno-error=stringop-overflow
+FUZZ_LIB_SRC := $(COMMON_CORE) $(COMMON_FULL) $(FORMATS_SRC) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) sgt/sgt_nocuda.c extract/synth_nogpu.c
+FUZZ_SRC    := $(wildcard tests/fuzz/*.c)
+FUZZ_OBJ    := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/cli/cybershake.o
+FUZZ_LIBS   := $(FULL_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(OPENSSL_LIBS) -fopenmp -lm
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC    $< (fuzz)")
+	$(Q)$(CC) $(FUZZ_CFLAGS) $(call layer_includes,$<) -c $< -o $@
+
+$(FUZZ_DIR)/lib/libcybershake.a: $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/bin/cs_fuzz: $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(FUZZ_SAN) -o $@ $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/lib/libcybershake.a $(FUZZ_LIBS)
+
+$(FUZZ_DIR)/bin/cybershake: $(FUZZ_DIR)/obj/cli/cybershake.o $(FUZZ_DIR)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(FUZZ_SAN) -o $@ $< $(FUZZ_DIR)/lib/libcybershake.a $(FUZZ_LIBS)
+
+fuzz-build: $(FUZZ_DIR)/bin/cs_fuzz $(FUZZ_DIR)/bin/cybershake
+
+fuzz: fuzz-build
+	$(FUZZ_DIR)/bin/cs_fuzz --repo . --crashes $(FUZZ_DIR)/crashes --seed $(FUZZ_SEED) --iterations $(FUZZ_ITERATIONS) $(FUZZ_HARNESSES)

@@ -15,8 +15,16 @@ struct cs_csv {
     size_t cap;
     size_t *offsets;
     size_t nfields, fcap;
+    int column; /* of the last character read, 1-based within its line */
     char place[512];
 };
+
+/* One character, keeping the column for messages. */
+static int next_char(cs_csv *c) {
+    int ch = fgetc(c->f);
+    c->column = ch == '\n' ? 0 : c->column + 1;
+    return ch;
+}
 
 int cs_csv_open(const char *path, cs_csv **out, cs_error *err) {
     *out = NULL;
@@ -69,25 +77,31 @@ int cs_csv_next(cs_csv *c, cs_error *err) {
     for (;;) {
         c->nfields = 0;
         size_t len = 0;
-        int ch = fgetc(c->f);
+        int ch = next_char(c);
         if (ch == EOF) return 0;
         c->line++;
         c->record_line = c->line;
         /* Skip blank and comment lines. */
         if (ch == '\n' || ch == '#' || ch == '\r') {
             while (ch != '\n' && ch != EOF)
-                ch = fgetc(c->f);
+                ch = next_char(c);
             continue;
         }
         int quoted = 0, was_quoted = 0;
         size_t start = 0;
         for (;;) {
+            /* fields are C strings: a NUL would silently cut the field short */
+            if (ch == '\0')
+                return -cs_error_input(err, cs_csv_place(c), NULL, NULL,
+                                       "a NUL byte at column %d of line %d (field %zu); the file "
+                                       "is not text",
+                                       c->column, c->line, c->nfields + 1);
             if (ch == EOF && quoted)
                 return -cs_error_input(err, cs_csv_place(c), NULL, NULL,
                                        "quoted field is not closed before end of file");
             if (quoted) {
                 if (ch == '"') {
-                    int nx = fgetc(c->f);
+                    int nx = next_char(c);
                     if (nx == '"') {
                         if (push_char(c, &len, '"')) goto oom;
                     } else {
@@ -99,7 +113,7 @@ int cs_csv_next(cs_csv *c, cs_error *err) {
                     if (ch == '\n') c->line++;
                     if (push_char(c, &len, (char)ch)) goto oom;
                 }
-                ch = fgetc(c->f);
+                ch = next_char(c);
                 continue;
             }
             if (ch == ',' || ch == '\n' || ch == EOF) {
@@ -107,11 +121,11 @@ int cs_csv_next(cs_csv *c, cs_error *err) {
                 start = len;
                 was_quoted = 0;
                 if (ch != ',') break;
-                ch = fgetc(c->f);
+                ch = next_char(c);
                 continue;
             }
             if (ch == '\r') {
-                ch = fgetc(c->f);
+                ch = next_char(c);
                 continue;
             }
             if (ch == '"') {
@@ -120,11 +134,11 @@ int cs_csv_next(cs_csv *c, cs_error *err) {
                                            "a quote inside an unquoted field; quote the whole "
                                            "field and double inner quotes");
                 quoted = was_quoted = 1;
-                ch = fgetc(c->f);
+                ch = next_char(c);
                 continue;
             }
             if (push_char(c, &len, (char)ch)) goto oom;
-            ch = fgetc(c->f);
+            ch = next_char(c);
         }
         /* Unquoted fields are trimmed, so "34.1, -118.2" reads as two clean numbers. */
         for (size_t i = 0; i < c->nfields; i++) {

@@ -110,8 +110,11 @@ static void maybe_pause(int rows) {
     }
 }
 
-int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res, cs_error *err) {
-    res->added = res->unchanged = 0;
+int cs_sites_read(const char *csv_path, cs_site **sites, int **lines_out, int *nsites,
+                  cs_error *err) {
+    *sites = NULL;
+    *lines_out = NULL;
+    *nsites = 0;
     cs_csv *c;
     CS_CALL(err, cs_csv_open(csv_path, &c, err));
     int rc = cs_csv_next(c, err);
@@ -122,8 +125,11 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
     }
     int col[NCOLS];
     size_t nheader = cs_csv_nfields(c);
-    CS_CALL_GOTO(rc, err, map_header(c, col, err), close_csv);
-    /* Parse and check every row before touching the database. */
+    if (map_header(c, col, err)) {
+        CS_TRACE(err);
+        cs_csv_close(c);
+        return err->status;
+    }
     cs_site *rows = NULL;
     int *lines = NULL;
     int n = 0, cap = 0;
@@ -131,15 +137,13 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             cs_site *nr = realloc(rows, (size_t)cap * sizeof *nr);
+            if (nr) rows = nr;
             int *nl = realloc(lines, (size_t)cap * sizeof *nl);
+            if (nl) lines = nl;
             if (!nr || !nl) {
-                free(nr ? nr : rows);
-                free(nl ? nl : lines);
-                cs_csv_close(c);
-                return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                rc = -cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                break;
             }
-            rows = nr;
-            lines = nl;
         }
         if (parse_row(c, col, nheader, &rows[n], err)) {
             CS_TRACE(err);
@@ -157,19 +161,26 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
         if (rc < 0) break;
         n++;
     }
-    char path_copy[4096];
-    cs_copy(path_copy, sizeof path_copy, csv_path);
     cs_csv_close(c);
+    if (rc == 0 && n == 0)
+        rc = -cs_error_input(err, csv_path, NULL, NULL, "no site rows after the header");
     if (rc < 0) {
         free(rows);
         free(lines);
         return err->status;
     }
-    if (n == 0) {
-        free(rows);
-        free(lines);
-        return cs_error_input(err, path_copy, NULL, NULL, "no site rows after the header");
-    }
+    *sites = rows;
+    *lines_out = lines;
+    *nsites = n;
+    return 0;
+}
+
+int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res, cs_error *err) {
+    res->added = res->unchanged = 0;
+    /* every row parsed and checked before the database is touched */
+    cs_site *rows;
+    int *lines, n, rc;
+    CS_CALL(err, cs_sites_read(csv_path, &rows, &lines, &n, err));
     CS_CALL_GOTO(rc, err, cs_db_begin(db, err), fail_nt);
     sqlite3_stmt *ins = NULL, *sel = NULL;
     CS_CALL_GOTO(rc, err,
@@ -197,7 +208,7 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
                 sqlite3_column_type(sel, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(sel, 3);
             if (!same_site(&old, s)) {
                 char place[4200];
-                snprintf(place, sizeof place, "%s:%d", path_copy, lines[i]);
+                snprintf(place, sizeof place, "%s:%d", csv_path, lines[i]);
                 cs_error_input(err, place, "short_name", s->short_name,
                                "already in the study with other values (%.6f, %.6f, '%s'); a "
                                "site's definition never changes under its name",
@@ -233,9 +244,6 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
         return err->status;
     }
     return 0;
-close_csv:
-    cs_csv_close(c);
-    return err->status;
 fail:
     sqlite3_finalize(ins);
     sqlite3_finalize(sel);

@@ -31,6 +31,9 @@ typedef struct {
 /* Checks a short name: 1 to 16 characters from [A-Za-z0-9_-] (it becomes part of file names). */
 int cs_site_check_short_name(const char *name, const char *place, cs_error *err);
 
+/* Reads and checks every row of a sites CSV without a database: *sites and *lines (each row's
+ * line in the file) are malloc'ed, n >= 1. */
+int cs_sites_read(const char *csv_path, cs_site **sites, int **lines, int *n, cs_error *err);
 int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res, cs_error *err);
 /* All sites ordered by short name; *sites is malloc'ed. */
 int cs_sites_list(cs_db *db, cs_site **sites, int *n, cs_error *err);

@@ -2,7 +2,6 @@
  * geometry files into a study (area sources: area_cli.c), list it, and make its rupture
  * variations. */
 #include <getopt.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,22 +188,6 @@ static int cmd_build(int argc, char **argv) {
     return 0;
 }
 
-/* Source and rupture ids from a CyberShake geometry file name: "S_R.txt". */
-static int ids_from_name(const char *path, long long *s, long long *r) {
-    char copy[4096];
-    cs_copy(copy, sizeof copy, path);
-    const char *base = basename(copy);
-    /* digits only (sscanf took '+3' and clamped 20 digits to the largest id), at most 18 of
-     * them so any id fits */
-    size_t a = strspn(base, "0123456789");
-    if (a == 0 || a > 18 || base[a] != '_') return -1;
-    size_t b = strspn(base + a + 1, "0123456789");
-    if (b == 0 || b > 18 || strcmp(base + a + 1 + b, ".txt")) return -1;
-    *s = strtoll(base, NULL, 10);
-    *r = strtoll(base + a + 1, NULL, 10);
-    return 0;
-}
-
 static int cmd_import_geometry(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake erf import-geometry STUDY --name NAME [--time-span YEARS] FILE...\n\n"
@@ -246,12 +229,9 @@ static int cmd_import_geometry(int argc, char **argv) {
     }
     for (int i = optind + 1; i < argc; i++) {
         long long s, r;
-        if (ids_from_name(argv[i], &s, &r)) {
+        if (erf_geometry_ids_from_path(argv[i], &s, &r, &err)) {
             free(local);
-            return cs_cli_usage(argv[0],
-                                "%s: a rupture geometry file is named SOURCE_RUPTURE.txt "
-                                "(e.g. 128_1296.txt)",
-                                argv[i]);
+            return cs_cli_usage(argv[0], "%s", err.message);
         }
     }
     cs_db *db = NULL;
@@ -269,9 +249,9 @@ static int cmd_import_geometry(int argc, char **argv) {
         if (!rc) rc = erf_db_writer_open(db, erf_id, &w, &err);
         for (int i = optind + 1; i < argc && !rc; i++) {
             long long s, r;
-            ids_from_name(argv[i], &s, &r);
             erf_rupture rup;
-            rc = erf_geometry_read(argv[i], s, r, &rup, &err);
+            rc = erf_geometry_ids_from_path(argv[i], &s, &r, &err);
+            if (!rc) rc = erf_geometry_read(argv[i], s, r, &rup, &err);
             if (rc) break;
             snprintf(rup.source_name, sizeof rup.source_name, "source %lld", s);
             cs_copy(rup.source_type, sizeof rup.source_type, "geometry file");

@@ -79,7 +79,12 @@ static erf_fault_source *find_source(erf_fault_set *set, const char *key) {
 
 static int read_branch(cs_csv *c, const int *col, erf_fault_branch *b, cs_error *err) {
     memset(b, 0, sizeof *b);
-    cs_copy(b->key, sizeof b->key, cs_csv_field(c, (size_t)col[F_KEY]));
+    b->line = cs_csv_line(c);
+    /* a key cut short could merge two sources into one */
+    const char *key = cs_csv_field(c, (size_t)col[F_KEY]);
+    if (!*key || cs_copy(b->key, sizeof b->key, key))
+        return cs_error_input(err, cs_csv_place(c), "source_id", key,
+                              "must hold 1 to %zu characters", sizeof b->key - 1);
     cs_copy(b->name, sizeof b->name, cs_csv_field(c, (size_t)col[F_NAME]));
     double type, rel, file;
     CS_CALL(err, number(c, col[F_TYPE], "mfd_type_code", -2, 2, 1, &type, err));
@@ -139,8 +144,9 @@ static int read_faults(const char *path, erf_fault_set *set, cs_error *err) {
         for (int k = 0; s && k < s->nbranches; k++)
             if (s->branches[k].row_hash == b.row_hash) {
                 rc = cs_error_input(err, cs_csv_place(c), "source_id", b.key,
-                                    "repeats an earlier row of this source word for word: it would "
-                                    "add that branch's rate a second time");
+                                    "repeats line %d word for word: it would add that branch's "
+                                    "rate a second time",
+                                    s->branches[k].line);
                 goto out;
             }
         if (!s) {

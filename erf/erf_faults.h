@@ -31,8 +31,9 @@ typedef struct {
     double rake, dip, width_km, top_km;
     double char_m, char_rate;
     double gr_a, gr_b, gr_mmin, gr_mmax, gr_dm;
-    double weight; /* rel_weight x file_weight */
+    double weight;     /* rel_weight x file_weight */
     uint64_t row_hash; /* of the whole row as read: a row given twice is refused */
+    int line;          /* of its row in faults.csv, for messages */
 } erf_fault_branch;
 
 typedef struct {

@@ -1,5 +1,6 @@
 #include "erf_geometry.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,33 @@ static int check_point(const char *place, const double *v, cs_error *err) {
                                   rules[k].i == 4 ? " (and > 0)" : "");
         }
     }
+    return 0;
+}
+
+/* A run of decimal digits, as long as it fits: strtoll would also take a sign and spaces, and
+ * clamp an overflow to the largest id (two files could then claim the same rupture). */
+static size_t decimal_id(const char *s, long long *out) {
+    size_t n = 0;
+    long long v = 0;
+    for (; s[n] >= '0' && s[n] <= '9'; n++) {
+        int d = s[n] - '0';
+        if (v > (LLONG_MAX - d) / 10) return 0;
+        v = 10 * v + d;
+    }
+    *out = v;
+    return n;
+}
+
+int erf_geometry_ids_from_path(const char *path, long long *source_id, long long *rupture_id,
+                               cs_error *err) {
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t a = decimal_id(base, source_id), b = 0;
+    if (a > 0 && base[a] == '_') b = decimal_id(base + a + 1, rupture_id);
+    if (b == 0 || strcmp(base + a + 1 + b, ".txt"))
+        return cs_error_input(err, path, "file name", base,
+                              "a rupture geometry file is named SOURCE_RUPTURE.txt (e.g. "
+                              "128_1296.txt), each id plain decimal digits at most %lld",
+                              LLONG_MAX);
     return 0;
 }
 

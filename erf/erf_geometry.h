@@ -16,6 +16,11 @@
 
 #include "erf_rupture.h"
 
+/* The source and rupture ids that a geometry file's name gives: "S_R.txt" (CyberShake's
+ * layout), each id plain decimal digits (no sign, no space) no larger than the largest id the
+ * study holds (2^63 - 1). Anything else is an error naming the file. */
+int erf_geometry_ids_from_path(const char *path, long long *source_id, long long *rupture_id,
+                               cs_error *err);
 int erf_geometry_read(const char *path, long long source_id, long long rupture_id, erf_rupture *r,
                       cs_error *err);
 /* Writes r in the same format (atomically). */

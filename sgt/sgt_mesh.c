@@ -549,6 +549,14 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     if (!rc && (cs_h5_read_attr_double(f, path, "model_vp_max_i_j_k", vpx, 4, err) ||
                 cs_h5_read_attr_double(f, path, "model_vs_min_i_j_k_vs_max", vsn, 5, err)))
         rc = err->status;
+    /* the nodes of those extremes are grid indices: anything else would not fit an int */
+    const int size[3] = {L->nx, L->ny, L->nz};
+    for (int a = 0; a < 3 && !rc; a++)
+        if (!(vpx[a + 1] >= 0 && vpx[a + 1] < size[a] && vsn[a + 1] >= 0 && vsn[a + 1] < size[a]))
+            rc = cs_error_input(err, path, "model_vp_max_i_j_k, model_vs_min_i_j_k_vs_max", NULL,
+                                "the extremes' nodes (%g, %g) must lie in the grid's 0 to %d "
+                                "along axis %d; remake the mesh",
+                                vpx[a + 1], vsn[a + 1], size[a] - 1, a);
     H5Fclose(f);
     if (rc) return rc;
     st->nodes = (long)L->lnx * L->lny * L->nz;

@@ -1,7 +1,9 @@
 #include "sgt_model.h"
 
 #include <hdf5.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,8 +210,7 @@ int sgt_model_read_ucvm1d(sgt_model *m, const char *path, cs_error *err) {
         else if (m->n > 0 && !(v[0] * 1e3 > m->top[m->n - 1]))
             rc = cs_error_input(err, r.place, "depth", r.copy, "depths must increase");
         else if (!(v[1] > 0) || !(v[1] <= 20))
-            rc = cs_error_input(err, r.place, "vp", r.copy,
-                                "must be positive and at most 20 km/s");
+            rc = cs_error_input(err, r.place, "vp", r.copy, "must be positive and at most 20 km/s");
         else if (push_layer(m, &lcap, v[0] * 1e3, ucvm1d_material(v[1] * 1e3)))
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
@@ -236,7 +237,14 @@ static int read_dataset(hid_t file, const char *path, const char *name, float **
         rc = cs_error_input(err, path, "dataset", name, "must be 3D [nz][ny][nx]");
     } else {
         H5Sget_simple_extent_dims(sp, d, NULL);
-        if (dims[0] == 0) {
+        /* the shape is kept in ints, and its count in bytes must not wrap */
+        if (d[0] > INT_MAX || d[1] > INT_MAX || d[2] > INT_MAX ||
+            (d[0] && d[1] && d[2] && d[0] * d[1] > SIZE_MAX / sizeof(float) / d[2])) {
+            char v[96];
+            snprintf(v, sizeof v, "%llu x %llu x %llu", (unsigned long long)d[0],
+                     (unsigned long long)d[1], (unsigned long long)d[2]);
+            rc = cs_error_input(err, path, name, v, "too many points for a 3D model");
+        } else if (dims[0] == 0) {
             dims[0] = (int)d[0];
             dims[1] = (int)d[1];
             dims[2] = (int)d[2];
@@ -272,9 +280,16 @@ static int read_attr(hid_t file, const char *path, const char *name, double *v, 
     if (H5Aexists(file, name) <= 0)
         return cs_error_input(err, path, "attribute", name, "missing from the 3D model");
     hid_t a = H5Aopen(file, name, H5P_DEFAULT);
-    herr_t r = H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    /* one number: H5Aread writes every element of the attribute into v */
+    hid_t sp = H5Aget_space(a), t = H5Aget_type(a);
+    H5T_class_t cls = H5Tget_class(t);
+    herr_t r = H5Sget_simple_extent_npoints(sp) == 1 && (cls == H5T_FLOAT || cls == H5T_INTEGER)
+                   ? H5Aread(a, H5T_NATIVE_DOUBLE, v)
+                   : -1;
+    H5Tclose(t);
+    H5Sclose(sp);
     H5Aclose(a);
-    if (r < 0) return cs_error_input(err, path, "attribute", name, "not a number");
+    if (r < 0) return cs_error_input(err, path, "attribute", name, "must be one number");
     return 0;
 }
 
@@ -308,8 +323,24 @@ close:
         m->gnx = dims[2];
         if (!(m->gdx > 0 && m->gdy > 0 && m->gdz > 0))
             rc = cs_error_input(err, path, "attribute", "dx/dy/dz", "spacings must be positive");
+        for (int i = 0; i < 6 && !rc; i++)
+            if (!isfinite(*av[i]))
+                rc = cs_error_input(err, path, "attribute", an[i], "must be a finite number");
         if (!rc && (m->gnx < 2 || m->gny < 2 || m->gnz < 2))
             rc = cs_error_input(err, path, "dataset", "vp", "needs at least 2 points per axis");
+        /* the ranges every other model format keeps: a finite float can still be 1e30 m/s */
+        size_t n = (size_t)m->gnx * m->gny * m->gnz;
+        for (size_t q = 0; q < n && !rc; q++) {
+            sgt_material mat = {m->gvp[q], m->gvs[q], m->grho[q], m->gqp ? m->gqp[q] : NAN,
+                                m->gqs ? m->gqs[q] : NAN};
+            cs_error probe; /* the node's place is written only for a bad node */
+            if (!bad_material(path, &mat, &probe)) continue;
+            char place[4200];
+            snprintf(place, sizeof place, "%s: node %zu (x %zu, y %zu, z %zu)", path, q,
+                     q % (size_t)m->gnx, (q / (size_t)m->gnx) % (size_t)m->gny,
+                     q / ((size_t)m->gnx * m->gny));
+            rc = bad_material(place, &mat, err);
+        }
     }
     if (rc) sgt_model_free(m);
     return rc;

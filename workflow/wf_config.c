@@ -155,8 +155,8 @@ int wf_config_check_value(const char *place, const char *key, const char *value,
     return 0;
 }
 
-int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c, cs_error *err) {
-    memset(c, 0, sizeof *c);
+static int read_config(const char *path, char *const *sets, int nsets, wf_config *c,
+                       cs_error *err) {
     CS_CALL(err, path ? cs_params_read(path, wf_config_specs, wf_config_nspecs, &c->p, err)
                       : cs_params_parse("(no --config)", "", wf_config_specs, wf_config_nspecs,
                                         &c->p, err));
@@ -223,6 +223,16 @@ int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c,
     fclose(m);
     int rc = cs_sha256_bytes(text, len, c->sha256, err);
     free(text);
+    return rc;
+}
+
+int wf_config_read(const char *path, char *const *sets, int nsets, wf_config *c, cs_error *err) {
+    memset(c, 0, sizeof *c);
+    int rc = read_config(path, sets, nsets, c, err);
+    if (rc) { /* a value refused after the file was read: nothing is kept */
+        CS_TRACE(err);
+        wf_config_free(c);
+    }
     return rc;
 }
 

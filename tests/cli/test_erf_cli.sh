@@ -116,7 +116,8 @@ t_srf_info() {
 
 # Malformed fault tables are refused with the row's place: a row shorter than the header (it
 # crashed the reader once), a longer one, and a row repeated word for word (its rate would count
-# twice); nothing is added to the study.
+# twice, naming the line it repeats), a source_id too long to keep; nothing is added to the
+# study.
 t_bad_fault_rows_are_refused() {
     study || return 1
     head -1 "$FAULTS" >short.csv && echo x >>short.csv
@@ -127,7 +128,12 @@ t_bad_fault_rows_are_refused() {
     expect_rc 1 && expect_err "long.csv:3" && expect_err "the header has" || return 1
     head -2 "$FAULTS" >twice.csv && sed -n 2p "$FAULTS" >>twice.csv
     run "$CS" erf build s.sqlite --name a --faults twice.csv --traces "$TRACES"
-    expect_rc 1 && expect_err "twice.csv:3" && expect_err "a second time" || return 1
+    expect_rc 1 && expect_err "twice.csv:3" && expect_err "repeats line 2" && expect_err "a second time" || return 1
+    # a source_id longer than the reader keeps would be cut short and could merge two sources
+    head -1 "$FAULTS" >longkey.csv
+    sed -n 2p "$FAULTS" | sed 's/^[^,]*/bFault.ch:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/' >>longkey.csv
+    run "$CS" erf build s.sqlite --name a --faults longkey.csv --traces "$TRACES"
+    expect_rc 1 && expect_err "longkey.csv:2" && expect_err "1 to 63 characters" || return 1
     head -2 "$FAULTS" >one.csv
     run "$CS" erf build s.sqlite --name a --faults one.csv --traces "$TRACES" && expect_rc 0 || return 1
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM ERF_IDs')" = 1 ] || return 1

@@ -262,6 +262,25 @@ TEST(csv_unclosed_quote_is_an_error_with_line) {
     cs_csv_close(c);
 }
 
+/* A NUL byte would end the field's C string early and the rest of the field would vanish
+ * unseen ("AB\0CD" imported as "AB"): refused with its line and column. */
+TEST(csv_nul_byte_is_an_error_with_line_and_column) {
+    const char *p = tf_path("nul.csv");
+    FILE *f = fopen(p, "wb");
+    CHECK(f != NULL);
+    fwrite("a,b\n1,AB\0CD\n", 1, 14, f);
+    fclose(f);
+    cs_csv *c;
+    cs_error e;
+    CHECK_OK(cs_csv_open(p, &c, &e), &e);
+    CHECK(cs_csv_next(c, &e) == 1);
+    CHECK(cs_csv_next(c, &e) < 0);
+    CHECK_CONTAINS(e.message, "nul.csv:2");
+    CHECK_CONTAINS(e.message, "column 5");
+    CHECK_CONTAINS(e.message, "NUL");
+    cs_csv_close(c);
+}
+
 TEST(sha256_known_vectors) {
     char hex[CS_SHA256_HEX];
     cs_error e;

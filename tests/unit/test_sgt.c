@@ -321,6 +321,42 @@ TEST(model_hdf5_trilinear_and_awp) {
     CHECK_CONTAINS(e.message, "bytes");
 }
 
+/* A gridded model keeps the ranges of the 1D formats: a finite float of 1e30 m/s, a negative
+ * density or an infinite spacing was meshed as read. */
+TEST(model_hdf5_refuses_out_of_range_values) {
+    enum { nx = 2, ny = 2, nz = 2, n = nx * ny * nz };
+    float vp[n], vs[n], rho[n];
+    for (int q = 0; q < n; q++)
+        vp[q] = 3000, vs[q] = 1500, rho[q] = 2500;
+    cs_error e;
+    sgt_model m;
+    const char *p = tf_path("m.h5");
+    vp[5] = 1e30f;
+    CHECK_OK(
+        sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e),
+        &e);
+    CHECK(sgt_model_read_hdf5(&m, p, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "node 5 (x 1, y 0, z 1)");
+    CHECK_CONTAINS(e.message, "at most 20,000 m/s");
+    vp[5] = 3000, rho[2] = -1;
+    CHECK_OK(
+        sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e),
+        &e);
+    CHECK(sgt_model_read_hdf5(&m, p, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "rho must be positive");
+    rho[2] = 2500;
+    CHECK_OK(sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, INFINITY, 100, 100, vp, vs, rho, NULL,
+                                  NULL, &e),
+             &e);
+    CHECK(sgt_model_read_hdf5(&m, p, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "dx");
+    CHECK_OK(
+        sgt_model_write_hdf5(p, nx, ny, nz, 0, 0, 0, 100, 100, 100, vp, vs, rho, NULL, NULL, &e),
+        &e);
+    CHECK_OK(sgt_model_read_hdf5(&m, p, &e), &e);
+    sgt_model_free(&m);
+}
+
 TEST(mesh_floors_and_q_from_vs) {
     sgt_model m;
     cs_error e;
