@@ -176,7 +176,7 @@ static int read_points(sgt_set *s, int q, int first, int **idx_other, float **ma
         cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
         return -1;
     if (!first && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
-                  memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
+                   memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
         cs_error_input(err, path, "dataset", "points",
                        "the save points or their material differ from %s's", s->path[0]);
         return -1;
@@ -370,22 +370,27 @@ int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_er
                 memset(out + ((size_t)w[q].slot * 3 + (size_t)f) * row, 0, sizeof(float) * row);
             continue;
         }
+        /* One read per run of consecutive rows, into a memory space of the run's own shape: with
+         * one read of the union of the runs into a flat buffer, HDF5 took its general selection
+         * path, 50 times slower (83 MB/s against 4.3 GB/s for blocks of 64 rows, measured with
+         * this file's chunks; the production site's extraction was bound by it). */
         hid_t fs = H5Dget_space(s->strain[f]);
-        H5Sselect_none(fs);
-        for (long q = 0; q < nu;) {
+        herr_t r = fs < 0 ? -1 : 0;
+        for (long q = 0; q < nu && r >= 0;) {
             long e = q + 1;
             while (e < nu && rows[e] == rows[e - 1] + 1)
                 e++;
             hsize_t start[3] = {(hsize_t)rows[q], 0, 0};
             hsize_t count[3] = {(hsize_t)(e - q), 6, (hsize_t)s->nt};
-            H5Sselect_hyperslab(fs, H5S_SELECT_OR, start, NULL, count, NULL);
+            hid_t ms = H5Screate_simple(3, count, NULL);
+            r = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+            if (r >= 0)
+                r = H5Dread(s->strain[f], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT,
+                            buf + (size_t)q * row);
+            H5Sclose(ms);
             q = e;
         }
-        hsize_t m = row * (hsize_t)nu;
-        hid_t ms = H5Screate_simple(1, &m, NULL);
-        herr_t r = H5Dread(s->strain[f], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf);
-        H5Sclose(ms);
-        H5Sclose(fs);
+        if (fs >= 0) H5Sclose(fs);
         if (r < 0) {
             rc = cs_error_input(err, s->path[f], "dataset", "strain", "cannot be read");
             goto out;
