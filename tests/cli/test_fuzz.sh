@@ -26,7 +26,7 @@ fuzz_built() {
 tcase fuzz_built fuzz_built
 for spec in params:3000 wf_config:3000 sites:3000 faults:3000 traces:2000 geometry:2000 \
     geometry_name:5000 area:3000 srf:3000 fk1d:3000 depth_table:3000 ucvm1d:3000 points:2000 \
-    stf:3000 model_hdf5:300 material:300; do
+    stf:3000 model_hdf5:300 material:300 sgt_set:300; do
     eval "t_fuzz_${spec%%:*}() { fuzz_case ${spec%%:*} ${spec#*:}; }"
     tcase "fuzz_${spec%%:*}" "t_fuzz_${spec%%:*}"
 done

@@ -41,6 +41,7 @@ int fuzz_stf(const uint8_t *data, size_t size);
  * own decoder, which is not this project's code. */
 int fuzz_model_hdf5(const uint8_t *data, size_t size);
 int fuzz_material(const uint8_t *data, size_t size);
+int fuzz_sgt_set(const uint8_t *data, size_t size);
 
 /* Applies the edits that data encodes to the HDF5 file at path: attributes and datasets set to
  * extreme values, removed, re-typed or re-shaped. Returns 0, or -1 when the file cannot be

@@ -1,5 +1,5 @@
-/* Harnesses of the HDF5 inputs: the gridded velocity model and the material file. Each writes
- * a valid file once with the toolkit's own writer, and every input edits a copy of it
+/* Harnesses of the HDF5 inputs: the gridded velocity model, the material file and the SGT files.
+ * Each writes a valid file once with the toolkit's own writer, and every input edits a copy of it
  * (fuzz_h5_edit) before the reader sees it. */
 #include <hdf5.h>
 #include <math.h>
@@ -12,6 +12,7 @@
 #include "sgt_mesh.h"
 #include "sgt_model.h"
 #include "sgt_q.h"
+#include "sgt_set.h"
 #include "sgt_state.h"
 
 /* ---- the editor ---- */
@@ -334,5 +335,38 @@ int fuzz_material(const uint8_t *data, size_t size) {
     int rc = sgt_mesh_load_state(&s, path, sha, &st, &err);
     fuzz_check_error("material", rc, &err);
     sgt_state_free(&s);
+    return 0;
+}
+
+/* A site's SGT set: three files the solver wrote (tests/fuzz/sgt_base: the workflow test site's
+ * 182 save points, 40 steps, 5 samples). The first byte picks the file the edits apply to; the
+ * set is opened with its checks and three of its points are read. */
+int fuzz_sgt_set(const uint8_t *data, size_t size) {
+    static const char force[3] = {'E', 'N', 'Z'};
+    char paths[3][4200], base[64];
+    const char *list[3];
+    for (int q = 0; q < 3; q++) {
+        snprintf(base, sizeof base, "tests/fuzz/sgt_base/sgt_%c.h5", force[q]);
+        snprintf(paths[q], sizeof paths[q], "%s/sgt_%c.h5", fuzz_scratch(), force[q]);
+        if (copy_file(fuzz_repo_path(base), paths[q])) return 0;
+        list[q] = paths[q];
+    }
+    int which = size > 0 ? data[0] % 3 : 0;
+    if (fuzz_h5_edit(paths[which], size ? data + 1 : data, size ? size - 1 : 0)) return 0;
+    cs_error err;
+    cs_error_clear(&err);
+    sgt_set s;
+    int rc = sgt_set_open(&s, list, 3, &err);
+    fuzz_check_error("sgt_set", rc, &err);
+    if (rc) return 0;
+    long pts[3] = {0, s.npoints / 2, s.npoints - 1};
+    float *buf = malloc(sizeof(float) * 3 * 3 * 6 * (size_t)s.nt);
+    if (buf) {
+        cs_error_clear(&err);
+        rc = sgt_set_read(&s, pts, 3, buf, &err);
+        fuzz_check_error("sgt_set", rc, &err);
+        free(buf);
+    }
+    sgt_set_close(&s);
     return 0;
 }

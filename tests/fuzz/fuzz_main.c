@@ -62,6 +62,7 @@ static const harness harnesses[] = {
     {"stf", fuzz_stf},
     {"model_hdf5", fuzz_model_hdf5},
     {"material", fuzz_material},
+    {"sgt_set", fuzz_sgt_set},
 };
 #define NHARNESS (sizeof harnesses / sizeof *harnesses)
 
