@@ -121,8 +121,8 @@ static int cmd_import_sites(int argc, char **argv) {
     int rc = cs_sites_import(db, argv[2], &res, &err);
     cs_db_close(db);
     if (rc) return cs_cli_fail(argv[0], &err);
-    printf("%s: imported %d sites (%d already present) from %s\n", argv[1], res.added,
-           res.unchanged, argv[2]);
+    printf("%s: imported %d site%s (%d already present) from %s\n", argv[1], res.added,
+           res.added == 1 ? "" : "s", res.unchanged, argv[2]);
     return 0;
 }
 

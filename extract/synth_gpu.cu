@@ -159,7 +159,7 @@ extern "C" int synth_gpu_available(cs_error *err) {
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n < 1)
         return cs_error_set(err, CS_ERR_RESOURCE, "no CUDA device: %s",
-                            e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+                            cs_cuda_no_device_reason(e));
     return open_cufft(err);
 }
 

@@ -475,7 +475,7 @@ static int choose_device(cs_error *err) {
     if (e != cudaSuccess || n == 0)
         return cs_error_input(err, "backend", NULL, "cuda",
                               "no CUDA device found (%s); use backend = cpu on this machine",
-                              e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+                              cs_cuda_no_device_reason(e));
     int dev = 0, inited = 0;
     const char *env = getenv("CYBERSHAKE_GPU");
     MPI_Initialized(&inited);

@@ -159,6 +159,13 @@ int cs_status_cli_main(int argc, char **argv) {
     }
     sqlite3_finalize(runs);
     sqlite3_finalize(steps);
+    /* nothing for a name that is neither a site of the study nor a number: a typo, not news */
+    cs_site site;
+    if (!nruns && filter && strspn(filter, "0123456789") != strlen(filter) &&
+        cs_sites_find(db, filter, &site, &err)) {
+        cs_db_close(db);
+        return cs_cli_fail(argv[0], &err);
+    }
     cs_db_close(db);
     if (!nruns) printf("no workflow runs%s%s\n", filter ? " for " : "", filter ? filter : "");
     return 0;
