@@ -5,6 +5,7 @@
 #   cpu      every core a rank, the default memory limit (4 GB a rank)
 #   bounded  the same under --max-memory $XMEM (GB): the ruptures' spectra in chunks
 #   cuda     --backend cuda, one GPU (rank 0 the study, rank 1 the GPU)
+#   cudaK    the same with K GPU ranks sharing the node's GPUs and cores (e.g. cuda4)
 # each timed, with the largest rank's peak resident memory; the measures of bounded and cuda
 # against cpu's (largest relative difference).
 #
@@ -68,8 +69,9 @@ for r in $RUNS; do
     case $r in
     cpu) np=$JOBS; extra="" mpiopt="" ;;
     bounded) np=$JOBS; extra="--max-memory $XMEM" mpiopt="" ;;
-    # the GPU rank's threads make the variations and measures: not bound to one core
-    cuda) np=2; extra="--backend cuda" mpiopt="--bind-to none" ;;
+    # the GPU rank's threads make the variations and measures: not bound to one core; cudaK:
+    # K GPU ranks (sharing the node's GPUs and cores) beside rank 0
+    cuda*) k=${r#cuda}; np=$((${k:-1} + 1)); extra="--backend cuda" mpiopt="--bind-to none" ;;
     *) continue ;;
     esac
     t0=$(date +%s.%N)

@@ -1,6 +1,7 @@
 #include "extract_run.h"
 
 #include <limits.h>
+#include <omp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,11 @@ typedef struct {
     int nim;
 } worker_state;
 
-/* The rank's GPU: one per rank, by its rank among the node's ranks; the spectra get what the
- * device has free once the load and batch buffers are set aside. */
-static int open_gpu(worker_state *ws, int local, cs_error *err) {
+/* The rank's GPU, by its rank among the node's `ranks` GPU ranks (several may share a device,
+ * so that the host's work, making the variations and their measures, spreads over more ranks);
+ * the spectra get the rank's share of the device once the load and batch buffers are set
+ * aside. */
+static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     synth_gpu_shape shape = {
         ws->synth.nf,       ws->synth.L,
         ws->synth.up,       ws->synth.nt,
@@ -43,7 +46,12 @@ static int open_gpu(worker_state *ws, int local, cs_error *err) {
     long most = 0;
     e = getenv("CYBERSHAKE_GPU_POINTS");
     if (e && !cs_parse_long(e, &v) && v >= 1) most = v;
-    double fr = synth_gpu_free_bytes(local);
+    /* the node's cores shared by its GPU ranks, unless OMP_NUM_THREADS says otherwise */
+    if (ranks > 1 && !getenv("OMP_NUM_THREADS")) {
+        int per = omp_get_num_procs() / ranks;
+        omp_set_num_threads(per < 1 ? 1 : per);
+    }
+    double fr = synth_gpu_free_bytes(local, ranks);
     if (fr < 0) return synth_gpu_available(err) ? -1 : cs_error_set(err, CS_ERR_RESOURCE, "no GPU");
     double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0);
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));
@@ -241,18 +249,19 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     rc = cs_mpi_agree(comm, rc, err);
     /* with several ranks rank 0 only keeps the study: the workers take the GPUs, by their rank
      * among the node's ranks (every rank takes part in the split) */
-    int local = 0, with0 = 0;
+    int local = 0, with0 = 0, on_node = 1;
     if (!rc && cfg.backend == EXTRACT_CUDA) {
         MPI_Comm node;
         MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
         MPI_Comm_rank(node, &local);
+        MPI_Comm_size(node, &on_node);
         int is0 = rank == 0 && size > 1;
         MPI_Allreduce(&is0, &with0, 1, MPI_INT, MPI_MAX, node);
         MPI_Comm_free(&node);
     }
     /* rank 0, first of its node, takes no GPU: the node's workers count from its next rank */
     if (!rc && cfg.backend == EXTRACT_CUDA && (size == 1 || rank > 0))
-        rc = open_gpu(&ws, local - with0, err);
+        rc = open_gpu(&ws, local - with0, on_node - with0, err);
     if (!rc && cfg.backend == EXTRACT_CUDA && cfg.method != SYNTH_FREQUENCY)
         rc = cs_error_set(err, CS_ERR_INPUT, "the CUDA extractor takes the frequency path only");
     rc = cs_mpi_agree(comm, rc, err);

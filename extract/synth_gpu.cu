@@ -145,13 +145,15 @@ extern "C" double synth_gpu_bytes(const synth_gpu_shape *s, long block, int batc
     return load + spectra + rec;
 }
 
-extern "C" double synth_gpu_free_bytes(int device) {
+extern "C" double synth_gpu_free_bytes(int device, int ranks) {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) return -1;
     if (cudaSetDevice(device % n) != cudaSuccess) return -1;
     size_t fr = 0, total = 0;
     if (cudaMemGetInfo(&fr, &total) != cudaSuccess) return -1;
-    return (double)fr;
+    int d = device % n, sharing = ranks > d ? (ranks - 1 - d) / n + 1 : 1;
+    double share = (double)total / sharing;
+    return share < (double)fr ? share : (double)fr;
 }
 
 extern "C" int synth_gpu_available(cs_error *err) {

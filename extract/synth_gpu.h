@@ -49,8 +49,11 @@ int synth_gpu_open(synth_gpu **g, int device, const synth_gpu_shape *shape, long
 void synth_gpu_close(synth_gpu *g);
 /* Device memory (bytes) a configuration takes, for planning. */
 double synth_gpu_bytes(const synth_gpu_shape *shape, long block, int batch, long points);
-/* Free device memory now (bytes), or < 0 when none can be read. */
-double synth_gpu_free_bytes(int device);
+/* Device memory (bytes) this rank may take, or < 0 when none can be read: what is free now, at
+ * most the device's share of `ranks` GPU ranks on the node (they share the node's devices round
+ * robin and open them at once, so each counts on its share of the total, not on what it sees
+ * free). */
+double synth_gpu_free_bytes(int device, int ranks);
 const char *synth_gpu_device_name(const synth_gpu *g);
 /* Point rows the spectra hold with `series` series per point (3 or 18). */
 long synth_gpu_rows(const synth_gpu *g, int series);

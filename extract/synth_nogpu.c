@@ -26,8 +26,8 @@ double synth_gpu_bytes(const synth_gpu_shape *shape, long block, int batch, long
     return 0;
 }
 
-double synth_gpu_free_bytes(int device) {
-    (void)device;
+double synth_gpu_free_bytes(int device, int ranks) {
+    (void)device, (void)ranks;
     return -1;
 }
 
