@@ -25,14 +25,16 @@ int cs_check_cli_main(int argc, char **argv);
 #define CYBERSHAKE_COMMANDS CYBERSHAKE_SGT_COMMANDS
 #else
 #define CYBERSHAKE_COMMANDS                                                                        \
-    {"db", cs_db_cli_main, "study database: init, migrate, sites"},                                \
-        {"erf", cs_erf_cli_main, "earthquake rupture forecast: build, import, variations"},        \
+    {"db", cs_db_cli_main, "study database: init, migrate, info, import-sites, sites, disagg"},    \
+        {"erf", cs_erf_cli_main,                                                                   \
+         "forecast: build, import-geometry, add-area, list, variations, srf-info"},                \
         {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \
         {"extract", cs_extract_cli_main, "seismograms and intensity measures from SGTs (MPI)"},    \
         {"synth", cs_synth_cli_main, "the seismogram of one SRF from a site's SGTs"},              \
         {"seismogram", cs_seismogram_cli_main, "print or export one record (SAC, CSV)"},           \
-        {"hazard", cs_hazard_cli_main, "hazard curves: store, CSV, plot"},                         \
-        {"check", cs_check_cli_main, "check a site's three SGT files, record their checksums"},    \
+        {"hazard", cs_hazard_cli_main, "hazard: curve, disagg, gmpe-curve, map, uhs, peer"},       \
+        {"check", cs_check_cli_main,                                                               \
+         "check a site's SGT files (with their own checksums), record them"},                      \
         {"run", cs_run_cli_main, "run a site (or a list) end to end, resumable, local or Slurm"},  \
         {"status", cs_status_cli_main, "the workflow's runs and steps"},                           \
         {"stage", cs_stage_cli_main, "fetch inputs from URLs, push products (libcurl)"},           \

@@ -109,7 +109,8 @@ int cs_status_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake status STUDY [SITE|RUN_ID]\n\n"
         "The workflow's runs (newest first) and the state of each step: attempts, host, job\n"
-        "(local process group or Slurm job id), start, duration and error; the log of each.\n";
+        "(local process group or Slurm job id), start, duration and error; the log of each\n"
+        "step that failed or still runs.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     if (argc < 2 || argc > 3) return cs_cli_usage(argv[0], "expects STUDY [SITE|RUN_ID]");
     cs_error err;
@@ -151,11 +152,20 @@ int cs_status_cli_main(int argc, char **argv) {
                "took s", "error");
         sqlite3_reset(steps);
         sqlite3_bind_int64(steps, 1, id);
-        while (sqlite3_step(steps) == SQLITE_ROW)
+        while (sqlite3_step(steps) == SQLITE_ROW) {
+            /* the job as local:HOST:PGID or slurm:ID (the process identity is for resumes) */
+            char job[64];
+            cs_copy(job, sizeof job, (const char *)sqlite3_column_text(steps, 4));
+            char *c = cs_starts_with(job, "local:") ? strchr(job + 6, ':') : NULL;
+            if (c && (c = strchr(c + 1, ':'))) *c = 0;
+            const char *state = (const char *)sqlite3_column_text(steps, 1);
+            const char *log = (const char *)sqlite3_column_text(steps, 8);
             printf("  %-8s %-8s %3d  %-22.22s %-20s %7s  %s\n", sqlite3_column_text(steps, 0),
-                   sqlite3_column_text(steps, 1), sqlite3_column_int(steps, 2),
-                   sqlite3_column_text(steps, 4), sqlite3_column_text(steps, 5),
+                   state, sqlite3_column_int(steps, 2), job, sqlite3_column_text(steps, 5),
                    sqlite3_column_text(steps, 6), sqlite3_column_text(steps, 7));
+            if (strcmp(state, "done") && strcmp(state, "pending") && *log)
+                printf("           log %s\n", log);
+        }
     }
     sqlite3_finalize(runs);
     sqlite3_finalize(steps);

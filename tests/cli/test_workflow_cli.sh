@@ -156,7 +156,7 @@ t_failing_step_is_retried_then_reported() {
     [ "$(sqlite3 s.sqlite "SELECT State || ' ' || Attempts FROM Workflow_Steps WHERE Step_Name = 'plan'")" = "failed 3" ] || return 1
     [ "$(sqlite3 s.sqlite "SELECT State FROM Workflow_Runs")" = failed ] || return 1
     run "$CS" status s.sqlite
-    expect_out "plan     failed     3" && expect_out "no-such-model.fk1d"
+    expect_out "plan     failed     3" && expect_out "no-such-model.fk1d" && expect_out "log $PWD/runs/DEMO/run-1/logs/plan.log"
 }
 
 t_transient_failure_is_retried() {
