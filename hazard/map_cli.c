@@ -48,16 +48,22 @@ int cs_hazard_map_main(int argc, char **argv) {
     int n = 0, rc = 0;
     char units[32] = "", imname[64];
     hazard_im_name(&im, imname, sizeof imname);
-    printf("%s at %s (annual %.3g):\n  %-16s %11s %10s  %-8s %s\n", imname, poetext, annual, "site",
-           "lon", "lat", "run", "value");
+    /* the table is printed whole once every site's value is known: an error names itself
+     * alone, not after half a table */
+    char *table = NULL;
+    size_t table_len = 0;
+    FILE *t = open_memstream(&table, &table_len);
+    if (!t) return 1;
+    fprintf(t, "%s at %s (annual %.3g):\n  %-16s %11s %10s  %-8s %s\n", imname, poetext, annual,
+            "site", "lon", "lat", "run", "value");
     for (int i = 0; i < nsites && !rc; i++) {
         hazard_run run;
         long long type;
         cs_error e;
         cs_error_clear(&e);
         if (hazard_run_find(db, sites[i].short_name, &run, &e)) {
-            printf("  %-16s %11.5f %10.5f  %-8s (no finished run)\n", sites[i].short_name,
-                   sites[i].lon, sites[i].lat, "-");
+            fprintf(t, "  %-16s %11.5f %10.5f  %-8s (no finished run)\n", sites[i].short_name,
+                    sites[i].lon, sites[i].lat, "-");
             continue;
         }
         double level;
@@ -66,10 +72,13 @@ int cs_hazard_map_main(int argc, char **argv) {
         if (rc) break;
         lon[n] = sites[i].lon, lat[n] = sites[i].lat, val[n] = level;
         names[n] = sites[i].short_name, runs[n] = run.run_id;
-        printf("  %-16s %11.5f %10.5f  %-8lld %.4g %s\n", names[n], lon[n], lat[n], runs[n], level,
-               units);
+        fprintf(t, "  %-16s %11.5f %10.5f  %-8lld %.4g %s\n", names[n], lon[n], lat[n], runs[n],
+                level, units);
         n++;
     }
+    fclose(t);
+    if (!rc) fputs(table, stdout);
+    free(table);
     if (!rc && n == 0)
         rc = cs_error_input(&err, argv[first], "sites", NULL,
                             "no site of the study has a finished run ('cybershake run')");

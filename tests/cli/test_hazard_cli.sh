@@ -243,6 +243,9 @@ t_map_and_uhs_agree_with_the_disaggregation() {
     [ -s map.png ] || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot map.svg
     expect_rc 0 && grep -q "<svg" map.svg || return 1
+    # an IM the study lacks: the error alone, no part of a table before it
+    run "$CS" hazard map s.sqlite --im 'RotD50 2' --poe '2% in 50 yr'
+    expect_rc 1 && expect_err "no such intensity measure" && [ ! -s "$T/out" ] || return 1
     run "$CS" hazard uhs s.sqlite DEMO --poe '2% in 50 yr' --poe '10% in 50 yr' --plot uhs.png --csv uhs.csv
     expect_rc 0 && [ -s uhs.png ] || return 1
     "$PY" - <<'PYEOF' || return 1
