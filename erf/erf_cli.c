@@ -345,7 +345,7 @@ static int cmd_variations(int argc, char **argv) {
         "usage: cybershake erf variations STUDY --name NAME --model-format F --model-file PATH\n"
         "          [--scenario NAME] [--hypo-spacing KM] [--slips N] [--seed N]\n"
         "          [--source S [--rupture R]] [--srf-dir DIR]\n\n"
-        "Lays out the rupture variations of forecast NAME (DESIGN.md §4: hypocentres every\n"
+        "Lays out the rupture variations of forecast NAME (docs/erf.md: hypocentres every\n"
         "--hypo-spacing km (4), at least 3 along strike and down dip, times --slips slip\n"
         "realisations (1)) as rows of Rupture_Variations under scenario --scenario\n"
         "(default 'gp-<seed>'), and with --srf-dir writes each variation as SRF 2.0\n"
