@@ -70,14 +70,15 @@ int hazard_curve(const hazard_rupture *rups, long nrups, const double *levels, i
                 s += f * log1p(-rups[r].prob);
             }
         }
-        poe[i] = -expm1(s);
+        /* + 0.0: no rupture reaching the level gives -expm1(0) = -0, printed "-0.000000e+00" */
+        poe[i] = -expm1(s) + 0.0;
     }
     return 0;
 }
 
 double hazard_annual(double p, double years) {
     if (p >= 1) return 1;
-    return -expm1(log1p(-p) / years);
+    return -expm1(log1p(-p) / years) + 0.0;
 }
 
 double hazard_level_at(const double *levels, const double *annual, int n, double pa) {

@@ -59,6 +59,8 @@ t_curve_stored_exported_drawn_and_recomputed() {
     expect_rc 0 && expect_out "PGV E" || return 1
     grep -q "<svg" v.svg || return 1
     run "$PY" "$REPO/tests/cli/hazard_check.py" s.sqlite 1 2 v.csv && expect_rc 0 || return 1
+    # levels no rupture reaches have probability 0, not -0
+    grep -q -- "-0\.0*e+00" c.csv v.csv && { echo "    negative zeros in the curve CSV" >&2; return 1; }
     # GMPE curves over the same ruptures: stored beside it, drawn on its plot; with every
     # variation above the lowest level, their plateau is the simulated curve's (same ruptures
     # and probabilities)
@@ -120,6 +122,7 @@ t_peer_regression_cases() {
         case $c in 3 | 6 | 7) step="--step 0.1" ;; esac
         run "$CS" hazard peer $c $step --reference "$PEER/regression_Set1-Case$c.csv" --tolerance 1e-6 --csv c$c.csv
         expect_rc 0 && expect_out "0 beyond 0.0001%" || { cat "$T/out" >&2; return 1; }
+        grep -q -- "-0\.0*e+00\|-0\.0*," "$T/out" c$c.csv && { echo "    case $c prints negative zeros" >&2; return 1; }
     done
     for c in 10 11; do
         /usr/bin/python3 "$REPO/tests/cli/peer_area_check.py" $c c$c.csv || return 1
