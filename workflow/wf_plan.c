@@ -119,6 +119,9 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     p->steps = calloc(WF_MAX_STEPS, sizeof *p->steps);
     if (!p->steps) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     const char *w = in->work, *site = in->site, *cs = in->self;
+    /* the run's id in the commands; NEW where a dry run shows a run not yet made */
+    char rid[32] = "NEW";
+    if (in->run_id > 0) snprintf(rid, sizeof rid, "%lld", in->run_id);
     argv_buf a = {0};
     int rc = 0;
     char model[4096], name[256];
@@ -205,7 +208,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     dep(p, s, "check");
     mpi_prefix(&a, c, ranks);
     add(&a, cs), add(&a, "extract"), add(&a, in->study), add(&a, "--run");
-    addf(&a, "%lld", in->run_id);
+    add(&a, rid);
     if (nforces == 3)
         add(&a, "--sgt"), addf(&a, "%s,%s,%s", sgt[0], sgt[1], sgt[2]);
     else
@@ -225,7 +228,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     for (int i = 0; i < c->nims && !rc; i++) {
         wf_safe_name(c->ims[i], name, sizeof name);
         add(&a, cs), add(&a, "hazard"), add(&a, "curve"), add(&a, in->study);
-        addf(&a, "%lld", in->run_id), add(&a, "--im"), add(&a, c->ims[i]);
+        add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
         add(&a, "--csv"), addf(&a, "%s/hazard/curve_%s.csv", w, name);
         add(&a, "--plot"), addf(&a, "%s/hazard/curve_%s.png", w, name);
         if (wf_cfg_given(c, "gmpe")) add(&a, "--gmpe"), add(&a, wf_cfg_str(c, "gmpe"));
@@ -241,7 +244,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
             wf_safe_name(c->ims[i], name, sizeof name);
             wf_safe_name(c->poes[j], poe, sizeof poe);
             add(&a, cs), add(&a, "hazard"), add(&a, "disagg"), add(&a, in->study);
-            addf(&a, "%lld", in->run_id), add(&a, "--im"), add(&a, c->ims[i]);
+            add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
             add(&a, "--poe"), add(&a, c->poes[j]);
             add(&a, "--top"), addf(&a, "%ld", wf_cfg_int(c, "disagg_top"));
             add(&a, "--plot"), addf(&a, "%s/hazard/disagg_%s_%s.png", w, name, poe);
@@ -260,8 +263,8 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
             for (int i = 0; i < f->nout && !rc; i++) {
                 const char *base = strrchr(f->out[i], '/');
                 add(&a, cs), add(&a, "stage"), add(&a, "push"), add(&a, f->out[i]);
-                addf(&a, "%s%s%s/run-%lld/%s", push, push[strlen(push) - 1] == '/' ? "" : "/", site,
-                     in->run_id, base ? base + 1 : f->out[i]);
+                addf(&a, "%s%s%s/run-%s/%s", push, push[strlen(push) - 1] == '/' ? "" : "/", site,
+                     rid, base ? base + 1 : f->out[i]);
                 rc |= finish_cmd(s, &a, err);
             }
         }

@@ -31,6 +31,8 @@ t_dry_run_prints_steps_and_runs_nothing() {
     run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run
     expect_rc 0 && expect_out "a new run of site DEMO" && expect_out "step 4/9 sgt_N [new] after mesh" &&
         expect_out "--set force_component=N" && expect_out "hazard disagg" || return 1
+    # the run not made yet is NEW in its commands, as in its folder, never run 0
+    expect_out "extract $PWD/s.sqlite --run NEW" && ! grep -q -- "--run 0" "$T/out" || return 1
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Workflow_Runs')" = 0 ] || return 1
     [ ! -d runs ] || { echo "    --dry-run made $(ls runs)" >&2; return 1; }
 }
