@@ -169,14 +169,22 @@ static int cmd_sites(int argc, char **argv) {
             printf("\n");
         }
     } else {
-        printf("%-8s %-40s %12s %13s %8s\n", "site", "name", "latitude", "longitude", "Vs30");
+        /* columns as wide as their widest entry: names longer than the header stay aligned */
+        int ws = 8, wn = 4;
+        for (int i = 0; i < n; i++) {
+            int a = (int)strlen(sites[i].short_name), b = (int)strlen(sites[i].long_name);
+            ws = a > ws ? a : ws;
+            wn = b > wn ? b : wn;
+        }
+        printf("%-*s %-*s %12s %13s %8s\n", ws, "site", wn, "name", "latitude", "longitude",
+               "Vs30");
         for (int i = 0; i < n; i++) {
             char vs[16] = "-";
             if (!isnan(sites[i].vs30)) snprintf(vs, sizeof vs, "%.0f", sites[i].vs30);
-            printf("%-8s %-40s %12.6f %13.6f %8s\n", sites[i].short_name, sites[i].long_name,
+            printf("%-*s %-*s %12.6f %13.6f %8s\n", ws, sites[i].short_name, wn, sites[i].long_name,
                    sites[i].lat, sites[i].lon, vs);
         }
-        printf("%d sites\n", n);
+        printf("%d site%s\n", n, n == 1 ? "" : "s");
     }
     free(sites);
     return 0;

@@ -43,6 +43,13 @@ PY
     run "$CS" db init t.sqlite && run "$CS" db import-sites t.sqlite export.csv && expect_rc 0 &&
         expect_out "imported 11 sites" || return 1
     run "$CS" db sites t.sqlite && expect_out "11 sites" && expect_out "Pioneertown" || return 1
+    # names longer than the columns' headers keep the table aligned: every row as long as the header
+    printf 'short_name,long_name,latitude,longitude\nLONGSITENAME1234,%s,34.1,-118.2\n' \
+        "A site whose long name is longer than forty characters" >long.csv
+    run "$CS" db import-sites t.sqlite long.csv && expect_out "imported 1 site (" || return 1
+    run "$CS" db sites t.sqlite && expect_out "12 sites" || return 1
+    [ "$(head -n -1 "$T/out" | awk '{ print length }' | sort -u | wc -l)" = 1 ] ||
+        { echo "    db sites columns misaligned" >&2; head -3 "$T/out" >&2; return 1; }
 }
 
 t_bad_sites_exit_1_with_file_line() {
@@ -96,7 +103,7 @@ t_migrate_older_schema_file() {
     sqlite3 old.sqlite <"$REPO/tests/data/study_schema_v1.sql" || return 1
     run "$CS" db sites old.sqlite && expect_rc 1 && expect_err "cybershake db migrate" || return 1
     run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 9" || return 1
-    run "$CS" db sites old.sqlite && expect_out "OLDSITE" && expect_out "1 sites" || return 1
+    run "$CS" db sites old.sqlite && expect_out "OLDSITE" && expect_out "1 site" || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = 3 ] || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM Files')" = 0 ] || return 1
     [ "$(sqlite3 old.sqlite "SELECT count(*) FROM pragma_table_info('ERF_IDs') WHERE name = 'Time_Span_Years'")" = 1 ] || return 1
@@ -124,7 +131,7 @@ t_read_only_study_is_read() {
     for study in rw/s.sqlite; do # writable: as this user
         before=$(study_state $study)
         run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 9" || return 1
-        run "$CS" db sites $study && expect_rc 0 && expect_out "1 sites" || return 1
+        run "$CS" db sites $study && expect_rc 0 && expect_out "1 site" || return 1
         run "$CS" status $study && expect_rc 0 && expect_out "no workflow runs" || return 1
         # a name that is no site of the study is an error, not "no workflow runs"
         run "$CS" status $study NOSUCHSITE && expect_rc 1 && expect_err "no such site" || return 1
@@ -141,7 +148,7 @@ t_read_only_study_is_read() {
     before=$(study_state ro/s.sqlite)
     run $as "$CS" db info ro/s.sqlite
     expect_rc 0 && expect_out "schema version: 9" && expect_out "CyberShake_Sites                   1 rows" || return 1
-    run $as "$CS" db sites ro/s.sqlite && expect_rc 0 && expect_out "1 sites" || return 1
+    run $as "$CS" db sites ro/s.sqlite && expect_rc 0 && expect_out "1 site" || return 1
     run $as "$CS" status ro/s.sqlite DEMO && expect_rc 0 && expect_out "no workflow runs for DEMO" || return 1
     [ "$(study_state ro/s.sqlite)" = "$before" ] || { echo "    $before -> $(study_state ro/s.sqlite)" >&2; return 1; }
     # a command that writes says so
