@@ -213,13 +213,14 @@ static int write_csv(const char *path, const float *vel, int nt, double dt, cs_e
 
 /* PREFIX.E.sac, PREFIX.N.sac and, where the record has a vertical component, PREFIX.Z.sac. */
 static int write_sac3(const char *prefix, const float *vel, int nt, double dt, double lon,
-                      double lat, const char *event, int vertical, cs_error *err) {
+                      double lat, const char *station, const char *event, int vertical,
+                      cs_error *err) {
     static const char *comp[3] = {"E", "N", "Z"};
     static const double az[3] = {90, 0, 0}, inc[3] = {90, 90, 0};
     for (int c = 0; c < (vertical ? 3 : 2); c++) {
         char path[4200];
         snprintf(path, sizeof path, "%s.%s.sac", prefix, comp[c]);
-        sac_meta m = {dt, 0, lat, lon, az[c], inc[c], "SITE", comp[c], event};
+        sac_meta m = {dt, 0, lat, lon, az[c], inc[c], station, comp[c], event};
         if (sac_write(path, &m, vel + (size_t)c * nt, nt, err)) return -1;
     }
     return 0;
@@ -305,7 +306,7 @@ int cs_synth_cli_main(int argc, char **argv) {
         print_ims(&ims, values);
         if (csv) rc = write_csv(csv, velf, ctx.nt, ctx.dt, &err);
         if (!rc && sac)
-            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "synth",
+            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "SITE", "synth",
                             s.has_force[2], &err);
     }
     free(vel);
@@ -392,7 +393,8 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         snprintf(event, sizeof event, "S%lld_R%lld_V%lld", key[0], key[1], key[2]);
         if (csv) rc = write_csv(csv, vel, m.nt, m.dt, &err);
         if (!rc && sac)
-            rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat, event, m.vertical, &err);
+            rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat,
+                            m.site[0] ? m.site : "SITE", event, m.vertical, &err);
     }
     free(vd);
     free(vel);

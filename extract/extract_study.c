@@ -388,6 +388,15 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
         if (rc) return -1;
     }
     cfg->run_id = m->run_id;
+    /* the site's name goes into the seismogram file (SAC's station) */
+    sqlite3_stmt *st;
+    if (cs_db_prepare(m->db, "SELECT CS_Short_Name FROM CyberShake_Sites WHERE CS_Site_ID = ?", &st,
+                      err))
+        return -1;
+    sqlite3_bind_int64(st, 1, m->site_id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        cs_copy(m->site_name, sizeof m->site_name, (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
     cfg->ims = o->ims;
     /* no Z force, no vertical measure: nothing is reported for a component not simulated */
     cfg->ims.vertical = cfg->sgt[2][0] != '\0';

@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
     cs_db *db;
     long long run_id, site_id, erf_id, scen_id;
+    char site_name[32]; /* the run's site (CS_Short_Name), for the seismogram file */
     int scen_has_files;
     int nim;
     im_type *types;

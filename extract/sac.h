@@ -1,6 +1,8 @@
 /* SAC binary files (little-endian, header version 6) of one component, for a single record:
- * evenly sampled velocity in m/s from B = start time, station at the site, component azimuth
- * and incidence as SAC defines them (CMPAZ from north, CMPINC from vertical up = 0). */
+ * evenly sampled velocity given in m/s and written in SAC's nm/s (IDEP = IVEL), from B = start
+ * time after the rupture's origin (IZTYPE = IO, O = 0, reference 1970-001 00:00:00), station
+ * KSTNM at the site, event KEVNM, component azimuth and incidence as SAC defines them (CMPAZ
+ * from north, CMPINC from vertical up = 0). */
 #ifndef SAC_H
 #define SAC_H
 

@@ -21,7 +21,8 @@ typedef struct {
     int nt;
     double site_lon, site_lat;
     long long run_id;
-    int vertical; /* 0: a horizontal-only run (forces E and N): Z is NaN */
+    int vertical;  /* 0: a horizontal-only run (forces E and N): Z is NaN */
+    char site[32]; /* the site's short name ("" in files written before it was kept) */
 } seis_meta;
 
 /* The `components` attribute with and without a vertical component. */

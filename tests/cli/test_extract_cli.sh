@@ -66,20 +66,26 @@ t_extract_one_rank_and_check_ims() {
     sed 's/^/    /' "$T/out"
     run "$CS" seismogram seis.h5 --source 2 --rupture 0 --variation 3 --csv r.csv --sac r
     expect_rc 0 && expect_out "source 2 rupture 0 variation 3" && expect_out "RotD50" || return 1
-    # the SAC files hold the CSV's samples, with the header SAC readers need
+    # the SAC files hold the CSV's samples in SAC's unit of velocity (nm/s), with the header SAC
+    # readers need: station the site, event the record, reference time the rupture's origin
     "$PY" - <<'EOF' || return 1
 import struct, numpy as np
 rows = np.loadtxt("r.csv", delimiter=",", skiprows=1)
+word = lambda b, i, f: struct.unpack("<" + f, b[4 * i:4 * i + 4])[0]
 for k, c in enumerate("ENZ"):
     b = open(f"r.{c}.sac", "rb").read()
-    delta = struct.unpack("<f", b[0:4])[0]
-    nvhdr, npts = struct.unpack("<i", b[76 * 4:77 * 4])[0], struct.unpack("<i", b[79 * 4:80 * 4])[0]
-    leven = struct.unpack("<i", b[105 * 4:106 * 4])[0]
+    delta, o = word(b, 0, "f"), word(b, 7, "f")
+    nvhdr, npts, idep, iztype = word(b, 76, "i"), word(b, 79, "i"), word(b, 86, "i"), word(b, 87, "i")
+    nz = [word(b, i, "i") for i in range(70, 76)]
+    leven = word(b, 105, "i")
     data = np.frombuffer(b[632:], dtype="<f4")
     assert nvhdr == 6 and leven == 1 and npts == len(rows) == len(data), (nvhdr, leven, npts, len(data))
     assert abs(delta - (rows[1, 0] - rows[0, 0])) < 1e-6
+    assert idep == 7 and iztype == 11 and o == 0 and nz == [1970, 1, 0, 0, 0, 0], (idep, iztype, o, nz)
+    assert b[440:448].decode().strip() == "DEMO", b[440:448]
+    assert b[448:464].decode().strip() == "S2_R0_V3", b[448:464]
     assert b[600:608].decode().strip() == c
-    assert np.allclose(data, rows[:, k + 1], rtol=1e-6, atol=0), c
+    assert np.allclose(data, rows[:, k + 1] * 1e9, rtol=1e-6, atol=0), c
 EOF
     run "$CS" seismogram seis.h5 --source 9 --rupture 0 --variation 0 && expect_rc 1 && expect_err "no record of source 9" || return 1
 }
