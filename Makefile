@@ -221,6 +221,7 @@ bench-gpu: $(SGTONLY_DIR)/bin/sgt_gpu_bench
 # The tests also run the SGT-only build (serial HDF5: its ranks gather the output to rank 0).
 test: deps
 	@$(MAKE) --no-print-directory all sgt-only fuzz-build
+	@sh tools/install-test-clients.sh
 	@sh tests/run_all.sh
 
 demo: deps

@@ -6,7 +6,7 @@
 set -eu
 PKGS="build-essential pkg-config libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libhdf5-dev hdf5-tools
 libsqlite3-dev sqlite3 libcurl4-openssl-dev libproj-dev proj-data libfftw3-dev libssl-dev
-libcairo2-dev python3 python3-numpy python3-h5py python3-scipy python3-pyproj bc
+libcairo2-dev python3 python3-numpy python3-h5py python3-scipy python3-pyproj python3-venv bc
 slurmctld slurmd slurm-client munge procps"
 if [ -n "${CYBERSHAKE_EXTRA_PKGS:-}" ]; then PKGS="$PKGS $CYBERSHAKE_EXTRA_PKGS"; fi
 missing=""

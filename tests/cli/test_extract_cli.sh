@@ -90,6 +90,38 @@ EOF
     run "$CS" seismogram seis.h5 --source 9 --rupture 0 --variation 0 && expect_rc 1 && expect_err "no record of source 9" || return 1
 }
 
+# ObsPy, the field's reader, reads the SAC files as the convention defines them: station the
+# site, velocity in nm/s, the reference time the rupture's origin, the CSV's samples.
+t_sac_read_by_obspy() {
+    OBSPY="$REPO/build/venv-clients/bin/python"
+    if ! "$OBSPY" -c "import obspy" 2>/dev/null; then
+        echo "ObsPy missing (sh tools/install-test-clients.sh installs it)" >"$T/skip"
+        return 77
+    fi
+    setup_site || return 1
+    study_copy
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 5 --seismograms seis.h5 >/dev/null 2>&1 || return 1
+    run "$CS" seismogram seis.h5 --source 2 --rupture 0 --variation 3 --csv r.csv --sac r
+    expect_rc 0 || return 1
+    "$OBSPY" - <<'EOF' || return 1
+import warnings
+import numpy as np
+import obspy
+warnings.simplefilter("ignore")  # ObsPy rounds delta to microseconds and says so
+rows = np.loadtxt("r.csv", delimiter=",", skiprows=1)
+for k, c in enumerate("ENZ"):
+    tr = obspy.read(f"r.{c}.sac", format="SAC")[0]
+    s = tr.stats
+    assert (s.network, s.station, s.channel) == ("CS", "DEMO", c), (s.network, s.station, s.channel)
+    assert s.sac.idep == 7 and s.sac.iztype == 11 and s.sac.o == 0, s.sac
+    assert s.sac.kevnm == "S2_R0_V3", s.sac.kevnm
+    assert s.starttime == obspy.UTCDateTime(1970, 1, 1), s.starttime
+    assert abs(s.sac.stla - 34.0522) < 1e-4 and abs(s.sac.stlo + 118.2437) < 1e-4
+    assert s.npts == len(rows) and np.allclose(tr.data, rows[:, k + 1] * 1e9, rtol=1e-6, atol=0), c
+print(f"    ObsPy {obspy.__version__} read the three SAC files: station DEMO, nm/s, origin reference")
+EOF
+}
+
 # One rank and three ranks (two workers) give the same rows.
 t_one_and_three_ranks_agree() {
     setup_site || return 1
@@ -382,6 +414,7 @@ tcase help_and_usage t_help_and_usage
 tcase a_memory_limit_chunks_ruptures t_a_memory_limit_chunks_ruptures
 tcase cuda_matches_cpu t_cuda_matches_cpu
 tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
+tcase sac_read_by_obspy t_sac_read_by_obspy
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase killed_run_resumes t_killed_run_resumes
 tcase two_runs_of_the_same_sgts_both_resume t_two_runs_of_the_same_sgts_both_resume
