@@ -360,3 +360,15 @@ void cs_params_describe(const cs_param_spec *specs, size_t nspecs, FILE *f) {
                 s->help ? s->help : "");
     }
 }
+
+int cs_params_text_value(const char *key, const char *value, char *out, size_t size,
+                         cs_error *err) {
+    if (strpbrk(value, "\"\n\r"))
+        return cs_error_input(err, key, NULL, value,
+                              "a parameter file cannot hold a value with a quote or a line break");
+    size_t n = strlen(value);
+    int quote = strchr(value, '#') || (n && (value[0] == ' ' || value[n - 1] == ' '));
+    if ((size_t)snprintf(out, size, quote ? "\"%s\"" : "%s", value) >= size)
+        return cs_error_input(err, key, NULL, value, "too long for a parameter file");
+    return 0;
+}

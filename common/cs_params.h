@@ -50,6 +50,10 @@ const char *cs_params_string(const cs_params *p, const char *key); /* also CHOIC
 /* "file:line" where the key was set, or "default" / "command line". */
 const char *cs_params_where(const cs_params *p, const char *key);
 
+/* A text value as a parameter file must hold it, for writers of such files (the plan): quoted
+ * where it holds '#' (else read as a comment) or starts or ends with a space; refused, naming
+ * key and rule, where it holds a quote or a line break, which no value can. */
+int cs_params_text_value(const char *key, const char *value, char *out, size_t size, cs_error *err);
 /* Writes every key with its value as read (a record of the run's inputs). */
 void cs_params_dump(const cs_params *p, FILE *f);
 /* Writes the table of keys (markdown) for the docs and for --help. */

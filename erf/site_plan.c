@@ -10,6 +10,7 @@
 
 #include "cs_atomic.h"
 #include "cs_geo.h"
+#include "cs_params.h"
 #include "cs_progress.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
@@ -392,6 +393,12 @@ static int write_params(const char *path, const site_plan *p, const plan_options
                         const char *site, const char *model_format, const char *model_file,
                         const char *points_path, char sha[65], cs_error *err) {
     cs_atomic_file a;
+    /* paths as the parameter file must hold them ('#' would start a comment) */
+    char model_text[4200], points_text[4200];
+    if (cs_params_text_value(PLAN_KEY_MODEL_FILE, model_file, model_text, sizeof model_text, err) ||
+        cs_params_text_value(PLAN_KEY_SAVE_POINTS, points_path, points_text, sizeof points_text,
+                             err))
+        return -1;
     if (cs_atomic_open(&a, path, err)) return -1;
     FILE *f = a.f;
     fprintf(f,
@@ -408,13 +415,13 @@ static int write_params(const char *path, const site_plan *p, const plan_options
             PLAN_KEY_ORIGIN_LAT, p->site_lat, PLAN_KEY_ROTATION, o->rotation);
     fprintf(f, "%s = %.15g m\n%s = %.15g m\n", PLAN_KEY_X0, p->x0, PLAN_KEY_Y0, p->y0);
     fprintf(f, "%s = %s\n%s = %s\n%s = %.15g m/s\n%s = %.15g Hz\n", PLAN_KEY_MODEL_FORMAT,
-            model_format, PLAN_KEY_MODEL_FILE, model_file, PLAN_KEY_VS_MIN, o->vs_floor,
+            model_format, PLAN_KEY_MODEL_FILE, model_text, PLAN_KEY_VS_MIN, o->vs_floor,
             PLAN_KEY_FMAX, o->fmax);
     fprintf(f, "%s = %.15g\n%s = %d\n", PLAN_KEY_PPW, o->ppw, PLAN_KEY_ABSORBING_WIDTH,
             o->absorbing_width);
     fprintf(f, "%s = %d\n%s = %d\n", PLAN_KEY_RANKS_X, o->ranks_x, PLAN_KEY_RANKS_Y, o->ranks_y);
     fprintf(f, "%s = %.10f deg\n%s = %.10f deg\n%s = %s\n%s = %d\n", PLAN_KEY_SOURCE_LON,
-            p->site_lon, PLAN_KEY_SOURCE_LAT, p->site_lat, PLAN_KEY_SAVE_POINTS, points_path,
+            p->site_lon, PLAN_KEY_SOURCE_LAT, p->site_lat, PLAN_KEY_SAVE_POINTS, points_text,
             PLAN_KEY_DECIMATION, o->decimation);
     site_plan_box b;
     if (site_plan_box_values(p, o, &b, err)) {

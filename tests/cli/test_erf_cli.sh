@@ -44,6 +44,13 @@ t_plan_demo_site_matches_independent_check() {
                   if (seen[$0]++) dup++ } END { exit (bad + dup) > 0 }' \
         nx="$(sed -n 's/^nx = //p' plan/DEMO.sgt.params)" ny="$(sed -n 's/^ny = //p' plan/DEMO.sgt.params)" \
         nz="$(sed -n 's/^nz = //p' plan/DEMO.sgt.params)" plan/DEMO.points || return 1
+    # a folder whose name holds '#' (a comment in a parameter file): the paths are quoted, and
+    # the solver reads the file the plan wrote
+    run "$CS" plan s.sqlite DEMO --erf demo --fmax 0.1 --model-format fk1d --model-file "$MODEL" \
+        --out "pl#an" --cutoff 30
+    expect_rc 0 && grep -qF "save_points = \"$PWD/pl#an/DEMO.points\"" "pl#an/DEMO.sgt.params" || return 1
+    run "$CS" sgt "pl#an/DEMO.sgt.params" --set force_component=E --set output=e.h5 --set nt=2
+    expect_rc 0 && [ -s e.h5 ] || return 1
 }
 
 # A geometry file round trip through the study, and malformed files rejected with file:line and
