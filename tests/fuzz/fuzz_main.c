@@ -445,6 +445,20 @@ typedef struct {
 
 /* Runs inputs [from, to) of the plan (fixed inputs first, then mutations) in a child; with
  * `each`, a leak check after every input. Returns 0 clean, 1 crash, 2 leak (leak_at set). */
+/* Input i of a plan: a regression or seed as stored, or mutation i - nfixed made into buf; its
+ * label (the file's name or the mutation's number) goes into label. */
+static const uint8_t *input_of(const plan *p, long i, uint8_t *buf, char *label, size_t lsize,
+                               size_t *size) {
+    if (i < p->nfixed) {
+        snprintf(label, lsize, "%.40s", p->fixed_names[i]);
+        *size = p->fixed[i].size;
+        return p->fixed[i].data;
+    }
+    snprintf(label, lsize, "%ld", i - p->nfixed);
+    *size = make_input(p->seed, p->h, i - p->nfixed, p->seeds, p->nseeds, buf);
+    return buf;
+}
+
 static int run_batch(const plan *p, long from, long to, int each, long *leak_at) {
     fflush(NULL);
     pid_t pid = fork();
@@ -456,17 +470,8 @@ static int run_batch(const plan *p, long from, long to, int each, long *leak_at)
         uint8_t *buf = malloc(FUZZ_MAX_INPUT);
         for (long i = from; i < to; i++) {
             char label[64];
-            const uint8_t *data;
             size_t size;
-            if (i < p->nfixed) {
-                snprintf(label, sizeof label, "%.40s", p->fixed_names[i]);
-                data = p->fixed[i].data;
-                size = p->fixed[i].size;
-            } else {
-                snprintf(label, sizeof label, "%ld", i - p->nfixed);
-                size = make_input(p->seed, p->h, i - p->nfixed, p->seeds, p->nseeds, buf);
-                data = buf;
-            }
+            const uint8_t *data = input_of(p, i, buf, label, sizeof label, &size);
             *running = i;
             run_one(p->h, label, data, size);
             if (each && leaked()) _exit(4);
@@ -482,15 +487,7 @@ static int run_batch(const plan *p, long from, long to, int each, long *leak_at)
         static uint8_t buf[FUZZ_MAX_INPUT];
         long i = *running;
         current_harness = p->h;
-        if (i < p->nfixed) {
-            snprintf(current_label, sizeof current_label, "%.40s", p->fixed_names[i]);
-            current_data = p->fixed[i].data;
-            current_size = p->fixed[i].size;
-        } else {
-            snprintf(current_label, sizeof current_label, "%ld", i - p->nfixed);
-            current_size = make_input(p->seed, p->h, i - p->nfixed, p->seeds, p->nseeds, buf);
-            current_data = buf;
-        }
+        current_data = input_of(p, i, buf, current_label, sizeof current_label, &current_size);
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         save_current(code == 3 ? "hang" : code == 4 ? "leak" : "crash");
         current_data = NULL;
