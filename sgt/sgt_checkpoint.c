@@ -14,6 +14,7 @@
 #include "cs_log.h"
 #include "cs_strutil.h"
 #include "cs_version.h"
+#include "sgt_checkpoint_regrid.h"
 
 static MPI_Comm comm_of(const sgt_state *s) {
     return s->comm ? s->comm->comm : MPI_COMM_NULL;
@@ -34,6 +35,7 @@ void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const
     if (k) {
         memcpy(k, c, sizeof *k);
         k->threads = 0;
+        k->ranks_x = k->ranks_y = 0;
         k->checkpoint_every = 0;
         k->restart = 0;
         memset(k->output, 0, sizeof k->output);
@@ -62,20 +64,18 @@ void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const
         long long id[2] = {(long long)st.st_size, (long long)st.st_mtime};
         h = cs_fnv1a(h, id, sizeof id);
     }
-    int dec[3] = {comm ? comm->size : 1, comm ? comm->px : 1, comm ? comm->py : 1};
-    h = cs_fnv1a(h, dec, sizeof dec);
+    /* Not the decomposition: a checkpoint resumes on any (sgt_checkpoint_regrid.h). */
+    (void)comm;
     snprintf(out, 17, "%016" PRIx64, h);
 }
 
-static void rank_file(const sgt_config *c, int steps, int rank, char *path, size_t size) {
-    snprintf(path, size, "%s/step%09d.rank%05d.h5", c->checkpoint_dir, steps, rank);
-}
 static void manifest_file(const sgt_config *c, char *path, size_t size) {
     snprintf(path, size, "%s/checkpoint", c->checkpoint_dir);
 }
 
 /* Removes this rank's checkpoint files other than the one of step `keep` (-1: all), and the
- * temporary files of checkpoints a killed run did not finish. */
+ * temporary files of checkpoints a killed run did not finish. rank < 0: the files of ranks
+ * -rank and above (left by a run on more ranks), of any step. */
 static void remove_rank_files(const sgt_config *c, int rank, int keep) {
     DIR *d = opendir(c->checkpoint_dir);
     if (!d) return;
@@ -86,9 +86,9 @@ static void remove_rank_files(const sgt_config *c, int rank, int keep) {
         char tail[8];
         const int tmp = e->d_name[0] == '.';
         const char *name = e->d_name + tmp;
-        if (sscanf(name, "step%d.rank%d.%7s", &steps, &r, tail) != 3 || r != rank ||
-            strncmp(tail, "h5", 2) || (!tmp && steps == keep))
+        if (sscanf(name, "step%d.rank%d.%7s", &steps, &r, tail) != 3 || strncmp(tail, "h5", 2))
             continue;
+        if (rank >= 0 ? r != rank || (!tmp && steps == keep) : r < -rank) continue;
         snprintf(path, sizeof path, "%s/%s", c->checkpoint_dir, e->d_name);
         remove(path);
     }
@@ -105,7 +105,7 @@ static long max_field_count(const sgt_field *f, int n) {
 static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                       const char *fp, cs_error *err) {
     char path[4400], tmp[4600];
-    rank_file(c, steps, rank_of(s), path, sizeof path);
+    sgt_checkpoint_rank_file(c, steps, rank_of(s), path, sizeof path);
     int rc = 0;
     CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     hid_t f = cs_h5_create(tmp);
@@ -116,6 +116,7 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
     int ids[4] = {steps, rank_of(s), size_of(s), s->decimation};
     int bad = cs_h5_attr_string(f, "fingerprint", fp);
     bad |= cs_h5_attr_int(f, "steps_rank_ranks_decimation", ids, 4);
+    bad |= sgt_checkpoint_layout_write(f, s);
     sgt_field fl[SGT_MAX_FIELDS];
     int nf = sgt_state_fields(s, fl);
     float *buf = be->field ? malloc((size_t)max_field_count(fl, nf) * sizeof(float)) : NULL;
@@ -163,6 +164,7 @@ agree:
     }
     CS_CALL(err, cs_mpi_agree(comm, rc, err));
     remove_rank_files(c, rank_of(s), steps);
+    if (rank_of(s) == 0) remove_rank_files(c, -size_of(s), -1);
     cs_info("checkpoint after step %d in %s", steps, c->checkpoint_dir);
     return 0;
 }
@@ -190,7 +192,7 @@ static void read_manifest(const sgt_config *c, const sgt_state *s, int info[3], 
 static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                      const char *fp, cs_error *err) {
     char path[4400];
-    rank_file(c, steps, rank_of(s), path, sizeof path);
+    sgt_checkpoint_rank_file(c, steps, rank_of(s), path, sizeof path);
     cs_h5_quiet();
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
@@ -206,6 +208,10 @@ static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
         rc = cs_error_input(err, path, "fingerprint", got,
                             "belongs to another run or rank; delete %s or set restart = false",
                             c->checkpoint_dir);
+    if (!rc && !sgt_checkpoint_layout_same(f, s)) {
+        H5Fclose(f);
+        return 1; /* another decomposition: read across the files */
+    }
     sgt_field fl[SGT_MAX_FIELDS];
     int nf = sgt_state_fields(s, fl);
     float *buf = be->field ? malloc((size_t)max_field_count(fl, nf) * sizeof(float)) : NULL;
@@ -236,18 +242,31 @@ int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state
     read_manifest(c, s, info, mfp);
     if (!info[0]) return 0;
     int rc = 0;
-    if (strcmp(mfp, fp) || info[2] != size_of(s))
+    if (strcmp(mfp, fp))
         rc = cs_error_input(err, c->checkpoint_dir, "checkpoint", mfp,
-                            "is of another run (the inputs, the code or the decomposition "
-                            "changed: %d ranks then, %d now); delete the folder or set restart = "
-                            "false to start over",
-                            info[2], size_of(s));
-    else if (info[1] <= 0 || info[1] >= c->nt)
+                            "is of another run (the inputs or the code changed); delete the "
+                            "folder or set restart = false to start over");
+    else if (info[1] <= 0 || info[1] >= c->nt || info[2] <= 0)
         rc = cs_error_input(err, c->checkpoint_dir, "checkpoint", NULL,
-                            "names step %d, outside the run's 1..%d", info[1], c->nt - 1);
-    else
-        CS_CALL_GOTO(rc, err, read_rank(c, be, s, info[1], fp, err), agree);
-agree:
+                            "names step %d of %d ranks, outside the run's 1..%d", info[1], info[2],
+                            c->nt - 1);
+    else {
+        /* The same decomposition reads its own file whole; another one (which each rank
+         * finds from its own file's layout) reads its part of every rank's file. */
+        int other = 1;
+        if (info[2] == size_of(s)) {
+            rc = read_rank(c, be, s, info[1], fp, err);
+            other = rc == 1;
+            if (other) rc = 0;
+        }
+        if (!rc && other) {
+            if (rank_of(s) == 0)
+                cs_info("the checkpoint of step %d was written on %d ranks; reading it across "
+                        "the decomposition of this run (%d ranks)",
+                        info[1], info[2], size_of(s));
+            rc = sgt_checkpoint_read_regrid(c, be, s, info[1], info[2], fp, err);
+        }
+    }
     CS_CALL(err, cs_mpi_agree(comm_of(s), rc, err));
     *steps_done = info[1];
     return 0;
@@ -276,6 +295,7 @@ void sgt_checkpoint_remove(const sgt_config *c, const sgt_state *s) {
         manifest_file(c, path, sizeof path);
         remove(path);
         remove_manifest_temps(c);
+        remove_rank_files(c, -size_of(s), -1);
         rmdir(c->checkpoint_dir);
     }
 }

@@ -175,15 +175,55 @@ t_killed_mpi_run_resumes_to_the_same_bytes() {
 t_checkpoint_of_another_run_is_refused() {
     sgt_params | sed 's/^nt = 50/nt = 160/' >run.par
     kill_at_random_step 1 || return 1
-    # Other inputs, or another decomposition: refused with a message, not used.
+    # Other inputs: refused with a message, not used (another decomposition resumes: below).
     run "$CS" sgt run.par --set checkpoint_every=5 --set vs=2100m/s && expect_rc 1 &&
-        expect_err "is of another run" || return 1
-    run $MPIRUN -np 2 "$CS" sgt run.par --set checkpoint_every=5 && expect_rc 1 &&
         expect_err "is of another run" || return 1
     # restart = false starts over and writes the uninterrupted run's bytes.
     run "$CS" sgt run.par --set restart=false --set output=ref.h5 && expect_rc 0 || return 1
     run "$CS" sgt run.par --set restart=false && expect_rc 0 || return 1
     same_bytes ref.h5 out.h5 || return 1
+}
+
+# killed_after STEP NP PX PY ARGS...: the run on NP ranks (PX x PY), checkpoints every 7 steps,
+# killed by its own hook after STEP; checks it left a checkpoint and no output.
+killed_after() {
+    k=$1 np=$2 px=$3 py=$4
+    shift 4
+    if [ "$np" = 1 ]; then
+        CYBERSHAKE_FAULT_KILL_AFTER_STEP=$k "$CS" sgt run.par --set checkpoint_every=7 "$@" \
+            >killed.log 2>&1
+    else
+        CYBERSHAKE_FAULT_KILL_AFTER_STEP=$k $MPIRUN -np "$np" "$CS" sgt run.par \
+            --set checkpoint_every=7 --set ranks_x="$px" --set ranks_y="$py" "$@" >killed.log 2>&1
+    fi
+    [ ! -e out.h5 ] && [ -e out.h5.ckpt/checkpoint ] ||
+        { echo "    the run on $px x $py ranks was not killed after its checkpoint" >&2; return 1; }
+}
+
+# A run killed on one decomposition resumes on another (more ranks, fewer, the other axis) and
+# still writes the uninterrupted run's bytes: SGT (viscoelastic, PML, free surface) and forward
+# (receivers and a moment source on the rank boundaries), each killed twice.
+t_checkpoint_resumes_on_another_decomposition() {
+    sgt_params | sed 's/^nt = 50/nt = 60/' >run.par
+    set -- --set attenuation=true
+    run "$CS" sgt run.par --set output=ref.h5 "$@" && expect_rc 0 || return 1
+    killed_after 20 2 2 1 "$@" || return 1
+    killed_after 45 4 2 2 "$@" || return 1
+    CYBERSHAKE_LOG=info run $MPIRUN -np 2 "$CS" sgt run.par --set checkpoint_every=7 \
+        --set ranks_x=1 --set ranks_y=2 "$@" && expect_rc 0 &&
+        expect_err "written on 4 ranks; reading it across the decomposition of this run (2 ranks)" ||
+        return 1
+    same_bytes ref.h5 out.h5 || return 1
+    [ ! -e out.h5.ckpt ] || { echo "    checkpoints left behind: $(ls out.h5.ckpt)" >&2; return 1; }
+    forward_params | sed 's/^nt = 50/nt = 60/' >run.par
+    rm -f out.h5 out.h5.sha256
+    run "$CS" sgt run.par --set output=ref.h5 && expect_rc 0 || return 1
+    killed_after 30 1 1 1 || return 1
+    killed_after 50 3 3 1 || return 1
+    CYBERSHAKE_LOG=info run $MPIRUN -np 2 "$CS" sgt run.par --set checkpoint_every=7 \
+        --set ranks_x=2 --set ranks_y=1 && expect_rc 0 && expect_err "written on 3 ranks" || return 1
+    same_bytes ref.h5 out.h5 || return 1
+    [ ! -e out.h5.ckpt ] || { echo "    checkpoints left behind: $(ls out.h5.ckpt)" >&2; return 1; }
 }
 
 t_serial_hdf5_build_gathers_to_rank_0() {
@@ -304,6 +344,7 @@ tcase bad_decomposition_reported_once t_bad_decomposition_reported_once
 tcase killed_run_resumes_to_the_same_bytes t_killed_run_resumes_to_the_same_bytes
 tcase killed_mpi_run_resumes_to_the_same_bytes t_killed_mpi_run_resumes_to_the_same_bytes
 tcase checkpoint_of_another_run_is_refused t_checkpoint_of_another_run_is_refused
+tcase checkpoint_resumes_on_another_decomposition t_checkpoint_resumes_on_another_decomposition
 tcase strain_streamed_in_windows t_strain_streamed_in_windows
 tcase strain_memory_flat_in_steps t_strain_memory_flat_in_steps
 tsummary
