@@ -5,12 +5,12 @@
  * SGT file being written holds every sample of those steps (sgt_strain_writer.h), and a
  * resumed run continues that file. A run
  * killed at any moment leaves either the previous complete checkpoint or the new one, never a
- * mixture. A rerun of the same inputs on the same decomposition resumes from the manifest's step
- * and writes the same bytes as an uninterrupted run.
+ * mixture. A rerun of the same inputs, on this decomposition or another, resumes from the
+ * manifest's step and writes the same bytes as an uninterrupted run (sgt_checkpoint_regrid.h).
  *
  * The run is identified by a fingerprint of everything that shapes the result: the resolved
  * parameters, the save points and receivers, the time function, the model file's size and time
- * (or the material file's checksum), the decomposition and the code version. A checkpoint of
+ * (or the material file's checksum) and the code version; not the decomposition. A checkpoint of
  * another run is refused with a message, never silently used. */
 #ifndef SGT_CHECKPOINT_H
 #define SGT_CHECKPOINT_H

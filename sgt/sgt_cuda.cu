@@ -82,6 +82,10 @@ struct halo_buf {
     long count;                 /* floats per component */
     float *dsend[2], *drecv[2]; /* device, the 3 components packed one after another */
     float *hsend[2], *hrecv[2]; /* pinned host copies (without CUDA-aware MPI) */
+    /* Peer copies (CUDA IPC): the neighbour's drecv, which holds two messages in turn
+     * (`parity`), so that a message may land while the neighbour still unpacks the last. */
+    float *rrecv[2];
+    int parity;
 };
 
 struct dev_state {
@@ -119,6 +123,10 @@ struct dev_state {
     cudaStream_t sb, si;
     cudaEvent_t ev_vb, ev_b, ev_i;
     int cuda_aware;
+    /* HALO_HOST: through pinned host buffers (or device buffers with CUDA-aware MPI);
+     * HALO_PEER: the strips copied straight into the neighbour's device buffer, a 1-int
+     * message saying they landed; HALO_NONE: no exchange (benchmarks of the overlap only) */
+    int transport;
     halo_buf halo[2];
     /* Host time blocked in the exchanges: waiting for the strips to reach the send buffers, and
      * for the messages (reported at the end of the run). */
@@ -128,6 +136,8 @@ struct dev_state {
 
 #define TK 32
 #define TJ 8
+
+enum { HALO_HOST = 0, HALO_PEER, HALO_NONE };
 
 /* A box of nodes [i0, i1) x [j0, j1) x [k0, k1), passed by value; kl is the depth of the first
  * thread of a block, at or above k0 where a 128-byte line of the rows begins (see kbox). */
@@ -533,6 +543,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
                               "the run needs %.2f GB on the device but %.2f GB are free; use a "
                               "smaller grid or more GPUs",
                               need / 1e9, (double)free_b / 1e9);
+    cs_info("device arrays: %.2f GB of the %.2f GB free", need / 1e9, (double)free_b / 1e9);
     kparams &k = d->kp;
     {
         align = sgt_gpu_row_alignment(align, L->nz, L->gz, &k.zshift, &d->field_shift);
@@ -845,6 +856,74 @@ static strip strip_of(const sgt_layout *L, int axis, int side, int recv) {
     return t;
 }
 
+/* Which way the halo travels: CYBERSHAKE_HALO = host | peer | none, else peer copies where every
+ * rank runs on this node (bench/sgt_gpu_scaling.sh measured them faster than host staging). */
+static int choose_transport(const sgt_state *s, cs_error *err) {
+    const char *env = getenv("CYBERSHAKE_HALO");
+    if (env && !strcmp(env, "host")) return HALO_HOST;
+    if (env && !strcmp(env, "none")) return HALO_NONE;
+    if (env && strcmp(env, "peer") && strcmp(env, "auto"))
+        return cs_error_input(err, "CYBERSHAKE_HALO", NULL, env,
+                              "must be host, peer, none or auto");
+    MPI_Comm node;
+    int n = 0;
+    MPI_Comm_split_type(s->comm->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    if (n != s->comm->size) {
+        if (env && !strcmp(env, "peer"))
+            cs_warn("CYBERSHAKE_HALO=peer: the ranks span several nodes; the halo goes through the "
+                    "host");
+        return HALO_HOST;
+    }
+    return HALO_PEER;
+}
+
+/* Opens each neighbour's receive buffer (CUDA IPC handles traded over MPI). Every rank takes
+ * part; if any cannot open its neighbours' buffers, all fall back to host staging. */
+static int setup_peer(sgt_state *s, dev_state *d, cs_error *err) {
+    sgt_comm *c = s->comm;
+    cudaIpcMemHandle_t mine[2][2], theirs[2][2];
+    MPI_Request rq[8];
+    int nrq = 0, ok = 1;
+    memset(mine, 0, sizeof mine);
+    for (int a = 0; a < 2; a++)
+        for (int side = 0; side < 2; side++) {
+            const int peer = c->nbr[a][side];
+            if (peer == MPI_PROC_NULL) continue;
+            if (cudaIpcGetMemHandle(&mine[a][side], d->halo[a].drecv[side]) != cudaSuccess) ok = 0;
+            MPI_Irecv(&theirs[a][side], sizeof theirs[a][side], MPI_BYTE, peer,
+                      100 + a * 2 + (1 - side), c->comm, &rq[nrq++]);
+            MPI_Isend(&mine[a][side], sizeof mine[a][side], MPI_BYTE, peer, 100 + a * 2 + side,
+                      c->comm, &rq[nrq++]);
+        }
+    MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    for (int a = 0; a < 2 && ok; a++)
+        for (int side = 0; side < 2 && ok; side++) {
+            if (c->nbr[a][side] == MPI_PROC_NULL) continue;
+            void *p = NULL;
+            cudaError_t e =
+                cudaIpcOpenMemHandle(&p, theirs[a][side], cudaIpcMemLazyEnablePeerAccess);
+            if (e != cudaSuccess) {
+                cs_warn("rank %d: cannot open the halo buffer of rank %d (%s)", c->rank,
+                        c->nbr[a][side], cudaGetErrorString(e));
+                cudaGetLastError();
+                ok = 0;
+            }
+            d->halo[a].rrecv[side] = (float *)p;
+        }
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (ok) return 0;
+    for (int a = 0; a < 2; a++)
+        for (int side = 0; side < 2; side++)
+            if (d->halo[a].rrecv[side]) cudaIpcCloseMemHandle(d->halo[a].rrecv[side]);
+    memset(d->halo[0].rrecv, 0, sizeof d->halo[0].rrecv);
+    memset(d->halo[1].rrecv, 0, sizeof d->halo[1].rrecv);
+    d->transport = HALO_HOST;
+    (void)err;
+    return 0;
+}
+
 static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
     /* Blocking streams: anything on the legacy default stream (copies, memsets of the setup)
      * orders against them. */
@@ -859,6 +938,9 @@ static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
 #endif
     const char *env = getenv("CYBERSHAKE_CUDA_AWARE_MPI");
     if (env) d->cuda_aware = d->cuda_aware && atoi(env);
+    int tr = choose_transport(s, err);
+    if (tr < 0) return tr;
+    d->transport = tr;
     const sgt_layout *L = &s->L;
     for (int a = 0; a < 2; a++) {
         halo_buf &hb = d->halo[a];
@@ -868,25 +950,35 @@ static int setup_halo(sgt_state *s, dev_state *d, cs_error *err) {
         for (int side = 0; side < 2; side++) {
             if (!L->nbr[a][side]) continue;
             CS_CUDA_CHECK(cudaMalloc((void **)&hb.dsend[side], b));
-            CS_CUDA_CHECK(cudaMalloc((void **)&hb.drecv[side], b));
+            CS_CUDA_CHECK(cudaMalloc((void **)&hb.drecv[side], 2 * b));
             if (!d->cuda_aware) {
                 CS_CUDA_CHECK(cudaMallocHost((void **)&hb.hsend[side], b));
                 CS_CUDA_CHECK(cudaMallocHost((void **)&hb.hrecv[side], b));
             }
         }
     }
-    cs_info("halo exchange %s",
-            d->cuda_aware ? "from device buffers (CUDA-aware MPI)" : "through pinned host buffers");
+    if (d->transport == HALO_PEER) CS_CALL(err, setup_peer(s, d, err));
+    if (d->transport == HALO_NONE)
+        cs_warn("CYBERSHAKE_HALO=none: no halo exchange; the results are wrong (a benchmark of "
+                "the exchange's cost only)");
+    cs_info("halo exchange %s", d->transport == HALO_PEER
+                                    ? "by peer copies between devices (CUDA IPC)"
+                                : d->transport == HALO_NONE ? "skipped"
+                                : d->cuda_aware             ? "from device buffers (CUDA-aware MPI)"
+                                                            : "through pinned host buffers");
     return 0;
 }
 
 /* Packs the strips to send along an axis into one contiguous device buffer per side (copies on
- * the device, fast even for the strided y strips), then, without CUDA-aware MPI, one copy of
- * each to the host. All on the boundary stream, after the strips' updates. */
+ * the device, fast even for the strided y strips), then one copy of each to the host, or
+ * straight into the neighbour's device buffer. All on the boundary stream, after the strips'
+ * updates. */
 static int cuda_halo_post(sgt_state *s, int axis, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
+    if (d->transport == HALO_NONE) return 0;
     const sgt_layout *L = &s->L;
     halo_buf &hb = d->halo[axis];
+    const size_t bytes = (size_t)hb.count * 3 * sizeof(float);
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
         strip t = strip_of(L, axis, side, 0);
@@ -895,44 +987,58 @@ static int cuda_halo_post(sgt_state *s, int axis, cs_error *err) {
                                             d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
                                             t.width * sizeof(float), t.rows,
                                             cudaMemcpyDeviceToDevice, d->sb));
-        if (!d->cuda_aware)
-            CS_CUDA_CHECK(cudaMemcpyAsync(hb.hsend[side], hb.dsend[side],
-                                          hb.count * 3 * sizeof(float), cudaMemcpyDeviceToHost,
-                                          d->sb));
+        if (d->transport == HALO_PEER)
+            CS_CUDA_CHECK(cudaMemcpyAsync(hb.rrecv[side] + hb.parity * 3 * hb.count, hb.dsend[side],
+                                          bytes, cudaMemcpyDefault, d->sb));
+        else if (!d->cuda_aware)
+            CS_CUDA_CHECK(cudaMemcpyAsync(hb.hsend[side], hb.dsend[side], bytes,
+                                          cudaMemcpyDeviceToHost, d->sb));
     }
     return 0;
 }
 
 static int cuda_halo_wait(sgt_state *s, int axis, cs_error *err) {
     dev_state *d = (dev_state *)s->backend;
+    if (d->transport == HALO_NONE) return 0;
     const sgt_layout *L = &s->L;
     halo_buf &hb = d->halo[axis];
-    /* The strips are in the buffers once the boundary stream gets here; the interior keeps the
-     * GPU busy while the messages travel. */
+    /* The strips are in the buffers (or the neighbour's) once the boundary stream gets here; the
+     * interior keeps the GPU busy while the messages travel. */
     const double t0 = cs_now();
     CS_CUDA_CHECK(cudaStreamSynchronize(d->sb));
     const double t1 = cs_now();
+    const int peer = d->transport == HALO_PEER;
     void *snd[2][3], *rcv[2][3];
+    int landed[2] = {1, 1}, heard[2];
     for (int side = 0; side < 2; side++) {
-        snd[side][0] = d->cuda_aware ? hb.dsend[side] : hb.hsend[side];
-        rcv[side][0] = d->cuda_aware ? hb.drecv[side] : hb.hrecv[side];
+        snd[side][0] = peer            ? (void *)&landed[side]
+                       : d->cuda_aware ? hb.dsend[side]
+                                       : hb.hsend[side];
+        rcv[side][0] = peer            ? (void *)&heard[side]
+                       : d->cuda_aware ? hb.drecv[side]
+                                       : hb.hrecv[side];
     }
-    CS_CALL(err, sgt_comm_post(s->comm, axis, 1, snd, rcv, (int)(3 * hb.count), MPI_FLOAT, err));
+    CS_CALL(err, sgt_comm_post(s->comm, axis, 1, snd, rcv, peer ? 1 : (int)(3 * hb.count),
+                               peer ? MPI_INT : MPI_FLOAT, err));
     CS_CALL(err, sgt_comm_wait(s->comm, err));
     d->wait_strips_s += t1 - t0, d->wait_msgs_s += cs_now() - t1, d->exchanges++;
+    const float *from[2] = {hb.drecv[0], hb.drecv[1]};
     for (int side = 0; side < 2; side++) {
         if (!L->nbr[axis][side]) continue;
-        if (!d->cuda_aware)
+        if (peer)
+            from[side] += hb.parity * 3 * hb.count;
+        else if (!d->cuda_aware)
             CS_CUDA_CHECK(cudaMemcpyAsync(hb.drecv[side], hb.hrecv[side],
                                           hb.count * 3 * sizeof(float), cudaMemcpyHostToDevice,
                                           d->sb));
         strip t = strip_of(L, axis, side, 1);
         for (int c = 0; c < 3; c++)
             CS_CUDA_CHECK(cudaMemcpy2DAsync(d->kp.v[0][c] + t.offset, t.pitch * sizeof(float),
-                                            hb.drecv[side] + c * hb.count, t.width * sizeof(float),
+                                            from[side] + c * hb.count, t.width * sizeof(float),
                                             t.width * sizeof(float), t.rows,
                                             cudaMemcpyDeviceToDevice, d->sb));
     }
+    hb.parity ^= 1;
     return 0;
 }
 
@@ -1133,6 +1239,7 @@ static void cuda_teardown(sgt_state *s) {
     for (int a = 0; a < 2; a++)
         for (int side = 0; side < 2; side++) {
             halo_buf &hb = d->halo[a];
+            if (hb.rrecv[side]) cudaIpcCloseMemHandle(hb.rrecv[side]);
             cudaFree(hb.dsend[side]), cudaFree(hb.drecv[side]);
             if (hb.hsend[side]) cudaFreeHost(hb.hsend[side]);
             if (hb.hrecv[side]) cudaFreeHost(hb.hrecv[side]);
