@@ -120,6 +120,28 @@ for k, c in enumerate("ENZ"):
     assert s.npts == len(rows) and np.allclose(tr.data, rows[:, k + 1] * 1e9, rtol=1e-6, atol=0), c
 print(f"    ObsPy {obspy.__version__} read the three SAC files: station DEMO, nm/s, origin reference")
 EOF
+    # The documented example reads the HDF5 file into ObsPy without the toolkit: the same
+    # samples as the SAC files (nm/s there, m/s here), the same station and start.
+    run "$OBSPY" "$REPO/docs/examples/seismograms_to_obspy.py" seis.h5 2 0 3
+    expect_rc 0 && expect_out "3 Trace(s) in Stream" && expect_out "CS.DEMO..E | 1970-01-01T00:00:00" || return 1
+    "$OBSPY" - "$REPO/docs/examples" <<'EOF' || return 1
+import sys, warnings
+import numpy as np
+import obspy
+sys.path.insert(0, sys.argv[1])
+from seismograms_to_obspy import read_seismograms
+warnings.simplefilter("ignore")
+streams = dict(read_seismograms("seis.h5"))
+assert (2, 0, 3) in streams and len(streams) > 10, len(streams)
+st = streams[(2, 0, 3)]
+for k, c in enumerate("ENZ"):
+    sac = obspy.read(f"r.{c}.sac", format="SAC")[0]
+    tr = st.select(channel=c)[0]
+    assert tr.stats.station == "DEMO" and tr.stats.starttime == sac.stats.starttime
+    assert abs(tr.stats.delta - sac.stats.delta) < 1e-6 and tr.stats.npts == sac.stats.npts
+    assert np.allclose(tr.data * 1e9, sac.data, rtol=1e-6, atol=0), c
+print(f"    the HDF5 example read {len(streams)} records into ObsPy Streams, equal to the SAC files")
+EOF
 }
 
 # One rank and three ranks (two workers) give the same rows.
