@@ -16,10 +16,13 @@ int cs_run_cli_main(int argc, char **argv);
 int cs_status_cli_main(int argc, char **argv);
 int cs_stage_cli_main(int argc, char **argv);
 int cs_check_cli_main(int argc, char **argv);
+int cs_mpirun_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
-        {"sgt", cs_sgt_cli_main, "run the wave solver: SGT or forward"},
+        {"sgt", cs_sgt_cli_main, "run the wave solver: SGT or forward"},                           \
+        {"mpirun", cs_mpirun_cli_main,                                                             \
+         "run a command on N MPI ranks here (as root, more ranks than cores)"},
 
 #ifdef CS_SGT_ONLY
 #define CYBERSHAKE_COMMANDS CYBERSHAKE_SGT_COMMANDS

@@ -226,6 +226,28 @@ t_checkpoint_resumes_on_another_decomposition() {
     [ ! -e out.h5.ckpt ] || { echo "    checkpoints left behind: $(ls out.h5.ckpt)" >&2; return 1; }
 }
 
+# `cybershake mpirun` runs where a bare mpirun is refused: as root (this suite's machines) and with
+# more ranks than cores, without the environment the other tests set for mpirun.
+t_mpirun_wrapper_runs_as_root_on_few_cores() {
+    sgt_params >run.par
+    run "$CS" sgt run.par --set output=r1.h5 && expect_rc 0 || return 1
+    bare="env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM -u OMPI_MCA_rmaps_base_oversubscribe"
+    np=$(($(nproc) + 1))
+    run $bare "$CS" mpirun --dry-run -np "$np" sgt run.par
+    expect_rc 0 && expect_out "mpirun" && expect_out "--oversubscribe --bind-to none -np $np" || return 1
+    if [ "$(id -u)" = 0 ]; then
+        expect_out "--allow-run-as-root" || return 1
+        # what the wrapper spares the user
+        run $bare mpirun -np 1 "$CS" version && expect_rc 1 || return 1
+    fi
+    # more ranks than cores where the grid allows it (parts at least 8 nodes wide: 6 along x)
+    [ "$np" -le 6 ] || np=3
+    run $bare "$CS" mpirun -np "$np" sgt run.par --set ranks_x="$np" --set ranks_y=1 --set output=w.h5
+    expect_rc 0 || return 1
+    same_bytes r1.h5 w.h5 || return 1
+    run "$CS" mpirun -np 0 sgt run.par && expect_rc 2 && expect_err "whole number of ranks" || return 1
+}
+
 t_serial_hdf5_build_gathers_to_rank_0() {
     # The SGT-only build (serial HDF5, as on the GPU machines) sends every rank's rows to rank 0:
     # the same bytes on every split, and the same data as the parallel-HDF5 build's file.
@@ -345,6 +367,7 @@ tcase killed_run_resumes_to_the_same_bytes t_killed_run_resumes_to_the_same_byte
 tcase killed_mpi_run_resumes_to_the_same_bytes t_killed_mpi_run_resumes_to_the_same_bytes
 tcase checkpoint_of_another_run_is_refused t_checkpoint_of_another_run_is_refused
 tcase checkpoint_resumes_on_another_decomposition t_checkpoint_resumes_on_another_decomposition
+tcase mpirun_wrapper_runs_as_root_on_few_cores t_mpirun_wrapper_runs_as_root_on_few_cores
 tcase strain_streamed_in_windows t_strain_streamed_in_windows
 tcase strain_memory_flat_in_steps t_strain_memory_flat_in_steps
 tsummary
