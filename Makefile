@@ -79,8 +79,8 @@ PREFIXES_common   := cs_
 PREFIXES_formats  := srf_ sgt_file_ mt_ plan_keys_
 PREFIXES_db       := cs_db_ cs_site
 PREFIXES_sgt      := sgt_
-PREFIXES_erf      := erf_ site_plan_
-PREFIXES_extract  := extract_ rupgen_ synth_ im_ seis_ sac_ sgt_set_ variation_source_
+PREFIXES_erf      := erf_ site_plan_ rupgen_
+PREFIXES_extract  := extract_ synth_ im_ seis_ sac_ sgt_set_ variation_source_
 PREFIXES_hazard   := hazard_ disagg_ gmpe_ peer_ site_level
 PREFIXES_workflow := wf_
 ALL_INCLUDES  := $(foreach d,$(LIBRARY_FOLDERS) cli,-I$(d))
@@ -90,9 +90,10 @@ is_command     = $(filter-out common/%,$(filter %_cli.c cli/%,$(1)))
 is_library     = $(if $(call is_command,$(1)),,$(filter $(call folder_of,$(1)),$(LIBRARY_FOLDERS)))
 layer_includes = $(if $(call is_library,$(1)),$(foreach d,$(call folder_of,$(1)) $(USES_$(call folder_of,$(1))),-I$(d)),$(ALL_INCLUDES))
 
-# Sources: every C file of a folder. common/cs_geo.c needs PROJ, so the SGT-only build leaves it
-# out; sgt/sgt_nocuda.c stands in for the CUDA back end where nvcc is missing.
-COMMON_FULL := common/cs_geo.c
+# Sources: every C file of a folder. common/cs_geo.c needs PROJ and common/cs_stage.c libcurl,
+# so the SGT-only build leaves them out; sgt/sgt_nocuda.c stands in for the CUDA back end where
+# nvcc is missing.
+COMMON_FULL := common/cs_geo.c common/cs_stage.c
 COMMON_CORE := $(filter-out $(COMMON_FULL),$(wildcard common/*.c))
 FORMATS_SRC := $(wildcard formats/*.c)
 DB_SRC      := $(wildcard db/*.c)

@@ -1,22 +1,20 @@
 /* The stages linked into this build. The SGT-only build (for GPU machines without SQLite or
- * libcurl) defines CS_SGT_ONLY and carries only the solver's commands. */
+ * libcurl) defines CS_SGT_ONLY and carries only the solver's commands. cmd_db (the `db` table,
+ * with hazard's `disagg`) is defined in cli/cybershake.c. */
 #ifndef CYBERSHAKE_COMMANDS_H
 #define CYBERSHAKE_COMMANDS_H
 
-int cs_db_cli_main(int argc, char **argv);
-int cs_sgt_cli_main(int argc, char **argv);
-int cs_mesh_cli_main(int argc, char **argv);
-int cs_erf_cli_main(int argc, char **argv);
-int cs_plan_cli_main(int argc, char **argv);
-int cs_extract_cli_main(int argc, char **argv);
-int cs_synth_cli_main(int argc, char **argv);
-int cs_seismogram_cli_main(int argc, char **argv);
-int cs_hazard_cli_main(int argc, char **argv);
-int cs_run_cli_main(int argc, char **argv);
-int cs_status_cli_main(int argc, char **argv);
-int cs_stage_cli_main(int argc, char **argv);
-int cs_check_cli_main(int argc, char **argv);
-int cs_mpirun_cli_main(int argc, char **argv);
+/* Each stage declares its commands' entry points in its own header, which the definitions see
+ * too (one declaration, checked against the definition). */
+#include "cs_mpirun.h"
+#include "sgt_cli.h"
+#ifndef CS_SGT_ONLY
+#include "cs_db_cli.h"
+#include "erf_cli.h"
+#include "extract_cli.h"
+#include "hazard_cli.h"
+#include "wf_cli.h"
+#endif
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -28,7 +26,7 @@ int cs_mpirun_cli_main(int argc, char **argv);
 #define CYBERSHAKE_COMMANDS CYBERSHAKE_SGT_COMMANDS
 #else
 #define CYBERSHAKE_COMMANDS                                                                        \
-    {"db", cs_db_cli_main, "study database: init, migrate, info, import-sites, sites, disagg"},    \
+    {"db", cmd_db, "study database: init, migrate, info, import-sites, sites, disagg"},            \
         {"erf", cs_erf_cli_main,                                                                   \
          "forecast: build, import-geometry, add-area, list, variations, srf-info"},                \
         {"plan", cs_plan_cli_main, "plan a site: ruptures, simulation box, save points"},          \

@@ -103,3 +103,26 @@ uint64_t cs_fnv1a(uint64_t h, const void *data, size_t n) {
     }
     return h;
 }
+
+void cs_safe_name(const char *text, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *c = text; *c && n + 1 < size; c++) {
+        char ch = *c;
+        if (ch == '%') {
+            const char *pct = "pct";
+            for (int i = 0; pct[i] && n + 1 < size; i++)
+                out[n++] = pct[i];
+            continue;
+        }
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '.' || ch == '-' || ch == '_';
+        if (!ok) ch = '_';
+        if (ch == '_' && n > 0 && out[n - 1] == '_') continue;
+        if (n == 0 && ch == '.') ch = '_';
+        out[n++] = ch;
+    }
+    while (n > 0 && out[n - 1] == '_')
+        n--;
+    out[n] = 0;
+    if (n == 0) cs_copy(out, size, "file");
+}

@@ -18,6 +18,9 @@ char *cs_strdup(const char *s);
 int cs_starts_with(const char *s, const char *prefix);
 /* Reads a whole text line of any length; returns NULL at end of file. *buf grows as needed. */
 char *cs_read_line(void *file, char **buf, size_t *cap);
+/* A file name made of [A-Za-z0-9._-] from any text ('RotD50 3' -> 'RotD50_3', '%' -> 'pct'),
+ * never starting with a dot ('file' if nothing is left). */
+void cs_safe_name(const char *text, char *out, size_t size);
 
 /* 64-bit FNV-1a hash of n bytes, continuing from h (start with CS_FNV_START): identifies
  * inputs (a checkpoint's run), not a security checksum. */

@@ -6,16 +6,14 @@
 
 #include "cs_cli.h"
 #include "cs_db.h"
+#include "cs_db_cli.h"
 #include "cs_opt.h"
-#include "hazard_cli.h" /* the disaggregation query, offered here too */
 
 #include "cs_log.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
 
-int cs_db_cli_main(int argc, char **argv);
-
-static int cmd_init(int argc, char **argv) {
+int cs_db_init_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake db init STUDY.sqlite [--schema-version N]\n\n"
         "Creates a new study database with the newest schema (or version N, to test upgrades).\n"
@@ -37,7 +35,7 @@ static int cmd_init(int argc, char **argv) {
     return 0;
 }
 
-static int cmd_migrate(int argc, char **argv) {
+int cs_db_migrate_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake db migrate STUDY.sqlite [--to N]\n\n"
         "Upgrades a study database to the newest schema (or to version N), one migration per\n"
@@ -66,7 +64,7 @@ static int cmd_migrate(int argc, char **argv) {
     return 0;
 }
 
-static int cmd_info(int argc, char **argv) {
+int cs_db_info_main(int argc, char **argv) {
     static const char help[] = "usage: cybershake db info STUDY.sqlite\n\n"
                                "Prints the schema version and the number of rows per table.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
@@ -105,7 +103,7 @@ static int cmd_info(int argc, char **argv) {
     return 0;
 }
 
-static int cmd_import_sites(int argc, char **argv) {
+int cs_db_import_sites_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake db import-sites STUDY.sqlite SITES.csv\n\n"
         "Imports sites from a CSV whose header names short_name, latitude, longitude and,\n"
@@ -139,7 +137,7 @@ static void csv_quoted(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-static int cmd_sites(int argc, char **argv) {
+int cs_db_sites_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake db sites STUDY.sqlite [--csv]\n\n"
         "Lists the sites of a study, as a table or (--csv) in the import format.\n";
@@ -188,17 +186,4 @@ static int cmd_sites(int argc, char **argv) {
     }
     free(sites);
     return 0;
-}
-
-int cs_db_cli_main(int argc, char **argv) {
-    static const cs_cli_command cmds[] = {
-        {"init", cmd_init, "create a study database"},
-        {"migrate", cmd_migrate, "upgrade a study database to the newest schema"},
-        {"info", cmd_info, "schema version and table sizes"},
-        {"import-sites", cmd_import_sites, "import sites from CSV"},
-        {"sites", cmd_sites, "list the sites of a study"},
-        {"disagg", cs_disagg_cli_main, "disaggregate a site's hazard (cybershake hazard disagg)"},
-    };
-    return cs_cli_dispatch(argv[0], "Study database: creation, upgrade, sites.", cmds,
-                           (int)(sizeof cmds / sizeof cmds[0]), argc, argv);
 }

@@ -7,14 +7,13 @@
 #include <string.h>
 
 #include "cs_cli.h"
+#include "erf_cli.h"
 #include "cs_db.h"
 #include "cs_sha256.h"
 #include "cs_strutil.h"
 #include "erf_area.h"
 #include "erf_db.h"
-#include "wf_stage.h"
-
-int cs_erf_add_area_main(int argc, char **argv);
+#include "cs_stage.h"
 
 /* "a,b,c" into at most max numbers; the count, or -1. */
 static int numbers(const char *s, double *v, int max) {
@@ -160,7 +159,7 @@ int cs_erf_add_area_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     char local[4096], sha[65];
-    if (wf_stage_input(polygon, local, sizeof local, &err) ||
+    if (cs_stage_input(polygon, local, sizeof local, &err) ||
         erf_area_read_polygon(local, &a, &err) || cs_sha256_file(local, sha, &err))
         return cs_cli_fail(argv[0], &err);
     erf_area_default_origin(&a);

@@ -10,19 +10,17 @@
 #include <sys/stat.h>
 
 #include "cs_cli.h"
+#include "erf_cli.h"
 #include "cs_db.h"
 #include "cs_progress.h"
 #include "cs_sha256.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "erf_faults.h"
-#include "wf_stage.h"
+#include "cs_stage.h"
 #include "erf_geometry.h"
 #include "erf_medium.h"
 #include "rupgen.h"
-
-int cs_erf_cli_main(int argc, char **argv);
-int cs_erf_add_area_main(int argc, char **argv);
 
 static int parse_positive(const char *prog, const char *opt, const char *s, double *v) {
     if (cs_parse_double(s, v) || !(*v > 0))
@@ -135,8 +133,8 @@ static int cmd_build(int argc, char **argv) {
     cs_error_clear(&err);
     erf_fault_set set;
     char faults_local[4096], traces_local[4096];
-    if (wf_stage_input(faults, faults_local, sizeof faults_local, &err) ||
-        wf_stage_input(traces, traces_local, sizeof traces_local, &err))
+    if (cs_stage_input(faults, faults_local, sizeof faults_local, &err) ||
+        cs_stage_input(traces, traces_local, sizeof traces_local, &err))
         return cs_cli_fail(argv[0], &err);
     faults = faults_local;
     traces = traces_local;
@@ -221,7 +219,7 @@ static int cmd_import_geometry(int argc, char **argv) {
     char(*local)[4096] = malloc(sizeof *local * (size_t)argc);
     if (!local) return 1;
     for (int i = optind + 1; i < argc; i++) {
-        if (wf_stage_input(argv[i], local[i], sizeof local[i], &err)) {
+        if (cs_stage_input(argv[i], local[i], sizeof local[i], &err)) {
             free(local);
             return cs_cli_fail(argv[0], &err);
         }
@@ -563,7 +561,7 @@ static int cmd_srf_info(int argc, char **argv) {
     cs_error_clear(&err);
     srf_file s;
     char srf_local[4096];
-    if (wf_stage_input(argv[optind], srf_local, sizeof srf_local, &err))
+    if (cs_stage_input(argv[optind], srf_local, sizeof srf_local, &err))
         return cs_cli_fail(argv[0], &err);
     argv[optind] = srf_local;
     if (srf_read(argv[optind], &s, &err)) return cs_cli_fail(argv[0], &err);

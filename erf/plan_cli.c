@@ -8,13 +8,12 @@
 #include <sys/stat.h>
 
 #include "cs_cli.h"
+#include "erf_cli.h"
 #include "cs_opt.h"
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "site_plan.h"
-#include "wf_stage.h"
-
-int cs_plan_cli_main(int argc, char **argv);
+#include "cs_stage.h"
 
 int cs_plan_cli_main(int argc, char **argv) {
     static const char help[] =
@@ -72,7 +71,7 @@ int cs_plan_cli_main(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     }
     char model_local[4096]; /* a URL is staged; the plan names the local copy */
-    if (wf_stage_input(model, model_local, sizeof model_local, &err))
+    if (cs_stage_input(model, model_local, sizeof model_local, &err))
         return cs_cli_fail(argv[0], &err);
     model = model_local;
     erf_medium medium;

@@ -8,6 +8,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "extract_cli.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
 #include "cs_strutil.h"
@@ -16,10 +17,6 @@
 #include "sac.h"
 #include "seis_file.h"
 #include "synth.h"
-
-int cs_extract_cli_main(int argc, char **argv);
-int cs_synth_cli_main(int argc, char **argv);
-int cs_seismogram_cli_main(int argc, char **argv);
 
 /* --sgt E.h5,N.h5[,Z.h5]: two files (a horizontal-only set) or three, in any order; the third
  * slot is left empty for two. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_cli.h"
+#include "sgt_cli.h"
 #include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
@@ -17,9 +18,6 @@
 #include "sgt_run.h"
 #include "sgt_source.h"
 #include "srf.h"
-
-int cs_sgt_cli_main(int argc, char **argv);
-int cs_mesh_cli_main(int argc, char **argv);
 
 /* Reads PARAMS and applies --set KEY=VALUE overrides. */
 static int read_params(int argc, char **argv, const char *usage, int npos, char **pos,

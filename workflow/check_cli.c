@@ -10,6 +10,7 @@
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
+#include "wf_cli.h"
 #include "cs_fault.h"
 #include "cs_opt.h"
 #include "cs_db.h"
@@ -17,8 +18,6 @@
 #include "cs_sha256.h"
 #include "cs_strutil.h"
 #include "sgt_set.h"
-
-int cs_check_cli_main(int argc, char **argv);
 
 /* Scans every point's strain; counts non-finite values and finds the largest magnitude. */
 static int scan(const sgt_set *s, long *bad, double *peak, long *bad_point, cs_error *err) {

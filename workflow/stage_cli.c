@@ -1,13 +1,12 @@
-/* `cybershake stage fetch|push`: the staging of wf_stage.h as a command (the workflow's stage
+/* `cybershake stage fetch|push`: the staging of cs_stage.h as a command (the workflow's stage
  * and push steps run it). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cs_cli.h"
+#include "wf_cli.h"
 #include "cs_opt.h"
-#include "wf_stage.h"
-
-int cs_stage_cli_main(int argc, char **argv);
+#include "cs_stage.h"
 
 int cs_stage_cli_main(int argc, char **argv) {
     static const char help[] =
@@ -25,8 +24,8 @@ int cs_stage_cli_main(int argc, char **argv) {
         "abandoned and retried. --deadline S: the whole fetch or push, retries and pauses\n"
         "included, fails after S seconds (86400; 0: none).\n";
     if (cs_cli_wants_help(argc, argv) || argc < 2) return fputs(help, stdout), argc < 2 ? 2 : 0;
-    wf_fetch_options fo;
-    wf_fetch_defaults(&fo);
+    cs_fetch_options fo;
+    cs_fetch_defaults(&fo);
     const char *sha = NULL;
     long retries = fo.retries;
     double timeout = fo.stall_timeout, delay = fo.retry_delay, speed = fo.min_speed,
@@ -53,10 +52,10 @@ int cs_stage_cli_main(int argc, char **argv) {
     cs_error_clear(&err);
     int rc;
     if (!strcmp(verb, "fetch"))
-        rc = wf_fetch(argv[first], argv[first + 1], sha, &fo, &err);
+        rc = cs_fetch(argv[first], argv[first + 1], sha, &fo, &err);
     else if (!strcmp(verb, "push"))
         rc = sha ? cs_cli_usage(argv[0], "push takes no --sha256 (it computes it)")
-                 : wf_push(argv[first], argv[first + 1], &fo, &err);
+                 : cs_push(argv[first], argv[first + 1], &fo, &err);
     else
         return cs_cli_usage(argv[0], "unknown stage command '%s' (fetch, push)", verb);
     return rc == 2 ? 2 : rc ? cs_cli_fail(argv[0], &err) : 0;

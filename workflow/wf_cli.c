@@ -6,14 +6,12 @@
 #include <unistd.h>
 
 #include "cs_cli.h"
+#include "wf_cli.h"
 #include "cs_opt.h"
 #include "cs_sites.h"
 #include "cs_strutil.h"
 #include "wf_run.h"
-#include "wf_stage.h"
-
-int cs_run_cli_main(int argc, char **argv);
-int cs_status_cli_main(int argc, char **argv);
+#include "cs_stage.h"
 
 /* --set KEY=VALUE, repeatable: kept in order. */
 struct set_list {

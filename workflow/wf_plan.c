@@ -129,7 +129,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     if (wf_is_url(model)) {
         wf_step *s = new_step(p, "stage", 1);
         const char *base = strrchr(model, '/');
-        wf_safe_name(base ? base + 1 : model, name, sizeof name);
+        cs_safe_name(base ? base + 1 : model, name, sizeof name);
         char local[4096];
         snprintf(local, sizeof local, "%s/inputs/%s", w, name);
         add(&a, cs), add(&a, "stage"), add(&a, "fetch"), add(&a, model), add(&a, local);
@@ -226,7 +226,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     s = new_step(p, "hazard", 1);
     dep(p, s, "extract");
     for (int i = 0; i < c->nims && !rc; i++) {
-        wf_safe_name(c->ims[i], name, sizeof name);
+        cs_safe_name(c->ims[i], name, sizeof name);
         add(&a, cs), add(&a, "hazard"), add(&a, "curve"), add(&a, in->study);
         add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
         add(&a, "--csv"), addf(&a, "%s/hazard/curve_%s.csv", w, name);
@@ -241,8 +241,8 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     for (int i = 0; i < c->nims && !rc; i++)
         for (int j = 0; j < c->npoes && !rc; j++) {
             char poe[64];
-            wf_safe_name(c->ims[i], name, sizeof name);
-            wf_safe_name(c->poes[j], poe, sizeof poe);
+            cs_safe_name(c->ims[i], name, sizeof name);
+            cs_safe_name(c->poes[j], poe, sizeof poe);
             add(&a, cs), add(&a, "hazard"), add(&a, "disagg"), add(&a, in->study);
             add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
             add(&a, "--poe"), add(&a, c->poes[j]);
@@ -322,27 +322,4 @@ void wf_quote_argv(char *const *argv, char *out, size_t size) {
         memcpy(out + n, piece, k + 1);
         n += k;
     }
-}
-
-void wf_safe_name(const char *text, char *out, size_t size) {
-    size_t n = 0;
-    for (const char *c = text; *c && n + 1 < size; c++) {
-        char ch = *c;
-        if (ch == '%') {
-            const char *pct = "pct";
-            for (int i = 0; pct[i] && n + 1 < size; i++)
-                out[n++] = pct[i];
-            continue;
-        }
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                 ch == '.' || ch == '-' || ch == '_';
-        if (!ok) ch = '_';
-        if (ch == '_' && n > 0 && out[n - 1] == '_') continue;
-        if (n == 0 && ch == '.') ch = '_';
-        out[n++] = ch;
-    }
-    while (n > 0 && out[n - 1] == '_')
-        n--;
-    out[n] = 0;
-    if (n == 0) cs_copy(out, size, "file");
 }

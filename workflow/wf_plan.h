@@ -47,7 +47,5 @@ int wf_plan_find(const wf_plan *p, const char *name); /* index or -1 */
 /* One argv as a shell would need it typed (single quotes where needed): for logs, the study's
  * Command column and Slurm batch scripts, never for running through a shell built from input. */
 void wf_quote_argv(char *const *argv, char *out, size_t size);
-/* A file name made of [A-Za-z0-9._-] from any text ('RotD50 3' -> 'RotD50_3'). */
-void wf_safe_name(const char *text, char *out, size_t size);
 
 #endif

@@ -7,7 +7,7 @@
 #include "cs_sites.h"
 #include "cs_strutil.h"
 #include "wf_run.h"
-#include "wf_stage.h"
+#include "cs_stage.h"
 
 /* The short names of a site CSV, in file order (header and comments skipped). */
 static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], int *n,
@@ -44,9 +44,9 @@ int wf_run_sites(const wf_run_options *o, const char *sites, const char *sites_s
     char local[PATH_MAX + 32];
     if (wf_is_url(sites)) {
         snprintf(local, sizeof local, "%s.sites.csv", o->study);
-        wf_fetch_options fo;
-        wf_fetch_defaults(&fo);
-        if (wf_fetch(sites, local, sites_sha, &fo, err)) return err->status;
+        cs_fetch_options fo;
+        cs_fetch_defaults(&fo);
+        if (cs_fetch(sites, local, sites_sha, &fo, err)) return err->status;
         sites = local;
     }
     cs_db *db;

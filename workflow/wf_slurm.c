@@ -76,7 +76,7 @@ static int write_script(const wf_config *c, const wf_plan *p, const wf_run_optio
     if (!text) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     char job[160], outp[4200], outq[8600];
     char site[64];
-    wf_safe_name(o->site, site, sizeof site);
+    cs_safe_name(o->site, site, sizeof site);
     snprintf(job, sizeof job, "cs-%s-%lld-%s", site, run_id, s->name);
     snprintf(outp, sizeof outp, "%s/logs/%s.slurm.out", p->work, s->name);
     if (sbatch_path("work_dir", outp, outq, sizeof outq, err)) {

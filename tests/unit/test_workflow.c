@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_strutil.h"
 #include "tf.h"
 #include "wf_config.h"
 #include "wf_exec.h"
@@ -29,13 +30,13 @@ TEST(quoted_commands_reach_the_program_unchanged) {
 
 TEST(safe_names_keep_only_portable_characters) {
     char s[64];
-    wf_safe_name("RotD50 3", s, sizeof s);
+    cs_safe_name("RotD50 3", s, sizeof s);
     CHECK(!strcmp(s, "RotD50_3"));
-    wf_safe_name("2% in 50 yr", s, sizeof s);
+    cs_safe_name("2% in 50 yr", s, sizeof s);
     CHECK(!strcmp(s, "2pct_in_50_yr"));
-    wf_safe_name("../../etc/passwd", s, sizeof s);
+    cs_safe_name("../../etc/passwd", s, sizeof s);
     CHECK_MSG(!strchr(s, '/') && s[0] != '.', "%s", s);
-    wf_safe_name("///", s, sizeof s);
+    cs_safe_name("///", s, sizeof s);
     CHECK(!strcmp(s, "file"));
 }
 

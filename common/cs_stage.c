@@ -1,4 +1,4 @@
-#include "wf_stage.h"
+#include "cs_stage.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -14,9 +14,8 @@
 #include "cs_atomic.h"
 #include "cs_progress.h"
 #include "cs_strutil.h"
-#include "wf_plan.h"
 
-void wf_fetch_defaults(wf_fetch_options *o) {
+void cs_fetch_defaults(cs_fetch_options *o) {
     o->retries = 5;
     o->retry_delay = 1;
     o->connect_timeout = 20;
@@ -67,7 +66,7 @@ static double left_until(double at) {
     return at > 0 ? at - cs_now() : 1e18;
 }
 
-static void common_options(CURL *h, const char *url, const char *scheme, const wf_fetch_options *o,
+static void common_options(CURL *h, const char *url, const char *scheme, const cs_fetch_options *o,
                            double deadline_at, char *errbuf) {
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "file,http,https");
@@ -233,7 +232,7 @@ static void drop_unresumable(const char *part, const char *vpath, const char *ur
     }
 }
 
-int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fetch_options *o,
+int cs_fetch(const char *url, const char *dest, const char *sha256, const cs_fetch_options *o,
              cs_error *err) {
     const char *scheme = scheme_of(url);
     if (!scheme)
@@ -357,7 +356,7 @@ int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fet
 }
 
 static int put_once(const char *url, const char *scheme, FILE *f, long long size, const char *sha,
-                    const wf_fetch_options *o, double deadline_at, char *last, size_t lsize,
+                    const cs_fetch_options *o, double deadline_at, char *last, size_t lsize,
                     int *again) {
     CURL *h = curl_easy_init();
     if (!h) {
@@ -385,7 +384,7 @@ static int put_once(const char *url, const char *scheme, FILE *f, long long size
     return -1;
 }
 
-int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_error *err) {
+int cs_push(const char *path, const char *url, const cs_fetch_options *o, cs_error *err) {
     const char *scheme = scheme_of(url);
     if (!scheme)
         return cs_error_input(err, "URL", NULL, url,
@@ -438,7 +437,7 @@ int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_err
                           attempts, attempts == 1 ? "" : "s", last);
 }
 
-int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err) {
+int cs_stage_input(const char *arg, char *local, size_t size, cs_error *err) {
     if (!scheme_of(arg)) {
         if (cs_copy(local, size, arg)) return cs_error_input(err, arg, NULL, NULL, "path too long");
         return 0;
@@ -469,7 +468,7 @@ int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err) {
     const char *base = strrchr(path_part, '/');
     /* [A-Za-z0-9._-] only, never starting with a dot: no way out of the staging folder */
     char name[256];
-    wf_safe_name(base ? base + 1 : path_part, name, sizeof name);
+    cs_safe_name(base ? base + 1 : path_part, name, sizeof name);
     if ((size_t)snprintf(local, size, "%s/%s", dir, name) >= size)
         return cs_error_input(err, dir, NULL, NULL, "staging path too long");
     if (sha[0] && access(local, R_OK) == 0) {
@@ -478,8 +477,8 @@ int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err) {
         cs_error_clear(&e);
         if (cs_sha256_file(local, have, &e) == 0 && !strcasecmp(have, sha)) return 0;
     }
-    wf_fetch_options o;
-    wf_fetch_defaults(&o);
+    cs_fetch_options o;
+    cs_fetch_defaults(&o);
     o.quiet = 1;
-    return wf_fetch(url, local, sha[0] ? sha : NULL, &o, err);
+    return cs_fetch(url, local, sha[0] ? sha : NULL, &o, err);
 }

@@ -12,8 +12,8 @@
  * to the URL's own scheme; TLS is verified; the SHA-256 it was given is checked and only then
  * is DEST.part renamed to DEST: a file under DEST is always complete and verified. A failed
  * fetch leaves a part only where a later fetch may resume it. */
-#ifndef WF_STAGE_H
-#define WF_STAGE_H
+#ifndef CS_STAGE_H
+#define CS_STAGE_H
 
 #include "cs_error.h"
 #include "cs_sha256.h"
@@ -28,21 +28,21 @@ typedef struct {
     double deadline;        /* s: the whole fetch or push, retries and pauses included, ends by
                                then (86400; 0: none) */
     int quiet;
-} wf_fetch_options;
+} cs_fetch_options;
 
-void wf_fetch_defaults(wf_fetch_options *o);
+void cs_fetch_defaults(cs_fetch_options *o);
 /* sha256: the 64 hex digits DEST must have, or NULL (then its checksum is only printed). */
-int wf_fetch(const char *url, const char *dest, const char *sha256, const wf_fetch_options *o,
+int cs_fetch(const char *url, const char *dest, const char *sha256, const cs_fetch_options *o,
              cs_error *err);
 /* PUTs FILE to URL and its checksum to URL.sha256 (sha256sum's format); the SHA-256 also goes
  * in an X-Checksum-Sha256 header. Same retries as a fetch. */
-int wf_push(const char *path, const char *url, const wf_fetch_options *o, cs_error *err);
+int cs_push(const char *path, const char *url, const cs_fetch_options *o, cs_error *err);
 
 /* An input named by a path or by a URL. A URL (file, http, https; a "#sha256=HEX" fragment
  * gives the checksum its download must have, and is never sent) is fetched into the staging
  * folder ($CYBERSHAKE_STAGE_DIR, or /tmp/cybershake-stage-UID) under its sanitised base name,
  * reused when it is already there with that checksum; *local is then its path. A path is
  * copied to *local as it is. */
-int wf_stage_input(const char *arg, char *local, size_t size, cs_error *err);
+int cs_stage_input(const char *arg, char *local, size_t size, cs_error *err);
 
 #endif
