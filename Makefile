@@ -60,11 +60,12 @@ FULL_CFLAGS := $(shell pkg-config --cflags $(FULL_PKGS) 2>/dev/null)
 FULL_LIBS   := $(shell pkg-config --libs $(FULL_PKGS) 2>/dev/null)
 endif
 
-# Layers, bottom up (docs/architecture.md). A library folder sees the headers of its own folder
-# and of the folders it uses, nothing else, so a new dependency on a higher layer does not
-# compile; commands (*_cli.c and cli/) sit on top and see every library. tests/cli/test_layers.sh
-# (tools/check_layers.py) checks that this table has no cycle and that the sources and objects
-# keep to it.
+# Layers, bottom up (docs/architecture.md). Each folder, its commands (*_cli.c) included, is
+# compiled with the include paths of its own folder and of the folders it uses, nothing else, so
+# a new dependency on a higher layer does not compile; cli/ (the dispatcher), the tests and the
+# benchmarks sit on top and see every folder. tests/cli/test_structure.sh (tools/check_layers.py)
+# checks that this table has no cycle, that the sources and objects keep to it, and that the
+# folders' actual #include and symbol dependencies have no cycle.
 LIBRARY_FOLDERS := common formats db sgt erf extract hazard workflow
 USES_common   :=
 USES_formats  := common
@@ -86,8 +87,7 @@ PREFIXES_workflow := wf_
 ALL_INCLUDES  := $(foreach d,$(LIBRARY_FOLDERS) cli,-I$(d))
 INCLUDES      := $(ALL_INCLUDES)
 folder_of      = $(firstword $(subst /, ,$(1)))
-is_command     = $(filter-out common/%,$(filter %_cli.c cli/%,$(1)))
-is_library     = $(if $(call is_command,$(1)),,$(filter $(call folder_of,$(1)),$(LIBRARY_FOLDERS)))
+is_library     = $(filter $(call folder_of,$(1)),$(LIBRARY_FOLDERS))
 layer_includes = $(if $(call is_library,$(1)),$(foreach d,$(call folder_of,$(1)) $(USES_$(call folder_of,$(1))),-I$(d)),$(ALL_INCLUDES))
 
 # Sources: every C file of a folder. common/cs_geo.c needs PROJ and common/cs_stage.c libcurl,

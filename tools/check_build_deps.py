@@ -4,7 +4,9 @@
 For every header of the toolkit, the objects whose source includes it (directly or through other
 headers, found by reading the #include lines here, independently of the compilers' dependency
 files) must all be rebuilt by `make -n -W HEADER all sgt-only` (make's "what if this file
-changed"). Run after a build (the dependency files must exist).
+changed"). Run after a build (the dependency files must exist). The SGT-only build's objects
+(build/sgt-only/) are compiled with CS_SGT_ONLY: an include inside `#ifndef CS_SGT_ONLY` is not
+theirs, one inside `#ifdef CS_SGT_ONLY` is theirs only (other conditionals count as taken).
 
 Usage: check_build_deps.py [--repo DIR] [--headers H ...]
 Prints each header whose includers would not all be rebuilt and exits 1 if there is any.
@@ -16,7 +18,32 @@ import re
 import subprocess
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+DIRECTIVE = re.compile(r'^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)')
+
+
+def include_names(text, sgt_only):
+    """The quoted #include names of TEXT that a build with (sgt_only) or without CS_SGT_ONLY
+    reads."""
+    names, stack = [], []  # stack: for each open conditional, whether this build reads it
+    for line in text.splitlines():
+        d = DIRECTIVE.match(line)
+        if d:
+            kind, word = d.group(1), d.group(2)
+            if kind in ("ifdef", "ifndef", "if"):
+                on = True
+                if word == "CS_SGT_ONLY" and kind != "if":
+                    on = sgt_only if kind == "ifdef" else not sgt_only
+                stack.append([on, word == "CS_SGT_ONLY" and kind != "if"])
+            elif kind == "else" and stack and stack[-1][1]:
+                stack[-1][0] = not stack[-1][0]
+            elif kind == "endif" and stack:
+                stack.pop()
+            continue
+        m = INCLUDE.match(line)
+        if m and all(on for on, _ in stack):
+            names.append(os.path.basename(m.group(1)))
+    return names
 FOLDERS = ["common", "formats", "db", "sgt", "erf", "extract", "hazard", "workflow", "cli",
            "tests/unit", "bench"]
 
@@ -40,17 +67,17 @@ def main():
 
     direct = {}
 
-    def includes(rel):
-        if rel not in direct:
+    def includes(rel, sgt_only):
+        if (rel, sgt_only) not in direct:
             with open(os.path.join(repo, rel), encoding="utf-8") as fh:
-                names = [os.path.basename(m.group(1)) for m in INCLUDE.finditer(fh.read())]
-            direct[rel] = [headers[n] for n in names if n in headers]
-        return direct[rel]
+                names = include_names(fh.read(), sgt_only)
+            direct[(rel, sgt_only)] = [headers[n] for n in names if n in headers]
+        return direct[(rel, sgt_only)]
 
-    def closure(rel):
+    def closure(rel, sgt_only):
         seen, todo = set(), [rel]
         while todo:
-            for h in includes(todo.pop()):
+            for h in includes(todo.pop(), sgt_only):
                 if h not in seen:
                     seen.add(h)
                     todo.append(h)
@@ -64,7 +91,7 @@ def main():
         if src is None:
             print(f"{obj}: no source {stem}.c or .cu")
             return 1
-        for h in closure(src):
+        for h in closure(src, "/sgt-only/obj/" in "/" + obj):
             users.setdefault(h, []).append(obj)
 
     todo = a.headers or sorted(headers.values())

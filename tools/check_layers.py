@@ -2,17 +2,21 @@
 """Checks the layers the Makefile declares (`make print-layers`; docs/architecture.md):
 
 1. the table has no cycle;
-2. every library file (not *_cli.c, not cli/) includes only headers of its own folder and of
-   the folders it uses (the compiler enforces this for .c files through their include paths;
-   headers are checked here, since a header may also be compiled from a command file);
-3. every library object refers only to symbols defined in its own folder or the folders it uses
-   (a declaration written by hand would get past the include paths, not past this);
+2. every file of a folder (its commands, *_cli.c, included) includes only headers of its own
+   folder and of the folders it uses (the compiler enforces this for .c and .cu files through
+   their include paths; headers are checked here, since a header may be compiled from elsewhere);
+3. every object of a folder refers only to symbols defined in its own folder or the folders it
+   uses (a declaration written by hand would get past the include paths, not past this);
 4. every name a library object exports starts with one of its folder's prefixes, and command
    objects export only their entry points (cs_*_main). C++ names (CUDA kernels) are not C API
-   and are left out.
+   and are left out;
+5. the folders' actual dependencies, from every #include line and every object's undefined
+   symbols (cli/ included), have no cycle, whatever the table says, but for the edges of
+   ALLOWED_EDGES below.
 
-Usage: check_layers.py [--repo DIR] [--build DIR] [--uses FOLDER=A,B ...]
---uses replaces a folder's row (the tests use it to show a violation is caught).
+Usage: check_layers.py [--repo DIR] [--build DIR] [--uses FOLDER=A,B ...] [--edge A=B ...]
+--uses replaces a folder's row, --edge adds a dependency of folder A on folder B as if a file of
+A included a header of B (the tests use them to show a violation or a new cycle is caught).
 Prints one line per violation and exits 1 if there is any, else prints a summary and exits 0.
 """
 import argparse
@@ -23,6 +27,14 @@ import subprocess
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# Dependencies between folders that may close a cycle, each with its reason: none today. The
+# cycles issue 19 named were broken by moving the shared code down (formats/srf, formats/
+# moment_tensor, common/cs_mpi_agree, erf/rupgen, common/cs_stage) or the composition up
+# (cli/cybershake.c puts `db disagg` together). A new edge here needs its reason and a plan.
+ALLOWED_EDGES = {
+    # ("from", "to"): "why",
+}
 
 
 def is_command(path):
@@ -68,27 +80,27 @@ def find_cycle(uses):
     return None
 
 
-def check_includes(repo, order, uses):
+def check_includes(repo, order, uses, edges):
     bad = []
     owner = {}
     for d in order + ["cli"]:
         for h in glob.glob(os.path.join(repo, d, "*.h")) + glob.glob(os.path.join(repo, d, "*.cuh")):
             owner[os.path.basename(h)] = d
-    for d in order:
+    for d in order + ["cli"]:
         files = []
         for ext in ("*.c", "*.h", "*.cu", "*.cuh"):
             files += glob.glob(os.path.join(repo, d, ext))
         for f in sorted(files):
             rel = os.path.relpath(f, repo)
-            if is_command(rel):
-                continue
-            allowed = set([d] + uses[d])
+            allowed = set([d] + uses[d]) if d in uses else None
             with open(f, encoding="utf-8") as fh:
                 text = fh.read()
             for m in INCLUDE.finditer(text):
                 h = os.path.basename(m.group(1))
                 o = owner.get(h)
-                if o is not None and o not in allowed:
+                if o is not None and o != d:
+                    edges.setdefault((d, o), f"{rel} includes {o}/{h}")
+                if o is not None and allowed is not None and o not in allowed:
                     line = text.count("\n", 0, m.start()) + 1
                     bad.append(f"{rel}:{line}: includes {o}/{h}, but layer {d} uses only "
                                f"{' '.join(uses[d]) or '(nothing)'}")
@@ -101,34 +113,44 @@ def nm(obj, defined):
     return [line.split()[-1] for line in out.splitlines() if line.strip()]
 
 
-def check_symbols(repo, build, order, uses, prefixes):
+def check_symbols(repo, build, order, uses, prefixes, edges):
     bad = []
     definer = {}
     objs = {}
-    for d in order + ["cli"]:
-        for o in sorted(glob.glob(os.path.join(build, "obj", d, "*.o"))):
-            rel = os.path.relpath(o, os.path.join(build, "obj"))
-            objs[rel] = d
-            for s in nm(o, True):
-                definer.setdefault(s, d)
+    # The objects the build makes now (not stale ones of files since moved).
+    listed = subprocess.run(["make", "-s", "--no-print-directory", "-C", repo, f"BUILD={build}",
+                             "print-objects"], check=True, capture_output=True, text=True).stdout
+    top = os.path.join(build, "obj") + os.sep
+    for o in sorted(set(listed.split())):
+        o = os.path.join(repo, o) if not os.path.isabs(o) else o
+        if not o.startswith(top) or not os.path.exists(o):
+            continue
+        rel = os.path.relpath(o, os.path.join(build, "obj"))
+        d = rel.split(os.sep)[0]
+        if d not in order + ["cli"]:
+            continue
+        objs[rel] = d
+        for s in nm(o, True):
+            definer.setdefault(s, d)
     if not objs:
         return [f"{build}/obj: no objects (build first: make all)"]
     nsym = 0
     for rel, d in objs.items():
         src = rel[:-2] + ".c"
         path = os.path.join(build, "obj", rel)
+        for s in nm(path, False):
+            o = definer.get(s)
+            if o is not None and o != d:
+                edges.setdefault((d, o), f"{src} uses {s} from {o}")
+            if d != "cli" and o is not None and o not in set([d] + uses[d]):
+                bad.append(f"{src}: uses {s} from {o}, but layer {d} uses only "
+                           f"{' '.join(uses[d]) or '(nothing)'}")
         if d == "cli" or is_command(src):
             for s in nm(path, True):
                 if not s.startswith("_Z") and not re.match(r"^(cs_\w+_main|main)$", s):
                     bad.append(f"{src}: exports {s}; a command file exports only cs_*_main "
                                "(make the rest static or move it into its library)")
             continue
-        allowed = set([d] + uses[d])
-        for s in nm(path, False):
-            o = definer.get(s)
-            if o is not None and o not in allowed:
-                bad.append(f"{src}: uses {s} from {o}, but layer {d} uses only "
-                           f"{' '.join(uses[d]) or '(nothing)'}")
         for s in nm(path, True):
             nsym += 1
             if s.startswith("_Z") or "." in s:  # C++ names, DW.ref.__gxx_personality_v0
@@ -144,6 +166,7 @@ def main():
     ap.add_argument("--repo", default=os.path.join(os.path.dirname(__file__), ".."))
     ap.add_argument("--build", default=None)
     ap.add_argument("--uses", action="append", default=[])
+    ap.add_argument("--edge", action="append", default=[])
     a = ap.parse_args()
     repo = os.path.abspath(a.repo)
     build = os.path.abspath(a.build or os.path.join(repo, "build"))
@@ -158,20 +181,37 @@ def main():
     cycle = find_cycle(uses)
     if cycle:
         problems.append("the layer table has a cycle: " + " -> ".join(cycle))
-    problems += check_includes(repo, order, uses)
-    res = check_symbols(repo, build, order, uses, prefixes)
+    edges = {}
+    problems += check_includes(repo, order, uses, edges)
+    res = check_symbols(repo, build, order, uses, prefixes, edges)
     if isinstance(res, list):
         problems += res
         nsym = 0
     else:
         problems += res[0]
         nsym = res[1]
+    for e in a.edge:
+        k, _, v = e.partition("=")
+        edges.setdefault((k, v), f"--edge {k}={v}")
+    graph = {}
+    for (x, y) in edges:
+        if (x, y) not in ALLOWED_EDGES:
+            graph.setdefault(x, []).append(y)
+    for x in graph:
+        graph[x].sort()
+    cycle = find_cycle(graph)
+    if cycle:
+        problems.append("a cycle between folders: " + " -> ".join(cycle) + " ("
+                        + "; ".join(edges[(cycle[i], cycle[i + 1])]
+                                    for i in range(len(cycle) - 1)) + ")")
     for p in problems:
         print(p)
     if problems:
         print(f"{len(problems)} layer violations")
         return 1
-    print(f"layers kept: {len(order)} library folders, no cycle, {nsym} exported names checked")
+    print(f"layers kept: {len(order)} library folders, no cycle in the table nor between the "
+          f"folders ({len(edges)} dependencies from includes and symbols, "
+          f"{len(ALLOWED_EDGES)} allowed to close a cycle), {nsym} exported names checked")
     return 0
 
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The code's structure, checked on the built tree: the layers the Makefile declares (no cycle,
-# includes and symbols within them, exported names with their layer's prefixes) and the build's
-# dependencies (touching a header rebuilds every object that includes it, CUDA included).
+# includes and symbols within them, commands included, exported names with their layer's
+# prefixes), no cycle between the folders' actual dependencies (includes and symbols), and the
+# build's dependencies (touching a header rebuilds every object that includes it, CUDA included).
 . "$(dirname "$0")/lib.sh"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
@@ -20,31 +21,47 @@ layers_violations_caught() {
     expect_rc 1 && expect_out "hazard/hazard_db.c: uses" && expect_out "includes erf/erf_db.h"
 }
 
+# A new dependency that closes a cycle between folders fails the check even where the table is
+# edited to allow it: db's command once offered hazard's disaggregation (hazard uses db), and a
+# stage's command that included the dispatcher's header would close stage -> cli -> stage.
+new_folder_cycle_caught() {
+    run "$py" "$REPO/tools/check_layers.py" --repo "$REPO" --uses db=common,hazard --edge db=hazard
+    expect_rc 1 && expect_out "a cycle between folders: " && expect_out "--edge db=hazard" || return 1
+    run "$py" "$REPO/tools/check_layers.py" --repo "$REPO" --edge erf=cli
+    expect_rc 1 && expect_out "a cycle between folders: " && expect_out "--edge erf=cli"
+}
+
 header_touch_rebuilds_includers() {
     run "$py" "$REPO/tools/check_build_deps.py" --repo "$REPO"
     expect_rc 0 && expect_out "touching each rebuilds every object that includes it"
 }
 
-# Without the CUDA object's dependency file (as before nvcc wrote one), the check fails: the
-# header sgt_q.h sizes arrays in sgt_state that the kernels use.
+# Without the CUDA objects' dependency files (as before nvcc wrote them, with header lists
+# written by hand in the Makefile), the check fails: the header sgt_q.h sizes arrays in
+# sgt_state that the kernels use, synth_gpu.h is the extractor's device interface.
 cuda_object_tracks_headers() {
     d="$REPO/build/obj/sgt/sgt_cuda.d"
-    if [ ! -f "$d" ]; then
+    e="$REPO/build/obj/extract/synth_gpu.d"
+    if [ ! -f "$d" ] || [ ! -f "$e" ]; then
         echo "no CUDA object in this build (no nvcc)" >"$T/skip"
         return 77
     fi
-    run "$py" "$REPO/tools/check_build_deps.py" --repo "$REPO" --headers sgt/sgt_q.h sgt/sgt_comm.h sgt/sgt_absorb.h
+    run "$py" "$REPO/tools/check_build_deps.py" --repo "$REPO" --headers sgt/sgt_q.h sgt/sgt_comm.h sgt/sgt_absorb.h extract/synth_gpu.h common/cs_cuda_check.h
     expect_rc 0 || return 1
     mv "$d" "$T/saved.d"
-    run "$py" "$REPO/tools/check_build_deps.py" --repo "$REPO" --headers sgt/sgt_q.h
+    mv "$e" "$T/saved_synth.d"
+    run "$py" "$REPO/tools/check_build_deps.py" --repo "$REPO" --headers sgt/sgt_q.h extract/synth_gpu.h
     rc=$RC
     mv "$T/saved.d" "$d"
+    mv "$T/saved_synth.d" "$e"
     RC=$rc
-    expect_rc 1 && expect_out "sgt/sgt_q.h: touching it does not rebuild build/obj/sgt/sgt_cuda.o"
+    expect_rc 1 && expect_out "sgt/sgt_q.h: touching it does not rebuild build/obj/sgt/sgt_cuda.o" &&
+        expect_out "extract/synth_gpu.h: touching it does not rebuild build/obj/extract/synth_gpu.o"
 }
 
 tcase layers_kept layers_kept
 tcase layers_violations_caught layers_violations_caught
+tcase new_folder_cycle_caught new_folder_cycle_caught
 tcase header_touch_rebuilds_includers header_touch_rebuilds_includers
 tcase cuda_object_tracks_headers cuda_object_tracks_headers
 tsummary
