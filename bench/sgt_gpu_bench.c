@@ -15,17 +15,7 @@
 #include <string.h>
 
 #include "cs_error.h"
-
-int sgt_cuda_copy_bench(double gbytes, double *gbps, cs_error *err);
-int sgt_cuda_copy_streams_bench(double gbytes, int ns, double *gbps, cs_error *err);
-int sgt_cuda_interleaved_bench(long n, int steps, double *sec_per_step, cs_error *err);
-void sgt_cuda_bench_layout(int align, int pad, int interleave);
-int sgt_cuda_kernel_bench(int nx, int ny, int nz, int visco, int nf, int steps, int planes, int tj,
-                          int tiled, double *sec_per_step, double sec_kernel[2], double *gbytes,
-                          cs_error *err);
-int sgt_cuda_mdiv_check(double *worst_rel, int *zero_ok, cs_error *err);
-int sgt_cuda_kernel_check(int nx, int ny, int nz, int visco, int steps, int planes, int tj,
-                          int tiled, const int margin[4], double *worst, cs_error *err);
+#include "sgt_cuda_bench.h"
 
 /* Tiled against plain on grids whose sizes are no multiple of the block or of the planes per
  * block, over the whole grid and over a region with margins (blocks overhanging it). Both use

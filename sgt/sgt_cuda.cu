@@ -42,6 +42,7 @@ extern "C" {
 #include "cs_cuda_check.h"
 #include "cs_log.h"
 #include "cs_progress.h"
+#include "sgt_cuda_bench.h"
 #include "sgt_run.h"
 }
 #include "sgt_gpu_rows.h"

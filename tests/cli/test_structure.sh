@@ -59,9 +59,27 @@ cuda_object_tracks_headers() {
         expect_out "extract/synth_gpu.h: touching it does not rebuild build/obj/extract/synth_gpu.o"
 }
 
+# The GPU targets come from CUDA_ARCH alone, for every CUDA object (the solver's in both builds,
+# the extractor's).
+cuda_arch_from_one_variable() {
+    if [ ! -f "$REPO/build/obj/sgt/sgt_cuda.d" ]; then
+        echo "no CUDA object in this build (no nvcc)" >"$T/skip"
+        return 77
+    fi
+    run make --no-print-directory -C "$REPO" -n -B CUDA_ARCH="sm_80 sm_100" build/obj/sgt/sgt_cuda.o build/obj/extract/synth_gpu.o build/sgt-only/obj/sgt/sgt_cuda.o
+    expect_rc 0 || return 1
+    n=$(grep -c -- '-gencode=arch=compute_80,code=\[sm_80,compute_80\] -gencode=arch=compute_100,code=\[sm_100,compute_100\]' "$T/out")
+    if [ "$n" != 3 ] || grep -q 'sm_90' "$T/out"; then
+        echo "    expected the targets of CUDA_ARCH on the 3 nvcc lines, got $n:" >&2
+        grep -- nvcc "$T/out" | head -3 >&2
+        return 1
+    fi
+}
+
 tcase layers_kept layers_kept
 tcase layers_violations_caught layers_violations_caught
 tcase new_folder_cycle_caught new_folder_cycle_caught
 tcase header_touch_rebuilds_includers header_touch_rebuilds_includers
 tcase cuda_object_tracks_headers cuda_object_tracks_headers
+tcase cuda_arch_from_one_variable cuda_arch_from_one_variable
 tsummary
