@@ -120,8 +120,11 @@ endif
 # CUDA_ARCH may list several targets (make CUDA_ARCH="sm_90 sm_100"): each gets its machine code
 # and PTX.
 CUDA_GENCODE := $(foreach a,$(CUDA_ARCH),-gencode=arch=compute_$(a:sm_%=%),code=[$(a),compute_$(a:sm_%=%)])
+# -Wmissing-declarations is C++'s -Wmissing-prototypes: an exported host function of a .cu file
+# has its declaration (its header) in view.
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_GENCODE) --Werror all-warnings \
-             -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-fopenmp $(NVCC_EXTRA)
+             -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function,-Wmissing-declarations,-fopenmp \
+             $(NVCC_EXTRA)
 
 FULL_SRC := $(COMMON_CORE) $(COMMON_FULL) $(FORMATS_SRC) $(DB_SRC) $(SGT_SRC) $(EXTRACT_SRC) $(ERF_SRC) $(HAZARD_SRC) $(WORKFLOW_SRC) $(NOCUDA_SRC) $(NOCUDA_EXTRACT_SRC)
 TEST_SRC := $(wildcard tests/unit/*.c)
