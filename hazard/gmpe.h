@@ -14,6 +14,9 @@
 typedef struct {
     double ln_median; /* ln of the median (g) */
     double sigma;     /* ln standard deviation */
+    /* its between-event (tau) and within-event (phi) parts, sigma^2 = tau^2 + phi^2: filled by
+     * CB14 and ASK14; gmpe_eval sets them NAN for the models that give only sigma */
+    double tau, phi;
 } gmpe_value;
 
 int gmpe_sadigh97_rock(double period, double mag, double rrup_km, double rake, gmpe_value *out,
@@ -43,9 +46,22 @@ typedef struct {
     double vs30;                /* m/s */
     int vs30_measured;
     double z1_m; /* depth to Vs 1 km/s (m); NAN: unknown */
+    /* for CB14 and ASK14; NAN: unknown, each model's own estimate (below) */
+    double width;   /* down-dip width of the rupture (km) */
+    double zhyp;    /* hypocentre depth (km) */
+    double z2p5_km; /* depth to Vs 2.5 km/s (km) */
+    double ry0;     /* distance off the ends of the rupture along strike (km) */
 } gmpe_scenario;
 
 int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
+/* Idriss (2014), NGA-West2: ln y = a1 + a2 M + a3 (8.5 - M)^2 - (b1 + b2 M) ln(Rrup + 10)
+ * + xi ln(min(Vs30, 1200)) + gamma Rrup + phi F_RV, coefficients for M <= 6.75 and M > 6.75,
+ * reverse for 30 < rake < 150. The model is defined for Vs30 >= 450 m/s; softer sites are
+ * evaluated by the same formula (an extrapolation). Total sigma only: 1.18 + 0.035 ln T - 0.06 M,
+ * T limited to 0.05..3 s (PGA as 0.05 s), M to 5..7.5. Uses M, rake, Rrup and Vs30. Periods 0
+ * (PGA) and 0.01 to 10 s, ln y interpolated linearly in ln T between the 21 tabulated. */
+int gmpe_i14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
 /* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
  * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
@@ -53,6 +69,6 @@ int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *
 const char *gmpe_label(const char *name);
 int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
               cs_error *err);
-#define GMPE_NAMES "bssa14, sadigh97, cy14"
+#define GMPE_NAMES "bssa14, sadigh97, cy14, i14"
 
 #endif
