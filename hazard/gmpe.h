@@ -63,12 +63,25 @@ int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *
  * (PGA) and 0.01 to 10 s, ln y interpolated linearly in ln T between the 21 tabulated. */
 int gmpe_i14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
+/* Campbell and Bozorgnia (2014), NGA-West2, California/global (no Japan or regional terms):
+ * magnitude, geometric attenuation on Rrup, style of faulting (rake), the hanging-wall term
+ * (Rx, Rrup, Rjb, M, Ztor, dip and the rupture's width), hypocentre depth, dip and anelastic
+ * terms; the shallow site response on Vs30, nonlinear below k1 and driven by A1100 (the PGA on
+ * rock of 1100 m/s), and the basin term on Z2.5. Unknown (NAN) values are the paper's
+ * estimates: Z2.5 (km) = exp(7.089 - 1.144 ln Vs30) (California); width = min(sqrt(10^((M -
+ * 4.07) / 0.98)), (15 km - Ztor) / sin(dip)); Zhyp = Ztor + exp(min(min(-4.317 + 0.984 M, 2.325)
+ * + min(0.0445 (dip - 40), 0), ln(0.9 width sin(dip)))). Sigma from tau and phi by magnitude
+ * with the site response's dependence on A1100 (alpha), tau and phi kept. SA at T <= 0.25 s
+ * is not allowed below PGA. Periods 0 (PGA) and 0.01 to 10 s, interpolated linearly in ln T
+ * between the 21 tabulated. */
+int gmpe_cb14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
 /* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
  * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
  * name. */
 const char *gmpe_label(const char *name);
 int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
               cs_error *err);
-#define GMPE_NAMES "bssa14, sadigh97, cy14, i14"
+#define GMPE_NAMES "bssa14, sadigh97, cy14, i14, cb14"
 
 #endif
