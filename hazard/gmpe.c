@@ -198,6 +198,7 @@ const char *gmpe_label(const char *name) {
            : !strcmp(name, "cy14")     ? "CY14"
            : !strcmp(name, "i14")      ? "I14"
            : !strcmp(name, "cb14")     ? "CB14"
+           : !strcmp(name, "ask14")    ? "ASK14"
                                        : NULL;
 }
 
@@ -211,5 +212,6 @@ int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_valu
     if (!strcmp(name, "cy14")) return gmpe_cy14(period, s, out, err);
     if (!strcmp(name, "i14")) return gmpe_i14(period, s, out, err);
     if (!strcmp(name, "cb14")) return gmpe_cb14(period, s, out, err);
+    if (!strcmp(name, "ask14")) return gmpe_ask14(period, s, out, err);
     return cs_error_input(err, "--gmpe", NULL, name, "models: " GMPE_NAMES);
 }

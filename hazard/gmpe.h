@@ -76,12 +76,24 @@ int gmpe_i14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *e
  * between the 21 tabulated. */
 int gmpe_cb14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
+/* Abrahamson, Silva and Kamai (2014), NGA-West2, California (no regional terms; no aftershock
+ * term): the base form on M and Rrup with the large-distance term, style of faulting (rake), the
+ * hanging-wall term (Rx > 0, dip < 90: dip, M, Rx against the width, Ztor, and the taper on Ry0,
+ * or where Ry0 is unknown (NAN) the paper's taper on Rjb), the Ztor term, the site response on
+ * Vs30 (nonlinear below Vlin, driven by Sa1180, the same period's value on rock of 1180 m/s)
+ * and the soil-depth term on Z1.0 (m) against its California reference for the Vs30 (no term
+ * when Z1.0 is unknown, NAN). Width unknown: min(18 / sin(dip), 10^(-1.75 + 0.45 M)) km (the
+ * NGA-West2 spreadsheet's). Sigma from phi (by whether Vs30 was measured) and tau by magnitude,
+ * with the site response's derivative; tau and phi kept. Periods 0 (PGA) and 0.01 to 10 s,
+ * interpolated linearly in ln T between the 22 tabulated. */
+int gmpe_ask14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
 /* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
  * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
  * name. */
 const char *gmpe_label(const char *name);
 int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
               cs_error *err);
-#define GMPE_NAMES "bssa14, sadigh97, cy14, i14, cb14"
+#define GMPE_NAMES "bssa14, sadigh97, cy14, i14, cb14, ask14"
 
 #endif

@@ -67,7 +67,7 @@ def main():
     ncond = names.index("result_type")
     feats = []
     for r in body:
-        d = {h: r[i].strip() for i, h in enumerate(names)}
+        d = {h: v.strip() for h, v in zip(names, r)}
         feats.append({(a, model["features"][a](d), b, model["features"][b](d))
                       for a, b in model["pairs"]})
     need = set().union(*feats)
