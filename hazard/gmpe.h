@@ -88,12 +88,17 @@ int gmpe_cb14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *
  * interpolated linearly in ln T between the 22 tabulated. */
 int gmpe_ask14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
-/* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
- * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
- * name. */
+/* The models by the names the command line takes: "bssa14" (M, rake, Rjb, Vs30), "sadigh97"
+ * (rock: M, rake, Rrup), "cy14" (M, rake, dip, Ztor, Rrup, Rjb, Rx, Vs30, Z1.0), "i14" (M, rake,
+ * Rrup, Vs30), "cb14" (M, rake, dip, Ztor, width, Zhyp, Rrup, Rjb, Rx, Vs30, Z2.5), "ask14" (M,
+ * rake, dip, Ztor, width, Rrup, Rjb, Rx, Ry0, Vs30, Z1.0); the label plots and datasets use,
+ * NULL for an unknown name. gmpe_eval sets tau and phi NAN before the model fills them. */
 const char *gmpe_label(const char *name);
 int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
               cs_error *err);
 #define GMPE_NAMES "bssa14, sadigh97, cy14, i14, cb14, ask14"
+/* Models one command compares at most (the five NGA-West2 models at once) */
+#define GMPE_MAX_MODELS     5
+#define GMPE_MAX_MODELS_STR "5"
 
 #endif
