@@ -74,6 +74,13 @@ t_curve_stored_exported_drawn_and_recomputed() {
     # recomputing a curve replaces it
     "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' >/dev/null || return 1
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 4 ] || return 1
+    # the five NGA-West2 models at once, from the run's ruptures (width from the surface, Zhyp,
+    # Z1.0, Z2.5 and Ry0 the models' defaults); a sixth model is one too many
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe ask14,bssa14,cb14,cy14,i14 --vs30 400 --plot n.svg
+    expect_rc 0 && expect_out "ASK14 (Vs30 400 m/s)" && expect_out "CB14 (Vs30 400 m/s)" && expect_out "I14 (Vs30 400 m/s)" || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(DISTINCT Hazard_Dataset_ID) FROM Hazard_Curves WHERE IM_Type_ID = 1")" = 7 ] || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe ask14,bssa14,cb14,cy14,i14,sadigh97
+    expect_rc 1 && expect_err "at most 5 models" || return 1
 }
 
 t_bad_requests_name_the_problem() {
@@ -312,8 +319,8 @@ t_gmpe_curve_recomputed() {
     run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe bssa14,sadigh97,cy14 \
         --plot g.png --ruptures r.csv
     expect_rc 0 && [ -s g.png ] && expect_out "ruptures and distances: r.csv" && expect_out "CY14 (curve" || return 1
-    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe ask14
-    expect_rc 1 && expect_err "models: bssa14, sadigh97, cy14" || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'PGA RotD50' --gmpe nga99
+    expect_rc 1 && expect_err "models: bssa14, sadigh97, cy14, i14, cb14, ask14" || return 1
     # four sigma rules of Sadigh, BSSA14 and CY14; the second untruncated Sadigh replaced the first
     [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Curves WHERE Run_ID IS NULL AND Site_ID = 1")" = 6 ] || return 1
     "$PY" - <<'PYEOF' || return 1
