@@ -70,7 +70,7 @@ static const char css[] =
     "h3{margin-top:1.5em}table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
     "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
     "th{background:#eef}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    "figure{display:inline-block;width:calc(50% - 1em);margin:.5em 1em .5em 0;vertical-align:top}"
+    "figure{display:inline-block;width:calc(50% - 1.6em);margin:.5em 1em .5em 0;vertical-align:top}"
     "figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.85em;color:#555}"
     "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}"
     "code{font-size:.9em}.note{color:#a40}nav a{margin-right:1em}";

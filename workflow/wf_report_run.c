@@ -93,7 +93,7 @@ static void curves(wf_report_ctx *c, const hazard_run *run) {
     while (more || n > 0) {
         long long t = more ? sqlite3_column_int64(st, 1) : -2;
         if (n > 0 && t != type) { /* the previous IM type's plot */
-            char name[64], path[4200], xlabel[128], title[160], cap[256];
+            char name[64], path[4200], xlabel[128], title[160], cap[1024];
             snprintf(name, sizeof name, "curve_run%lld_im%lld.png", run->run_id, type);
             wf_report_path(c, name, path, sizeof path);
             snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, units);
@@ -101,10 +101,12 @@ static void curves(wf_report_ctx *c, const hazard_run *run) {
             if (hazard_plot_curves(path, title, xlabel, pc, n, &err)) {
                 wf_report_note(c, "hazard curve", &err);
             } else {
-                snprintf(cap, sizeof cap,
-                         "Hazard curve%s of %s, %s: annual probability of "
-                         "exceedance",
-                         n > 1 ? "s" : "", run->site, imname);
+                int len = snprintf(cap, sizeof cap,
+                                   "Hazard curves of %s, %s (annual probability of exceedance): ",
+                                   run->site, imname);
+                for (int q = 0; q < n && len > 0 && (size_t)len < sizeof cap; q++)
+                    len += snprintf(cap + len, sizeof cap - (size_t)len, "%s%s", q ? ", " : "",
+                                    labels[q]);
                 wf_report_figure(c, name, cap);
                 c->images++;
             }

@@ -9,7 +9,7 @@
 export REPO
 
 study() {
-    make_study && make_config || return 1
+    make_study && make_config "gmpe = bssa14" || return 1
     "$CS" run DEMO --study s.sqlite --config run.cfg >run.out 2>run.err || { cat run.err >&2; return 1; }
 }
 
@@ -57,7 +57,7 @@ for k, v in kinds.items():
     assert v, f"no {k} plot in the report"
 # every PNG written is shown
 assert sorted(f for f in os.listdir("rep") if f.endswith(".png")) == sorted(imgs), "a plot is not shown"
-for want in ("DEMO, run 1", "Provenance", "configuration SHA-256", "seismograms", "SA(5) RotD50"):
+for want in ("DEMO, run 1", "Provenance", "GMPE BSSA14", "configuration SHA-256", "seismograms", "SA(5) RotD50"):
     assert want in text, f"the page lacks {want!r}"
 sizes = {"map_": (900, 660), "curve_": (760, 560), "uhs_": (760, 560), "disagg_": (980, 760), "seis_": (900, 600)}
 for k, v in kinds.items():
