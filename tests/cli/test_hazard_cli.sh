@@ -195,7 +195,9 @@ t_disaggregation_stored_and_recomputed() {
     make_study || return 1
     run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --top 100 --plot d.png
     expect_rc 0 && expect_out "mean M" && expect_out "share %" || { cat "$T/out" "$T/err" >&2; return 1; }
-    [ -s d.png ] || return 1
+    # the M x Rrup bars stacked by epsilon: the plot's size, and drawn (not blank: the bars'
+    # five epsilon colours, shaded faces, text)
+    "$PY" "$REPO/tests/cli/png_check.py" d.png 980 760 100 || return 1
     "$PY" - <<'PYEOF' || return 1
 import math, sqlite3
 db = sqlite3.connect("s.sqlite")
@@ -282,14 +284,20 @@ t_map_and_uhs_agree_with_the_disaggregation() {
     expect_rc 0 || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot map.png --csv map.csv
     expect_rc 0 && expect_out "IDLE" && expect_out "(no finished run)" || return 1
-    [ -s map.png ] || return 1
+    "$PY" "$REPO/tests/cli/png_check.py" map.png 900 660 100 || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot map.svg
     expect_rc 0 && grep -q "<svg" map.svg || return 1
     # an IM the study lacks: the error alone, no part of a table before it
     run "$CS" hazard map s.sqlite --im 'RotD50 2' --poe '2% in 50 yr'
     expect_rc 1 && expect_err "no such intensity measure" && [ ! -s "$T/out" ] || return 1
     run "$CS" hazard uhs s.sqlite DEMO --poe '2% in 50 yr' --poe '10% in 50 yr' --plot uhs.png --csv uhs.csv
-    expect_rc 0 && [ -s uhs.png ] || return 1
+    expect_rc 0 && "$PY" "$REPO/tests/cli/png_check.py" uhs.png 760 560 20 || return 1
+    # one site with a run: the colour bar spans the value /sqrt(2) to x sqrt(2), not a range
+    # made up (its tick labels are the 1-9 x 10^k inside it)
+    sqlite3 s.sqlite "DELETE FROM PeakAmplitudes WHERE Run_ID = 2; DELETE FROM Hazard_Rupture_Values WHERE Run_ID = 2;
+        UPDATE CyberShake_Runs SET Status = 'Initial' WHERE Run_ID = 2" || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --plot one.png --csv one.csv
+    expect_rc 0 && "$PY" "$REPO/tests/cli/png_check.py" one.png 900 660 100 || { cat "$T/err" >&2; return 1; }
     "$PY" - <<'PYEOF' || return 1
 import csv, sqlite3
 db = sqlite3.connect("s.sqlite")
