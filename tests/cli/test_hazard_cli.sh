@@ -426,7 +426,7 @@ PYEOF
     expect_rc 0 && expect_out "7850 grid points x 1 depths, 150 magnitude bins" || return 1
     run "$CS" erf add-area s.sqlite --name peer --polygon circle.csv --mfd 0.01,1,5,6 --source-id 7
     expect_rc 1 && expect_err "already has a source 7" || return 1
-    run "$CS" hazard peer 10 --area-step 2 --csv p10.csv
+    run "$CS" hazard peer 10 --area-step 2 --edition 2010 --csv p10.csv
     expect_rc 0 || return 1
     for s in A1 A2 A3 A4; do
         run "$CS" hazard gmpe-curve s.sqlite $s --erf peer --im 'PGA RotD50' --gmpe sadigh97 \
