@@ -38,6 +38,7 @@
          "check a site's SGT files (with their own checksums), record them"},                      \
         {"run", cs_run_cli_main, "run a site (or a list) end to end, resumable, local or Slurm"},  \
         {"status", cs_status_cli_main, "the workflow's runs and steps"},                           \
+        {"report", cs_report_cli_main, "a static HTML report of a study: maps, curves, plots"},    \
         {"stage", cs_stage_cli_main, "fetch inputs from URLs, push products (libcurl)"},           \
         CYBERSHAKE_SGT_COMMANDS
 #endif
