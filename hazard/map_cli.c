@@ -47,6 +47,8 @@ int cs_hazard_map_main(int argc, char **argv) {
     double *lat = lon + nsites, *val = lon + 2 * nsites;
     int n = 0, rc = 0;
     char units[32] = "", imname[64];
+    cs_error band; /* why a site was left out for its band (the last) */
+    cs_error_clear(&band);
     hazard_im_name(&im, imname, sizeof imname);
     /* the table is printed whole once every site's value is known: an error names itself
      * alone, not after half a table */
@@ -66,6 +68,13 @@ int cs_hazard_map_main(int argc, char **argv) {
                     sites[i].lon, sites[i].lat, "-");
             continue;
         }
+        /* a site whose run does not resolve the IM is left out, saying why */
+        if (hazard_im_band(&run, &im, &e)) {
+            fprintf(t, "  %-16s %11.5f %10.5f  %-8lld (outside the run's band, fmax %g Hz)\n",
+                    sites[i].short_name, sites[i].lon, sites[i].lat, run.run_id, run.max_frequency);
+            band = e;
+            continue;
+        }
         double level;
         rc = hazard_im_type(db, &run, &im, &type, units, sizeof units, &err) ||
              site_level(db, &run, type, annual, &level, &err);
@@ -79,9 +88,13 @@ int cs_hazard_map_main(int argc, char **argv) {
     fclose(t);
     if (!rc) fputs(table, stdout);
     free(table);
-    if (!rc && n == 0)
+    if (!rc && n == 0 && band.status != CS_OK) { /* every run there is outside the band */
+        err = band;
+        rc = 1;
+    } else if (!rc && n == 0) {
         rc = cs_error_input(&err, argv[first], "sites", NULL,
                             "no site of the study has a finished run ('cybershake run')");
+    }
     if (!rc && csv) {
         cs_atomic_file a;
         rc = cs_atomic_open(&a, csv, &err);
