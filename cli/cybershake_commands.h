@@ -17,6 +17,7 @@ int cs_status_cli_main(int argc, char **argv);
 int cs_stage_cli_main(int argc, char **argv);
 int cs_check_cli_main(int argc, char **argv);
 int cs_mpirun_cli_main(int argc, char **argv);
+int cs_report_cli_main(int argc, char **argv);
 
 #define CYBERSHAKE_SGT_COMMANDS                                                                    \
     {"mesh", cs_mesh_cli_main, "sample a velocity model onto the grid (material file)"},           \
@@ -40,6 +41,7 @@ int cs_mpirun_cli_main(int argc, char **argv);
          "check a site's SGT files (with their own checksums), record them"},                      \
         {"run", cs_run_cli_main, "run a site (or a list) end to end, resumable, local or Slurm"},  \
         {"status", cs_status_cli_main, "the workflow's runs and steps"},                           \
+        {"report", cs_report_cli_main, "a static HTML report of a study: maps, curves, plots"},    \
         {"stage", cs_stage_cli_main, "fetch inputs from URLs, push products (libcurl)"},           \
         CYBERSHAKE_SGT_COMMANDS
 #endif

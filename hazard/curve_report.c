@@ -17,8 +17,8 @@
  * curve by the same integrator, stored as a curve of the run under a dataset naming the model. */
 static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, const hazard_im *im,
                        long long type_id, const char *list, double vs30, double trunc,
-                       const double *levels, int nlev, char names[4][32],
-                       double annual[4][HAZARD_MAX_LEVELS], int *ng, cs_error *err) {
+                       const double *levels, int nlev, char names[GMPE_MAX_MODELS][32],
+                       double annual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS], int *ng, cs_error *err) {
     if (strcmp(im->measure, "SA") && strcmp(im->measure, "PGA"))
         return cs_error_input(err, "--gmpe", NULL, list, "GMPE curves are for SA and PGA");
     char buf[128];
@@ -29,14 +29,21 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
     hazard_rupture *rups = malloc(sizeof *rups * n);
     int rc = sc && lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     for (long q = 0; q < set->n && !rc; q++) {
-        sc[q] = (gmpe_scenario){.mag = set->mag[q], .vs30 = vs30, .z1_m = NAN};
+        sc[q] = (gmpe_scenario){.mag = set->mag[q],
+                                .vs30 = vs30,
+                                .z1_m = NAN,
+                                .width = NAN,
+                                .zhyp = NAN,
+                                .z2p5_km = NAN,
+                                .ry0 = NAN};
         rc = hazard_rupture_scenario(db, run, set->source[q], set->rupture[q], &sc[q], err);
     }
     double period = strcmp(im->measure, "PGA") ? im->period : 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
-        if (*ng == 4) {
-            rc = cs_error_input(err, "--gmpe", NULL, list, "at most 4 models");
+        if (*ng == GMPE_MAX_MODELS) {
+            rc =
+                cs_error_input(err, "--gmpe", NULL, list, "at most " GMPE_MAX_MODELS_STR " models");
             break;
         }
         const char *label = gmpe_label(t);
@@ -111,8 +118,8 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &curve_id, err);
     /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
     int ng = 0;
-    char gnames[4][32];
-    static double gannual[4][HAZARD_MAX_LEVELS];
+    char gnames[GMPE_MAX_MODELS][32];
+    static double gannual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS];
     double vs30 = isnan(vs30_opt) ? hazard_site_vs30(db, &run) : vs30_opt;
     if (isnan(vs30)) vs30 = 760;
     if (!rc && compare)
@@ -129,8 +136,8 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
         snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, units);
         snprintf(label, sizeof label, "CyberShake (%ld ruptures, %ld variations)", set.n,
                  set.nvalues);
-        plot_curve pc[5] = {{label, levels, annual, nlev}};
-        char glabels[4][96];
+        plot_curve pc[1 + GMPE_MAX_MODELS] = {{label, levels, annual, nlev}};
+        char glabels[GMPE_MAX_MODELS][96];
         for (int g = 0; g < ng; g++) {
             snprintf(glabels[g], sizeof glabels[g], "%s (Vs30 %g m/s, same ruptures)", gnames[g],
                      vs30);

@@ -8,7 +8,7 @@
 
 #include "cs_strutil.h"
 #include "hazard_db.h"
-#include "hazard_plot.h"
+#include "disagg_plot.h"
 
 typedef struct {
     long idx;
@@ -38,7 +38,8 @@ static int store_disagg(cs_db *db, const hazard_run *run, long long type_id, con
         sqlite3_bind_int64(st, 1, run->run_id);
         sqlite3_bind_int64(st, 2, type_id);
         sqlite3_bind_text(st, 3, target, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "replacing the disaggregation", err);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = cs_db_fail(db, "replacing the disaggregation", err);
     }
     sqlite3_finalize(st);
     st = NULL;
@@ -176,39 +177,6 @@ static int print_mr_table(FILE *out, const disagg_bins *b, const disagg_result *
     return 0;
 }
 
-/* The M x Rrup shares drawn as a grid. */
-static int plot_mr(FILE *out, const char *plot, const char *title, const disagg_bins *b,
-                   const double *mr, int m0, int m1, int r1, cs_error *err) {
-    int rc = 0;
-    int nx = m1 - m0 + 1, ny = r1 + 1;
-    char(*xn)[32] = calloc((size_t)nx, 32), (*yn)[32] = calloc((size_t)ny, 32);
-    const char **xp = calloc((size_t)nx, sizeof *xp), **yp = calloc((size_t)ny, sizeof *yp);
-    double *v = calloc((size_t)nx * ny, sizeof(double));
-    if (xn && yn && xp && yp && v) {
-        for (int i = 0; i < nx; i++) {
-            bin_name(xn[i], 32, b->m, m0 + i, "");
-            xp[i] = xn[i];
-            for (int j = 0; j < ny; j++)
-                v[i * ny + j] = mr[(m0 + i) * b->nr + j];
-        }
-        for (int j = 0; j < ny; j++) {
-            bin_name(yn[j], 32, b->r, j, " km");
-            yp[j] = yn[j];
-        }
-        plot_grid_spec g = {title, "magnitude", "Rrup", nx, ny, xp, yp, v};
-        rc = hazard_plot_grid(plot, &g, err);
-        if (!rc) fprintf(out, "  plot: %s\n", plot);
-    } else {
-        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    }
-    free(xn);
-    free(yn);
-    free(xp);
-    free(yp);
-    free(v);
-    return rc;
-}
-
 int disagg_report(const disagg_request *rq, FILE *out, cs_error *err) {
     const char *imtext = rq->im, *poetext = rq->poe, *plot = rq->plot;
     double level = rq->level;
@@ -268,10 +236,11 @@ int disagg_report(const disagg_request *rq, FILE *out, cs_error *err) {
     int m0 = b.nm, m1 = -1, r1 = -1;
     if (!rc) rc = print_mr_table(out, &b, &d, &mr, &m0, &m1, &r1, err);
     if (!rc && plot && m1 >= m0) {
-        char title[160];
-        snprintf(title, sizeof title, "%s, run %lld: %s at %.3g %s (share %%)", run.site,
-                 run.run_id, imname, level, units);
-        rc = plot_mr(out, plot, title, &b, mr, m0, m1, r1, err);
+        disagg_plot_info in = {run.site, imname,   units,     run.run_id, target,
+                               level,    annual,   d.mean_m,  d.mean_r,   d.mean_eps,
+                               d.mode_m, d.mode_r, d.mode_eps};
+        rc = disagg_plot(plot, &in, &b, d.bins, err);
+        if (!rc) fprintf(out, "  plot: %s\n", plot);
     }
     free(mr);
     free(rk);

@@ -196,6 +196,9 @@ const char *gmpe_label(const char *name) {
     return !strcmp(name, "bssa14")     ? "BSSA14"
            : !strcmp(name, "sadigh97") ? "Sadigh et al. 1997"
            : !strcmp(name, "cy14")     ? "CY14"
+           : !strcmp(name, "i14")      ? "I14"
+           : !strcmp(name, "cb14")     ? "CB14"
+           : !strcmp(name, "ask14")    ? "ASK14"
                                        : NULL;
 }
 
@@ -205,6 +208,10 @@ int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_valu
         return gmpe_bssa14(period, s->mag, s->rjb, s->rake, s->vs30, out, err);
     if (!strcmp(name, "sadigh97"))
         return gmpe_sadigh97_rock(period, s->mag, s->rrup, s->rake, out, err);
+    out->tau = out->phi = NAN;
     if (!strcmp(name, "cy14")) return gmpe_cy14(period, s, out, err);
+    if (!strcmp(name, "i14")) return gmpe_i14(period, s, out, err);
+    if (!strcmp(name, "cb14")) return gmpe_cb14(period, s, out, err);
+    if (!strcmp(name, "ask14")) return gmpe_ask14(period, s, out, err);
     return cs_error_input(err, "--gmpe", NULL, name, "models: " GMPE_NAMES);
 }

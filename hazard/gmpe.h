@@ -14,6 +14,9 @@
 typedef struct {
     double ln_median; /* ln of the median (g) */
     double sigma;     /* ln standard deviation */
+    /* its between-event (tau) and within-event (phi) parts, sigma^2 = tau^2 + phi^2: filled by
+     * CB14 and ASK14; gmpe_eval sets them NAN for the models that give only sigma */
+    double tau, phi;
 } gmpe_value;
 
 int gmpe_sadigh97_rock(double period, double mag, double rrup_km, double rake, gmpe_value *out,
@@ -43,16 +46,59 @@ typedef struct {
     double vs30;                /* m/s */
     int vs30_measured;
     double z1_m; /* depth to Vs 1 km/s (m); NAN: unknown */
+    /* for CB14 and ASK14; NAN: unknown, each model's own estimate (below) */
+    double width;   /* down-dip width of the rupture (km) */
+    double zhyp;    /* hypocentre depth (km) */
+    double z2p5_km; /* depth to Vs 2.5 km/s (km) */
+    double ry0;     /* distance off the ends of the rupture along strike (km) */
 } gmpe_scenario;
 
 int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
-/* The models by the names the command line takes: "bssa14" (Rjb, Vs30), "sadigh97" (rock,
- * Rrup), "cy14" (all of the scenario); the label plots and datasets use, NULL for an unknown
- * name. */
+/* Idriss (2014), NGA-West2: ln y = a1 + a2 M + a3 (8.5 - M)^2 - (b1 + b2 M) ln(Rrup + 10)
+ * + xi ln(min(Vs30, 1200)) + gamma Rrup + phi F_RV, coefficients for M <= 6.75 and M > 6.75,
+ * reverse for 30 < rake < 150. The model is defined for Vs30 >= 450 m/s; softer sites are
+ * evaluated by the same formula (an extrapolation). Total sigma only: 1.18 + 0.035 ln T - 0.06 M,
+ * T limited to 0.05..3 s (PGA as 0.05 s), M to 5..7.5. Uses M, rake, Rrup and Vs30. Periods 0
+ * (PGA) and 0.01 to 10 s, ln y interpolated linearly in ln T between the 21 tabulated. */
+int gmpe_i14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
+/* Campbell and Bozorgnia (2014), NGA-West2, California/global (no Japan or regional terms):
+ * magnitude, geometric attenuation on Rrup, style of faulting (rake), the hanging-wall term
+ * (Rx, Rrup, Rjb, M, Ztor, dip and the rupture's width), hypocentre depth, dip and anelastic
+ * terms; the shallow site response on Vs30, nonlinear below k1 and driven by A1100 (the PGA on
+ * rock of 1100 m/s), and the basin term on Z2.5. Unknown (NAN) values are the paper's
+ * estimates: Z2.5 (km) = exp(7.089 - 1.144 ln Vs30) (California); width = min(sqrt(10^((M -
+ * 4.07) / 0.98)), (15 km - Ztor) / sin(dip)); Zhyp = Ztor + exp(min(min(-4.317 + 0.984 M, 2.325)
+ * + min(0.0445 (dip - 40), 0), ln(0.9 width sin(dip)))). Sigma from tau and phi by magnitude
+ * with the site response's dependence on A1100 (alpha), tau and phi kept. SA at T <= 0.25 s
+ * is not allowed below PGA. Periods 0 (PGA) and 0.01 to 10 s, interpolated linearly in ln T
+ * between the 21 tabulated. */
+int gmpe_cb14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
+/* Abrahamson, Silva and Kamai (2014), NGA-West2, California (no regional terms; no aftershock
+ * term): the base form on M and Rrup with the large-distance term, style of faulting (rake), the
+ * hanging-wall term (Rx > 0, dip < 90: dip, M, Rx against the width, Ztor, and the taper on Ry0,
+ * or where Ry0 is unknown (NAN) the paper's taper on Rjb), the Ztor term, the site response on
+ * Vs30 (nonlinear below Vlin, driven by Sa1180, the same period's value on rock of 1180 m/s)
+ * and the soil-depth term on Z1.0 (m) against its California reference for the Vs30 (no term
+ * when Z1.0 is unknown, NAN). Width unknown: min(18 / sin(dip), 10^(-1.75 + 0.45 M)) km (the
+ * NGA-West2 spreadsheet's). Sigma from phi (by whether Vs30 was measured) and tau by magnitude,
+ * with the site response's derivative; tau and phi kept. Periods 0 (PGA) and 0.01 to 10 s,
+ * interpolated linearly in ln T between the 22 tabulated. */
+int gmpe_ask14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+
+/* The models by the names the command line takes: "bssa14" (M, rake, Rjb, Vs30), "sadigh97"
+ * (rock: M, rake, Rrup), "cy14" (M, rake, dip, Ztor, Rrup, Rjb, Rx, Vs30, Z1.0), "i14" (M, rake,
+ * Rrup, Vs30), "cb14" (M, rake, dip, Ztor, width, Zhyp, Rrup, Rjb, Rx, Vs30, Z2.5), "ask14" (M,
+ * rake, dip, Ztor, width, Rrup, Rjb, Rx, Ry0, Vs30, Z1.0); the label plots and datasets use,
+ * NULL for an unknown name. gmpe_eval sets tau and phi NAN before the model fills them. */
 const char *gmpe_label(const char *name);
 int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_value *out,
               cs_error *err);
-#define GMPE_NAMES "bssa14, sadigh97, cy14"
+#define GMPE_NAMES "bssa14, sadigh97, cy14, i14, cb14, ask14"
+/* Models one command compares at most (the five NGA-West2 models at once) */
+#define GMPE_MAX_MODELS     5
+#define GMPE_MAX_MODELS_STR "5"
 
 #endif

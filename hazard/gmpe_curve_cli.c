@@ -15,7 +15,7 @@
 int cs_hazard_gmpe_curve_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard gmpe-curve STUDY SITE --erf NAME --im 'RotD50 3.0'\n"
-        "          [--gmpe bssa14,sadigh97,cy14] [--vs30 M/S] [--sigma "
+        "          [--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14] [--vs30 M/S] [--sigma "
         "untruncated|upper|two-sided|zero]\n"
         "          [--truncation N] [--max-distance KM] [--levels L1,L2,...] [--csv PREFIX]\n"
         "          [--plot FILE.png|svg] [--ruptures FILE.csv]\n\n"
@@ -23,7 +23,7 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
         "forecast NAME within --max-distance km (200) of the site, its magnitude, probability\n"
         "and rake from the study, Rrup, Rjb, Rx (GC2) and Ztor from its surface points (a\n"
         "one-point rupture is a point source; the points of an 'area' rupture are equally\n"
-        "likely point sources), the model's median and sigma (--gmpe, default bssa14;\n"
+        "likely point sources), the model's median and sigma (--gmpe, up to 5, default bssa14;\n"
         "Vs30 from --vs30, the site's, or 760 m/s), P(IM > x) by the same integrator as the\n"
         "simulated curves. --sigma: untruncated (default); upper (truncated at --truncation N\n"
         "sigmas, 3 by default, renormalised over the upper tail, as nshmp-haz does); two-sided\n"

@@ -89,9 +89,9 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
     double period = strcmp(im.measure, "PGA") ? im.period : 0;
     double *lnm = malloc(sizeof(double) * (size_t)(n + 1));
     hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n + 1));
-    static double annual[4][HAZARD_MAX_LEVELS];
-    char names[4][32];
-    plot_curve pc[4];
+    static double annual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS];
+    char names[GMPE_MAX_MODELS][32];
+    plot_curve pc[GMPE_MAX_MODELS];
     int ng = 0;
     if (!lnm || !rups) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     /* entries come rupture by rupture; an area rupture's points are several entries */
@@ -119,8 +119,9 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
         const char *label = gmpe_label(t);
-        if (!label || ng == 4) {
-            rc = cs_error_input(err, "--gmpe", NULL, t, "models: " GMPE_NAMES " (at most 4)");
+        if (!label || ng == GMPE_MAX_MODELS) {
+            rc = cs_error_input(err, "--gmpe", NULL, t,
+                                "models: " GMPE_NAMES " (at most " GMPE_MAX_MODELS_STR ")");
             break;
         }
         for (long q = 0; q < n && !rc; q++) {
@@ -133,7 +134,11 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
                                       .rjb = fr[q].d.rjb,
                                       .rx = fr[q].d.rx,
                                       .vs30 = vs30,
-                                      .z1_m = NAN};
+                                      .z1_m = NAN,
+                                      .width = NAN,
+                                      .zhyp = NAN,
+                                      .z2p5_km = NAN,
+                                      .ry0 = NAN};
             rc = gmpe_eval(t, period, &sc, &g, err);
             lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
             rups[q] = (hazard_rupture){.prob = fr[q].prob,

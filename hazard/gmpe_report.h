@@ -13,7 +13,7 @@
 
 typedef struct {
     const char *study, *site, *erf, *im;
-    const char *models; /* comma-separated, at most 4 */
+    const char *models; /* comma-separated, at most GMPE_MAX_MODELS */
     const char *sigma;  /* its name, as reported */
     int mode;           /* 0 untruncated, 1 upper, 2 two-sided, 3 zero (median only) */
     double truncation;  /* sigmas, modes 1 and 2 */

@@ -11,8 +11,8 @@
 static int cmd_curve(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard curve STUDY RUN_ID|SITE --im 'RotD50 3.0' [--levels L1,L2,...]\n"
-        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg] [--gmpe bssa14,sadigh97,cy14]\n"
-        "          [--vs30 M/S] [--truncation N]\n\n"
+        "          [--csv FILE.csv] [--plot FILE.png|FILE.svg]\n"
+        "          [--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14] [--vs30 M/S] [--truncation N]\n\n"
         "The hazard curve of a run (or of a site's newest finished run): P(IM > x) =\n"
         "1 - prod_r (1 - P_r)^f_r(x), f_r the fraction of rupture r's variations above x, at\n"
         "--levels (default 51 levels log-spaced from 1e-4 to 10, in the IM's units: g for SA\n"
@@ -23,9 +23,10 @@ static int cmd_curve(int argc, char **argv) {
         "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). Only IMs within\n"
         "the run's band are integrated (SA at T >= 1/fmax, band-limited PGV; not PGA, Arias,\n"
         "CAV or durations): another is refused with the rule (docs/extract.md, \"The band\").\n"
-        "--gmpe bssa14,sadigh97,cy14 adds classical curves of those models over the same\n"
-        "ruptures (the same integrator; --vs30, default the site's or 760 m/s; --truncation N\n"
-        "sigmas, default none), stored and drawn on the same plot. docs/hazard.md.\n";
+        "--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14 (up to 5) adds classical curves of those\n"
+        "models over the same ruptures (the same integrator; --vs30, default the site's or 760\n"
+        "m/s; --truncation N sigmas, default none), stored and drawn on the same plot.\n"
+        "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     curve_request rq = {.vs30 = NAN};
     const cs_opt opts[] = {

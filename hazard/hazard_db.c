@@ -465,6 +465,8 @@ int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, lo
     if (!rc) {
         s->rake = rup.rake[0], s->dip = rup.dip[0];
         s->rrup = d.rrup, s->rjb = d.rjb, s->rx = d.rx, s->ztor = d.ztor;
+        /* the gridded surface's down-dip width; one row: unknown, the models' estimate */
+        if (rup.nrows > 1 && rup.spacing_km > 0) s->width = (rup.nrows - 1) * rup.spacing_km;
     }
     erf_rupture_free(&rup);
     return rc;

@@ -9,6 +9,7 @@
 
 #include "cs_atomic.h"
 #include "hazard_curve.h"
+#include "hazard_plot_draw.h"
 
 enum { WIDTH = 760, HEIGHT = 560, LEFT = 90, RIGHT = 30, TOP = 50, BOTTOM = 70 };
 
@@ -27,10 +28,20 @@ static double py(const frame *f, double y) {
 }
 
 static void text_at(cairo_t *cr, double x, double y, const char *s, double ax, double ay) {
+    hazard_plot_text(cr, x, y, s, ax, ay);
+}
+
+void hazard_plot_text(cairo_t *cr, double x, double y, const char *s, double ax, double ay) {
     cairo_text_extents_t e;
     cairo_text_extents(cr, s, &e);
     cairo_move_to(cr, x - ax * e.width - e.x_bearing, y + ay * e.height);
     cairo_show_text(cr, s);
+}
+
+void hazard_plot_begin(cairo_t *cr) {
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
 /* The x label (x_from_bottom above the image's bottom), the y label turned upright
@@ -136,14 +147,12 @@ static void draw(cairo_t *cr, const plot_spec *p) {
     labels(cr, p->title, p->xlabel, p->ylabel, 22, 22, 15);
 }
 
-typedef void (*drawer)(cairo_t *cr, const void *spec);
-
 static void draw_loglog(cairo_t *cr, const void *spec) {
     draw(cr, spec);
 }
 
-/* Draws through `fn` onto a PNG or SVG surface under a temporary name, renamed into place. */
-static int write_surface(const char *path, drawer fn, const void *spec, cs_error *err) {
+int hazard_plot_write(const char *path, int width, int height, hazard_plot_drawer fn,
+                      const void *spec, cs_error *err) {
     size_t n = strlen(path);
     int svg = n > 4 && !strcmp(path + n - 4, ".svg");
     int png = n > 4 && !strcmp(path + n - 4, ".png");
@@ -151,8 +160,8 @@ static int write_surface(const char *path, drawer fn, const void *spec, cs_error
         return cs_error_input(err, path, NULL, NULL, "a plot is written as .png or .svg");
     char tmp[4200];
     CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
-    cairo_surface_t *sf = svg ? cairo_svg_surface_create(tmp, WIDTH, HEIGHT)
-                              : cairo_image_surface_create(CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+    cairo_surface_t *sf = svg ? cairo_svg_surface_create(tmp, width, height)
+                              : cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
     cairo_t *cr = cairo_create(sf);
     fn(cr, spec);
     cairo_destroy(cr);
@@ -166,6 +175,10 @@ static int write_surface(const char *path, drawer fn, const void *spec, cs_error
                             cairo_status_to_string(st));
     }
     return cs_atomic_publish(tmp, path, NULL, err);
+}
+
+static int write_surface(const char *path, hazard_plot_drawer fn, const void *spec, cs_error *err) {
+    return hazard_plot_write(path, WIDTH, HEIGHT, fn, spec, err);
 }
 
 int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
@@ -196,168 +209,7 @@ int hazard_plot_curves(const char *path, const char *title, const char *xlabel,
     return hazard_plot_loglog(path, &ps, err);
 }
 
-static void draw_grid(cairo_t *cr, const void *spec) {
-    const plot_grid_spec *g = spec;
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    double w = (double)(WIDTH - LEFT - RIGHT) / g->nx, h = (double)(HEIGHT - TOP - BOTTOM) / g->ny;
-    double vmax = 0;
-    for (int i = 0; i < g->nx * g->ny; i++)
-        vmax = fmax(vmax, g->v[i]);
-    char s[32];
-    for (int i = 0; i < g->nx; i++)
-        for (int j = 0; j < g->ny; j++) {
-            double v = g->v[i * g->ny + j], t = vmax > 0 ? v / vmax : 0;
-            double x = LEFT + i * w, y = HEIGHT - BOTTOM - (j + 1) * h;
-            cairo_set_source_rgb(cr, 1 - 0.85 * t, 1 - 0.6 * t, 1 - 0.2 * t);
-            cairo_rectangle(cr, x, y, w, h);
-            cairo_fill(cr);
-            cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
-            cairo_set_line_width(cr, 0.5);
-            cairo_rectangle(cr, x, y, w, h);
-            cairo_stroke(cr);
-            if (v >= 0.005) {
-                cairo_set_source_rgb(cr, t > 0.6 ? 1 : 0, t > 0.6 ? 1 : 0, t > 0.6 ? 1 : 0);
-                cairo_set_font_size(cr, 9);
-                snprintf(s, sizeof s, "%.0f", 100 * v);
-                text_at(cr, x + w / 2, y + h / 2, s, 0.5, 0.5);
-            }
-        }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_font_size(cr, 10);
-    for (int i = 0; i < g->nx; i++) {
-        cairo_save(cr);
-        cairo_translate(cr, LEFT + (i + 0.5) * w, HEIGHT - BOTTOM + 6);
-        cairo_rotate(cr, M_PI / 4);
-        text_at(cr, 0, 0, g->xnames[i], 0.0, 0.5);
-        cairo_restore(cr);
-    }
-    for (int j = 0; j < g->ny; j++)
-        text_at(cr, LEFT - 6, HEIGHT - BOTTOM - (j + 0.5) * h, g->ynames[j], 1.0, 0.5);
-    labels(cr, g->title, g->xlabel, g->ylabel, 12, 18, 14);
-}
-
-int hazard_plot_grid(const char *path, const plot_grid_spec *g, cs_error *err) {
-    if (g->nx < 1 || g->ny < 1)
-        return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: empty grid", path);
-    return write_surface(path, draw_grid, g, err);
-}
-
-/* A perceptual colour ramp (viridis at five stops, linear between them), t in [0, 1]. */
-static void ramp(double t, double rgb[3]) {
-    static const double stop[5][3] = {{0.267, 0.005, 0.329},
-                                      {0.230, 0.322, 0.546},
-                                      {0.128, 0.567, 0.551},
-                                      {0.369, 0.789, 0.383},
-                                      {0.993, 0.906, 0.144}};
-    t = fmin(fmax(t, 0), 1) * 4;
-    int i = (int)fmin(floor(t), 3);
-    double f = t - i;
-    for (int k = 0; k < 3; k++)
-        rgb[k] = stop[i][k] + f * (stop[i + 1][k] - stop[i][k]);
-}
-
-/* A round grid step for a span: 1, 2 or 5 times a power of ten, about five lines. */
-static double nice_step(double span) {
-    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+double hazard_plot_nice_step(double span, double lines) {
+    double raw = span / lines, p = pow(10, floor(log10(raw))), m = raw / p;
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-static void draw_map(cairo_t *cr, const void *spec) {
-    const plot_map_spec *m = spec;
-    enum { MR = 150 }; /* right margin: the colour bar */
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    double lo0 = m->lon[0], lo1 = m->lon[0], la0 = m->lat[0], la1 = m->lat[0];
-    double v0 = INFINITY, v1 = 0;
-    for (int i = 0; i < m->n; i++) {
-        lo0 = fmin(lo0, m->lon[i]), lo1 = fmax(lo1, m->lon[i]);
-        la0 = fmin(la0, m->lat[i]), la1 = fmax(la1, m->lat[i]);
-        if (m->value[i] > 0) v0 = fmin(v0, m->value[i]), v1 = fmax(v1, m->value[i]);
-    }
-    if (!(v1 > 0)) v0 = v1 = 1;
-    if (v1 <= v0 * 1.01) v0 /= 1.5, v1 *= 1.5;
-    /* the frame: 15% margin, at least 0.1 degrees, east-west stretched by cos(latitude) */
-    double k = cos((la0 + la1) / 2 * M_PI / 180);
-    double w = WIDTH - LEFT - MR, h = HEIGHT - TOP - BOTTOM;
-    double dx = fmax((lo1 - lo0) * 1.3, 0.1), dy = fmax((la1 - la0) * 1.3, 0.1);
-    double scale = fmin(w / (dx * k), h / dy); /* pixels per degree of latitude */
-    double cx = (lo0 + lo1) / 2, cy = (la0 + la1) / 2;
-    double x0 = cx - w / (2 * scale * k), y0 = cy - h / (2 * scale);
-#define MX(lon) (LEFT + ((lon)-x0) * scale * k)
-#define MY(lat) (HEIGHT - BOTTOM - ((lat)-y0) * scale)
-    char s[64];
-    cairo_set_line_width(cr, 0.5);
-    cairo_set_font_size(cr, 11);
-    double step = nice_step(fmax(w / (scale * k), h / scale));
-    for (double g = ceil(x0 / step) * step; g <= x0 + w / (scale * k); g += step) {
-        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-        cairo_move_to(cr, MX(g), TOP);
-        cairo_line_to(cr, MX(g), HEIGHT - BOTTOM);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        snprintf(s, sizeof s, "%.6g", g);
-        text_at(cr, MX(g), HEIGHT - BOTTOM + 16, s, 0.5, 0.0);
-    }
-    for (double g = ceil(y0 / step) * step; g <= y0 + h / scale; g += step) {
-        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-        cairo_move_to(cr, LEFT, MY(g));
-        cairo_line_to(cr, LEFT + w, MY(g));
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        snprintf(s, sizeof s, "%.6g", g);
-        text_at(cr, LEFT - 6, MY(g), s, 1.0, 0.5);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, LEFT, TOP, w, h);
-    cairo_stroke(cr);
-    double lv0 = log10(v0), lv1 = log10(v1), rgb[3];
-    for (int i = 0; i < m->n; i++) {
-        double x = MX(m->lon[i]), y = MY(m->lat[i]);
-        if (m->value[i] > 0) {
-            ramp((log10(m->value[i]) - lv0) / (lv1 - lv0), rgb);
-            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-        } else {
-            cairo_set_source_rgb(cr, 1, 1, 1);
-        }
-        cairo_arc(cr, x, y, 9, 0, 2 * M_PI);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_stroke(cr);
-        snprintf(s, sizeof s, "%s %.3g", m->names[i], m->value[i]);
-        cairo_set_font_size(cr, 11);
-        text_at(cr, x + 12, y, s, 0.0, 0.5);
-    }
-    /* colour bar */
-    double bx = WIDTH - MR + 30, bw = 22;
-    for (int j = 0; j < 100; j++) {
-        ramp(j / 99.0, rgb);
-        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-        cairo_rectangle(cr, bx, HEIGHT - BOTTOM - (j + 1) * h / 100, bw, h / 100 + 0.5);
-        cairo_fill(cr);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_rectangle(cr, bx, TOP, bw, h);
-    cairo_stroke(cr);
-    for (int j = 0; j <= 4; j++) {
-        double lv = lv0 + (lv1 - lv0) * j / 4;
-        snprintf(s, sizeof s, "%.3g", pow(10, lv));
-        text_at(cr, bx + bw + 5, HEIGHT - BOTTOM - h * j / 4, s, 0.0, 0.5);
-    }
-    cairo_save(cr);
-    cairo_translate(cr, WIDTH - 12, TOP + h / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, 0, 0, m->unit, 0.5, 0.5);
-    cairo_restore(cr);
-#undef MX
-#undef MY
-    labels(cr, m->title, "longitude (degrees)", "latitude (degrees)", 18, 22, 15);
-}
-
-int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err) {
-    if (m->n < 1) return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: no sites", path);
-    return write_surface(path, draw_map, m, err);
 }

@@ -35,26 +35,43 @@ int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err);
 int hazard_plot_curves(const char *path, const char *title, const char *xlabel,
                        const plot_curve *curves, int n, cs_error *err);
 
-/* A grid of cells (nx x ny, value v[i * ny + j] for x bin i and y bin j) shaded by value with
- * the percentage written in each cell above 0.5%; axes labelled by the bins' names (an
- * M x Rrup disaggregation). */
+/* A disaggregation as the field draws it (hazard_plot_disagg.c): a bar for each magnitude x Rrup
+ * bin with any share, in an oblique 3D view (Rrup across, magnitude receding), each bar stacked
+ * by epsilon bins coloured from blue (negative) to red (positive) with their legend; the height
+ * is the share in percent. Only the magnitude bins from the first to the last with a share and
+ * the Rrup bins up to the last with a share are drawn. */
 typedef struct {
-    const char *title, *xlabel, *ylabel;
-    int nx, ny;
-    const char *const *xnames, *const *ynames;
-    const double *v;
-} plot_grid_spec;
-int hazard_plot_grid(const char *path, const plot_grid_spec *g, cs_error *err);
+    const char *title, *subtitle, *note; /* subtitle and note (under the plot) may be NULL */
+    int nm, nr, ne;
+    const double *m, *r, *e; /* bin edges: nm + 1, nr + 1, ne + 1 values; beyond 1e8: open */
+    const double *v;         /* shares (fractions), v[(i * nr + j) * ne + k] */
+} plot_disagg_spec;
+int hazard_plot_disagg(const char *path, const plot_disagg_spec *d, cs_error *err);
 
-/* Sites on a longitude-latitude frame (equal distances along both axes at the mean latitude),
- * each a disc coloured by its value on a logarithmic colour scale, with its name and value; a
- * colour bar on the right. */
+/* Time series in panels one above the other on one time axis (hazard_plot_traces.c): a
+ * seismogram's components, each panel scaled to its own peak (written in it) with the unit. */
 typedef struct {
     const char *title, *unit;
+    int ntraces, nt;
+    double dt;                /* s */
+    const char *const *names; /* one a trace */
+    const float *v;           /* ntraces x nt */
+} plot_traces_spec;
+int hazard_plot_traces(const char *path, const plot_traces_spec *t, cs_error *err);
+
+/* Sites on a longitude-latitude frame (equal distances along both axes at the mean latitude)
+ * with a graticule in degrees and a scale bar, each a disc coloured by its value on a
+ * logarithmic scale (a hollow grey circle where the value is NaN: a site without a run), with
+ * its name and value; a colour bar with the unit on the right (hazard_plot_map.c). */
+typedef struct {
+    const char *title, *subtitle, *unit; /* subtitle may be NULL */
     int n;
     const double *lon, *lat, *value;
     const char *const *names;
 } plot_map_spec;
 int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err);
+/* The colour range: the smallest to the largest value, widened about their geometric middle to
+ * a factor of 2 at least (one site sits in the middle of the bar). */
+void hazard_plot_map_range(const plot_map_spec *m, double *lo, double *hi);
 
 #endif

@@ -126,7 +126,8 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
          * 5.95 and a box of 0.5 magnitude units centred on Mchar 6.2 (to Mmax 6.45) whose
          * density is the exponential's one unit below the box. Masses per bin exactly (the
          * normal's CDF, the exponential's integral), normalised over the bins, moment-balanced
-         * with each bin's moment at its centre. */
+         * with each bin's moment at its centre (case 7 counting its exponential's moment below
+         * M 5 too). */
         int six = id[0] == '6', nb = six ? 150 : 145;
         double beta = 0.9 * log(10.0), sum = 0, mom = 0;
         *bins = malloc(sizeof **bins * (size_t)nb);
@@ -143,6 +144,14 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
         }
         for (int i = 0; i < nb; i++)
             mom += (*bins)[i].rate / sum * moment((*bins)[i].m);
+        if (!six) {
+            /* Case 7's exponential, as case 5's, is moment-balanced from M = 0 (the rule of
+             * PEER 2018/03 that nshmp-haz follows): the moment of its density below 5.0,
+             * beta e^(-beta (m - 5)) M0(m) integrated over [0, 5], in the bins' units. */
+            double c = 1.5 * log(10.0);
+            mom += beta * exp(5.0 * beta) * pow(10.0, 9.05) * expm1(5.0 * (c - beta)) / (c - beta) /
+                   sum;
+        }
         for (int i = 0; i < nb; i++)
             (*bins)[i].rate *= mrate / mom / sum;
         *n = nb;
@@ -192,8 +201,8 @@ static int positions(double span, double step) {
  * centre, x north, y east), at 5 km depth (case 10) or at 5, 6, ..., 10 km equally weighted
  * (case 11); truncated exponential from 5.0 to 6.5 (b 0.9, 0.01 bins), N(M >= 5) = 0.0395 per
  * year over the area, spread evenly over the points. Sadigh rock PGA for strike-slip at the
- * hypocentral distance, sigma 0 (the 2010 definition). One integrator entry per magnitude bin,
- * its points (and depths) as equally likely variations. */
+ * hypocentral distance, its sigma untruncated (PEER 2018/03) or 0 (the 2010 definition). One
+ * integrator entry per magnitude bin, its points (and depths) as equally likely variations. */
 #define AREA_RATE 0.0395
 #define AREA_R_KM 100.0
 static int inside(const double (*poly)[2], int nv, double x, double y) {
@@ -255,13 +264,15 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
     for (int b = 0; b < 150 && !rc; b++) {
         double lo = 5.0 + 0.01 * b, m = lo + 0.005;
         double rate = AREA_RATE * (exp(-beta * lo) - exp(-beta * (lo + 0.01))) / norm;
-        hazard_rupture hr = {.prob = -expm1(-rate), .nvalues = (int)np};
+        const int lognormal = o->edition != 2010;
+        hazard_rupture hr = {.prob = -expm1(-rate), .nvalues = (int)np, .lognormal = lognormal};
         hr.values = malloc(sizeof(double) * (size_t)np);
         if (!hr.values) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", np);
         for (long q = 0; q < np && !rc; q++) {
             gmpe_value g;
             rc = gmpe_sadigh97_rock(0, m, r[q], 0, &g, err);
-            hr.values[np - 1 - q] = exp(g.ln_median);
+            hr.values[np - 1 - q] = lognormal ? g.ln_median : exp(g.ln_median);
+            hr.sigma = g.sigma; /* Sadigh's sigma depends on the magnitude only */
         }
         if (!rc) rc = push(rups, n, &capr, hr, err);
         if (rc) free(hr.values);

@@ -6,7 +6,8 @@
  * Built: every Set 1 case: 1, 2, 3 (aleatory rupture area), 4, 5, 6 (truncated normal
  * magnitudes), 7 (Youngs-Coppersmith characteristic) with sigma 0; 8a, 8b, 8c (untruncated,
  * truncated at 2 and 3 sigma, renormalised over the upper tail); 10 and 11 (the area source,
- * point sources at one or six depths, sigma 0 as the 2010 definition has it).
+ * point sources at one or six depths; the ground-motion sigma untruncated as PEER 2018/03
+ * defines them, or 0 as the 2010 report did).
  *
  * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
  * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
@@ -36,6 +37,8 @@ int peer_case_sites(const char *case_id, const peer_site **sites);
 typedef struct {
     double step_km; /* floating-rupture grid, 0.02 */
     double area_km; /* point-source grid of the area source, 1 */
+    int edition;    /* 2018 (PEER 2018/03: cases 10 and 11 with an untruncated ground-motion
+                       sigma) or 2010 (sigma 0 there) */
 } peer_options;
 
 /* Ruptures of a case as seen from a site (each with its probability, median and sigma). */

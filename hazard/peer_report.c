@@ -84,9 +84,16 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
             return err->status;
         }
         fprintf(out, "%4d", st + 1);
-        for (int i = 0; i < PEER_NLEVELS; i++)
+        for (int i = 0; i < PEER_NLEVELS; i++) {
+            poe[st][i] += 0.0; /* no -0 printed */
             fprintf(out, " %9.3e", poe[st][i]);
+        }
         fprintf(out, "\n");
+        /* sigma = 0: the largest median at the site, where the curve ends */
+        double last = 0;
+        for (long q = 0; q < n; q++)
+            if (!rups[q].lognormal && rups[q].nvalues > 0)
+                last = fmax(last, rups[q].values[rups[q].nvalues - 1]);
         double plateau = 0;
         if (refpath && ref.have[st])
             for (int j = 0; j < ref.nlev; j++)
@@ -98,8 +105,12 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
                     i++;
                 if (i == PEER_NLEVELS) continue;
                 double a = poe[st][i], b = ref.v[st][j];
-                if (a > 0 && b > 0 && b < 0.01 * plateau) {
-                    cutoffs++; /* the curve's last 1%: the sigma = 0 steps of a cut-off */
+                if (a > 0 && b > 0 && last > 0 &&
+                    (b < 0.01 * plateau || peer_levels[i] * 1.1 > last)) {
+                    /* the curve's last 1%, or its last 10% in level: the sigma = 0 steps of a
+                     * cut-off, where the few largest-median positions decide and the
+                     * rupture spacing moves the value by percents */
+                    cutoffs++;
                 } else if (a > 0 && b > 0) {
                     double d = fabs(a - b) / b;
                     if (d > worst) {

@@ -2,12 +2,13 @@
 # Installs the Debian packages the toolkit builds and tests with, only those missing.
 # Runs apt-get update first whenever something has to be installed. Slurm and munge are for the
 # workflow's Slurm tests (tests/slurm/slurm_local.sh starts private daemons; none is enabled).
-# procps (ps, pgrep, pkill) is for the tests that kill runs on purpose.
+# procps (ps, pgrep, pkill) is for the tests that kill runs on purpose. chromium renders the
+# study report headless in tests/cli/test_report_cli.sh (the test is skipped without it).
 set -eu
 PKGS="build-essential pkg-config libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libhdf5-dev hdf5-tools
 libsqlite3-dev sqlite3 libcurl4-openssl-dev libproj-dev proj-data libfftw3-dev libssl-dev
 libcairo2-dev python3 python3-numpy python3-h5py python3-scipy python3-pyproj python3-venv bc
-slurmctld slurmd slurm-client munge procps"
+slurmctld slurmd slurm-client munge procps chromium"
 if [ -n "${CYBERSHAKE_EXTRA_PKGS:-}" ]; then PKGS="$PKGS $CYBERSHAKE_EXTRA_PKGS"; fi
 missing=""
 for p in $PKGS; do

@@ -64,7 +64,8 @@ const cs_param_spec wf_config_specs[] = {
     S("hazard_ims", 0, "RotD50 3;RotD50 5;RotD50 10", "hazard curves, ';'-separated"),
     S("poes", 0, "2% in 50 yr;10% in 50 yr", "disaggregation probabilities, ';'-separated"),
     I("disagg_top", "5", 1, 1000, "ruptures listed by each disaggregation"),
-    S("gmpe", 0, NULL, "GMPE curves beside the simulated ones (bssa14,sadigh97)"),
+    S("gmpe", 0, NULL,
+      "GMPE curves beside the simulated ones (bssa14,sadigh97,cy14,i14,cb14,ask14; up to 5)"),
     /* execution */
     C("executor", "local", "local|slurm", "where steps run"),
     S("mpirun", 0, "mpirun", "MPI launcher; 'none' runs one rank without it"),
