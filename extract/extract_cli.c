@@ -369,25 +369,26 @@ int cs_synth_cli_main(int argc, char **argv) {
 int cs_seismogram_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake seismogram FILE.h5 --source S --rupture R --variation V\n"
-        "          [--csv OUT.csv] [--sac PREFIX] [--periods LIST]\n\n"
+        "          [--csv OUT.csv] [--sac PREFIX] [--periods LIST] [--fmax HZ]\n\n"
         "One record of a run's seismogram file (cybershake extract --seismograms): prints its\n"
         "peaks and intensity measures within the run's band (SA at periods T >= 1/fmax,\n"
         "band-limited PGV; the others are listed as not given, with the rule: docs/extract.md,\n"
-        "\"The band\"); --periods none of which is in the band is refused. --csv writes time,\n"
+        "\"The band\"); --periods none of which is in the band is refused. The band is the\n"
+        "file's fmax attribute; --fmax gives it for a file written before it was kept (without\n"
+        "either every measure is printed, the band marked not recorded). --csv writes time,\n"
         "E, N, Z (m/s); --sac writes PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac (velocity, m/s).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     long long key[3] = {-1, -1, -1};
     const char *csv = NULL, *sac = NULL, *periods = NULL;
-    static const struct option opts[] = {{"source", required_argument, 0, 's'},
-                                         {"rupture", required_argument, 0, 'r'},
-                                         {"variation", required_argument, 0, 'v'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"sac", required_argument, 0, 'a'},
-                                         {"periods", required_argument, 0, 'p'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"source", required_argument, 0, 's'},    {"rupture", required_argument, 0, 'r'},
+        {"variation", required_argument, 0, 'v'}, {"csv", required_argument, 0, 'c'},
+        {"sac", required_argument, 0, 'a'},       {"periods", required_argument, 0, 'p'},
+        {"fmax", required_argument, 0, 'f'},      {0}};
     optind = 0;
     int c;
     long v;
+    double fmax = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 's':
@@ -406,6 +407,10 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         case 'p':
             periods = optarg;
             break;
+        case 'f':
+            if (cs_parse_double(optarg, &fmax) || !(fmax > 0 && fmax <= 100))
+                return cs_cli_usage(argv[0], "--fmax needs Hz in (0, 100], got '%s'", optarg);
+            break;
         default:
             return cs_cli_usage(argv[0], "unknown option");
         }
@@ -421,7 +426,13 @@ int cs_seismogram_cli_main(int argc, char **argv) {
     memset(&m, 0, sizeof m);
     if (seis_read_record(argv[optind], key[0], key[1], key[2], &vel, &m, &err))
         return cs_cli_fail(argv[0], &err);
-    if (band_config(&ims, periods, m.fmax, &err)) {
+    int rc0 = 0;
+    /* the file's band; --fmax for a file without one, never against it */
+    if (fmax > 0 && m.fmax > 0 && fabs(fmax - m.fmax) > 1e-9 * m.fmax)
+        rc0 = cs_error_input(&err, argv[optind], "fmax", NULL,
+                             "the file records a band up to %g Hz; --fmax %g contradicts it",
+                             m.fmax, fmax);
+    if (rc0 || band_config(&ims, periods, m.fmax > 0 ? m.fmax : fmax, &err)) {
         free(vel);
         return cs_cli_fail(argv[0], &err);
     }

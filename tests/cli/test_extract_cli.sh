@@ -477,6 +477,15 @@ t_measures_outside_the_band_not_given() {
     run "$CS" seismogram seis.h5 --source 2 --rupture 0 --variation 3 --periods 1,2 --csv r.csv
     expect_rc 1 && expect_err "SA at 1 s is outside the simulated band (fmax 0.25 Hz)" || return 1
     [ ! -e r.csv ] || return 1
+    # a file from before the band was kept: every measure, the band marked not recorded; --fmax
+    # gives it (and may not contradict a file that records one)
+    cp seis.h5 old.h5 && "$PY" -c "import h5py; f = h5py.File('old.h5', 'a'); del f.attrs['fmax']" || return 1
+    run "$CS" seismogram old.h5 --source 2 --rupture 0 --variation 3
+    expect_rc 0 && expect_out "band: not recorded" && grep -Eq "^  PGA +RotD50 +[0-9.e+-]+ g$" "$T/out" || return 1
+    run "$CS" seismogram old.h5 --source 2 --rupture 0 --variation 3 --fmax 0.25
+    expect_rc 0 && expect_out "band: up to 0.25 Hz" && expect_out "not given: PGA is a broadband measure" || return 1
+    run "$CS" seismogram seis.h5 --source 2 --rupture 0 --variation 3 --fmax 0.5
+    expect_rc 1 && expect_err "the file records a band up to 0.25 Hz" || return 1
     # synth of one SRF: the same band from its SGTs
     "$CS" erf variations s.sqlite --name t --model-format fk1d --model-file "$MODEL" --scenario files \
         --srf-dir srf >/dev/null 2>&1 || return 1
