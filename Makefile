@@ -77,7 +77,7 @@ USES_hazard   := common formats db erf
 USES_workflow := common formats db sgt erf extract hazard
 # The prefixes a library folder's exported names carry (commands export only cs_*_main).
 PREFIXES_common   := cs_
-PREFIXES_formats  := srf_ sgt_file_ mt_ plan_keys_
+PREFIXES_formats  := srf_ sgt_file_ mt_ plan_keys_ im_band_
 PREFIXES_db       := cs_db_ cs_site
 PREFIXES_sgt      := sgt_
 PREFIXES_erf      := erf_ site_plan_ rupgen_

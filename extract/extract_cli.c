@@ -14,6 +14,7 @@
 #include "cs_strutil.h"
 #include "extract_run.h"
 #include "im.h"
+#include "im_band.h"
 #include "sac.h"
 #include "seis_file.h"
 #include "synth.h"
@@ -57,8 +58,11 @@ static int extract_command(int argc, char **argv, int rank) {
         "for horizontal motion only, without vertical measures), the\n"
         "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
         "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
-        "(5%-damped SA RotD50/RotD100/geometric mean at --periods, PGA, PGV, Arias, CAV,\n"
-        "D5-75, D5-95) into PeakAmplitudes. Variations come from the scenario's SRF files when\n"
+        "within the SGTs' band into PeakAmplitudes: 5%-damped SA RotD50/RotD100/geometric mean\n"
+        "at --periods (default: CyberShake's 1..10 s at or above 1/fmax; a period below 1/fmax\n"
+        "is refused) and band-limited PGV. PGA, Arias, CAV, D5-75 and D5-95 are broadband\n"
+        "measures a deterministic simulation up to fmax does not give: not stored\n"
+        "(docs/extract.md, \"The band\"). Variations come from the scenario's SRF files when\n"
         "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
         "'gp-SEED'). The first form starts a run and prints its Run_ID; --run resumes one: the\n"
         "ruptures it finished are skipped, its SGT files' SHA-256 are checked (a run that\n"
@@ -160,6 +164,7 @@ static int extract_command(int argc, char **argv, int rank) {
         if (im_config_parse(&o.ims, periods, &err)) return cs_cli_fail(argv[0], &err);
     } else {
         im_config_default(&o.ims, 0);
+        o.ims.nperiods = 0; /* CyberShake's periods within the SGTs' band (im_config_band) */
     }
     extract_result r;
     if (extract_run(MPI_COMM_WORLD, &o, &r, &err)) {
@@ -184,19 +189,55 @@ int cs_extract_cli_main(int argc, char **argv) {
     return cs_mpi_main(argc, argv, extract_command);
 }
 
+/* The measures a record is asked for at the band fmax: CyberShake's periods when none are
+ * given; those outside the band are listed by print_ims as not given, and a request none of
+ * whose periods is in the band is refused with the rule (formats/im_band.h). */
+static int band_config(im_config *ims, const char *periods, double fmax, cs_error *err) {
+    if (!periods) {
+        im_config_default(ims, 0);
+    } else {
+        CS_CALL(err, im_config_parse(ims, periods, err));
+        int any = 0;
+        for (int p = 0; p < ims->nperiods; p++)
+            any |= im_band_valid("SA", ims->periods[p], fmax, NULL, 0);
+        if (!any) return im_config_band(ims, fmax, err);
+    }
+    ims->fmax = fmax;
+    return 0;
+}
+
+/* The band, the measures it gives, then each one it does not, with the rule. */
 static void print_ims(const im_config *ims, const double *values) {
     im_type *t;
-    int n;
+    int *ok, n;
     cs_error err;
-    if (im_types(ims, &t, &n, &err)) return;
-    for (int i = 0; i < n; i++) {
+    if (im_types_all(ims, &t, &ok, &n, &err)) return;
+    char band[256];
+    im_band_describe(ims->fmax, band, sizeof band);
+    printf("  band: %s\n", band);
+    for (int i = 0, k = 0; i < n; i++) {
+        if (!ok[i]) continue;
         if (t[i].period > 0)
             printf("  %-6s %5.2f s  %-15s %.6g %s\n", t[i].measure, t[i].period, t[i].component,
-                   values[i], t[i].units);
+                   values[k], t[i].units);
         else
-            printf("  %-14s %-15s %.6g %s\n", t[i].measure, t[i].component, values[i], t[i].units);
+            printf("  %-14s %-15s %.6g %s\n", t[i].measure, t[i].component, values[k], t[i].units);
+        k++;
+    }
+    /* once per SA period and per measure (their components share the rule) */
+    for (int i = 0; i < n; i++) {
+        if (ok[i] || (i > 0 && !ok[i - 1] && !strcmp(t[i].measure, t[i - 1].measure) &&
+                      t[i].period == t[i - 1].period))
+            continue;
+        char why[512];
+        im_band_valid(t[i].measure, t[i].period, ims->fmax, why, sizeof why);
+        if (t[i].period > 0)
+            printf("  %-6s %5.2f s  not given: %s\n", t[i].measure, t[i].period, why);
+        else
+            printf("  %-14s not given: %s\n", t[i].measure, why);
     }
     free(t);
+    free(ok);
 }
 
 static int write_csv(const char *path, const float *vel, int nt, double dt, cs_error *err) {
@@ -228,8 +269,9 @@ int cs_synth_cli_main(int argc, char **argv) {
         "usage: cybershake synth --sgt E.h5,N.h5[,Z.h5] FILE.srf [--method frequency|time]\n"
         "          [--periods LIST] [--csv OUT.csv] [--sac PREFIX]\n\n"
         "The seismogram at the site of the SGT files from one SRF (1.0 or 2.0), by reciprocity;\n"
-        "prints its intensity measures; --csv writes time, E, N, Z (m/s), --sac writes\n"
-        "PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac.\n";
+        "prints its intensity measures within the SGTs' band (as cybershake seismogram does);\n"
+        "--csv writes time, E, N, Z (m/s), --sac writes PREFIX.E.sac, PREFIX.N.sac,\n"
+        "PREFIX.Z.sac.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     char sgt[3][4096];
     const char *csv = NULL, *sac = NULL, *periods = NULL;
@@ -267,10 +309,12 @@ int cs_synth_cli_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     im_config ims;
-    if (periods ? im_config_parse(&ims, periods, &err) : (im_config_default(&ims, 0), 0))
-        return cs_cli_fail(argv[0], &err);
     sgt_set s;
     if (sgt_set_open_list(&s, sgt, &err)) return cs_cli_fail(argv[0], &err);
+    if (band_config(&ims, periods, s.fmax, &err)) {
+        sgt_set_close(&s);
+        return cs_cli_fail(argv[0], &err);
+    }
     ims.vertical = s.has_force[2];
     srf_file srf;
     synth_ctx ctx;
@@ -322,23 +366,26 @@ int cs_synth_cli_main(int argc, char **argv) {
 int cs_seismogram_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake seismogram FILE.h5 --source S --rupture R --variation V\n"
-        "          [--csv OUT.csv] [--sac PREFIX] [--periods LIST]\n\n"
+        "          [--csv OUT.csv] [--sac PREFIX] [--periods LIST] [--fmax HZ]\n\n"
         "One record of a run's seismogram file (cybershake extract --seismograms): prints its\n"
-        "peaks and intensity measures; --csv writes time, E, N, Z (m/s); --sac writes\n"
-        "PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac (velocity, m/s).\n";
+        "peaks and intensity measures within the run's band (SA at periods T >= 1/fmax,\n"
+        "band-limited PGV; the others are listed as not given, with the rule: docs/extract.md,\n"
+        "\"The band\"); --periods none of which is in the band is refused. The band is the\n"
+        "file's fmax attribute; --fmax gives it for a file written before it was kept (without\n"
+        "either every measure is printed, the band marked not recorded). --csv writes time,\n"
+        "E, N, Z (m/s); --sac writes PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac (velocity, m/s).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     long long key[3] = {-1, -1, -1};
     const char *csv = NULL, *sac = NULL, *periods = NULL;
-    static const struct option opts[] = {{"source", required_argument, 0, 's'},
-                                         {"rupture", required_argument, 0, 'r'},
-                                         {"variation", required_argument, 0, 'v'},
-                                         {"csv", required_argument, 0, 'c'},
-                                         {"sac", required_argument, 0, 'a'},
-                                         {"periods", required_argument, 0, 'p'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"source", required_argument, 0, 's'},    {"rupture", required_argument, 0, 'r'},
+        {"variation", required_argument, 0, 'v'}, {"csv", required_argument, 0, 'c'},
+        {"sac", required_argument, 0, 'a'},       {"periods", required_argument, 0, 'p'},
+        {"fmax", required_argument, 0, 'f'},      {0}};
     optind = 0;
     int c;
     long v;
+    double fmax = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
         case 's':
@@ -357,6 +404,10 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         case 'p':
             periods = optarg;
             break;
+        case 'f':
+            if (cs_parse_double(optarg, &fmax) || !(fmax > 0 && fmax <= 100))
+                return cs_cli_usage(argv[0], "--fmax needs Hz in (0, 100], got '%s'", optarg);
+            break;
         default:
             return cs_cli_usage(argv[0], "unknown option");
         }
@@ -366,13 +417,22 @@ int cs_seismogram_cli_main(int argc, char **argv) {
     cs_error err;
     cs_error_clear(&err);
     im_config ims;
-    if (periods ? im_config_parse(&ims, periods, &err) : (im_config_default(&ims, 0), 0))
-        return cs_cli_fail(argv[0], &err);
+    if (periods && im_config_parse(&ims, periods, &err)) return cs_cli_fail(argv[0], &err);
     float *vel = NULL;
     seis_meta m;
     memset(&m, 0, sizeof m);
     if (seis_read_record(argv[optind], key[0], key[1], key[2], &vel, &m, &err))
         return cs_cli_fail(argv[0], &err);
+    int rc0 = 0;
+    /* the file's band; --fmax for a file without one, never against it */
+    if (fmax > 0 && m.fmax > 0 && fabs(fmax - m.fmax) > 1e-9 * m.fmax)
+        rc0 = cs_error_input(&err, argv[optind], "fmax", NULL,
+                             "the file records a band up to %g Hz; --fmax %g contradicts it",
+                             m.fmax, fmax);
+    if (rc0 || band_config(&ims, periods, m.fmax > 0 ? m.fmax : fmax, &err)) {
+        free(vel);
+        return cs_cli_fail(argv[0], &err);
+    }
     ims.vertical = m.vertical;
     double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[3 * IM_MAX_PERIODS + 32];
     int rc = vd ? 0 : cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");

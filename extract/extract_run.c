@@ -273,7 +273,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     if (rank == 0) {
         m.meta = (seis_meta){
             ws.synth.dt,         ws.synth.nt, ws.sgt.site_lon, ws.sgt.site_lat, m.run_id,
-            ws.sgt.has_force[2], ""};
+            ws.sgt.has_force[2], "",          ws.sgt.fmax};
         cs_copy(m.meta.site, sizeof m.meta.site, m.site_name);
         res->run_id = m.run_id;
         res->ruptures_total = m.ntotal;

@@ -162,8 +162,8 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
 static int old_run(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
     sqlite3_stmt *st;
     if (cs_db_prepare(m->db,
-                      "SELECT Site_ID, ERF_ID, Rup_Var_Scenario_ID FROM CyberShake_Runs WHERE "
-                      "Run_ID = ?",
+                      "SELECT Site_ID, ERF_ID, Rup_Var_Scenario_ID, coalesce(Max_Frequency, 0) "
+                      "FROM CyberShake_Runs WHERE Run_ID = ?",
                       &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, o->run_id);
@@ -172,6 +172,7 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
         m->site_id = sqlite3_column_int64(st, 0);
         m->erf_id = sqlite3_column_int64(st, 1);
         m->scen_id = sqlite3_column_int64(st, 2);
+        m->fmax = sqlite3_column_double(st, 3);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW)
@@ -383,7 +384,11 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
                                   o->run_id);
         sgt_set sgt;
         if (sgt_set_open_list(&sgt, o->sgt, err)) return -1;
-        int rc = new_run(m, &taken, cfg, &sgt, err);
+        /* the band is the SGTs': periods outside it are refused before the run is recorded */
+        m->fmax = sgt.fmax;
+        im_config band = o->ims;
+        int rc = im_config_band(&band, m->fmax, err);
+        if (!rc) rc = new_run(m, &taken, cfg, &sgt, err);
         sgt_set_close(&sgt);
         if (rc) return -1;
     }
@@ -400,6 +405,8 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
     cfg->ims = o->ims;
     /* no Z force, no vertical measure: nothing is reported for a component not simulated */
     cfg->ims.vertical = cfg->sgt[2][0] != '\0';
+    /* nor a measure outside the run's band (formats/im_band.h): not computed, not stored */
+    if (im_config_band(&cfg->ims, m->fmax, err)) return -1;
     cfg->method = o->method;
     cfg->want_seis = o->seismograms[0] != 0;
     cfg->max_memory = o->max_memory_gb * 1e9;

@@ -45,6 +45,7 @@ typedef struct {
     cs_db *db;
     long long run_id, site_id, erf_id, scen_id;
     char site_name[32]; /* the run's site (CS_Short_Name), for the seismogram file */
+    double fmax;        /* Hz, the run's band (its SGTs'); measures outside it are not stored */
     int scen_has_files;
     int nim;
     im_type *types;

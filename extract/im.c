@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_strutil.h"
+#include "im_band.h"
 
 static const double cybershake_periods[] = {1, 1.5, 2, 3, 4, 5, 7.5, 10};
 
@@ -13,9 +14,29 @@ void im_config_default(im_config *c, double fmax) {
     memset(c, 0, sizeof *c);
     c->damping = 0.05;
     c->vertical = 1;
+    c->fmax = fmax;
     for (size_t i = 0; i < sizeof cybershake_periods / sizeof cybershake_periods[0]; i++)
-        if (fmax <= 0 || cybershake_periods[i] * fmax >= 1 - 1e-9)
+        if (im_band_valid("SA", cybershake_periods[i], fmax, NULL, 0))
             c->periods[c->nperiods++] = cybershake_periods[i];
+}
+
+int im_config_band(im_config *c, double fmax, cs_error *err) {
+    if (c->nperiods == 0) {
+        int vertical = c->vertical;
+        im_config_default(c, fmax);
+        c->vertical = vertical;
+        return 0;
+    }
+    c->fmax = fmax;
+    for (int p = 0; p < c->nperiods; p++) {
+        char why[256], t[32];
+        if (im_band_valid("SA", c->periods[p], fmax, why, sizeof why)) continue;
+        snprintf(t, sizeof t, "%g", c->periods[p]);
+        return cs_error_input(err, "--periods", NULL, t,
+                              "SA at %g s is outside the simulated band (fmax %g Hz): %s",
+                              c->periods[p], fmax, why);
+    }
+    return 0;
 }
 
 int im_config_parse(im_config *c, const char *list, cs_error *err) {
@@ -51,10 +72,10 @@ static void set_type(im_type *t, const char *measure, double period, const char 
     cs_copy(t->units, sizeof t->units, units);
 }
 
-int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
-    int cap = 3 * c->nperiods + 16, k = 0;
-    im_type *t = malloc(sizeof *t * (size_t)cap);
-    if (!t) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+/* Every measure of c, band or not, in the order im_compute computes them; t has room for
+ * 3 nperiods + 16. */
+static int list_types(const im_config *c, im_type *t) {
+    int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
         set_type(&t[k++], "SA", c->periods[p], "RotD50", "g");
         set_type(&t[k++], "SA", c->periods[p], "RotD100", "g");
@@ -71,7 +92,33 @@ int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
     for (int i = 0; i < 4; i++)
         for (int h = 0; h < 2; h++)
             set_type(&t[k++], dur[i][0], 0, h ? "N" : "E", dur[i][1]);
+    return k;
+}
+
+int im_types_all(const im_config *c, im_type **types, int **valid, int *n, cs_error *err) {
+    im_type *t = malloc(sizeof *t * (size_t)(3 * c->nperiods + 16));
+    int *ok = malloc(sizeof *ok * (size_t)(3 * c->nperiods + 16));
+    if (!t || !ok) {
+        free(t);
+        free(ok);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    int k = list_types(c, t);
+    for (int i = 0; i < k; i++)
+        ok[i] = im_band_valid(t[i].measure, t[i].period, c->fmax, NULL, 0);
     *types = t;
+    *valid = ok;
+    *n = k;
+    return 0;
+}
+
+int im_types(const im_config *c, im_type **types, int *n, cs_error *err) {
+    int *ok;
+    CS_CALL(err, im_types_all(c, types, &ok, n, err));
+    int k = 0;
+    for (int i = 0; i < *n; i++)
+        if (ok[i]) (*types)[k++] = (*types)[i];
+    free(ok);
     *n = k;
     return 0;
 }
@@ -220,6 +267,10 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
         if (rc) free(buf);
         CS_CALL(err, rc);
     }
+    /* every measure into all[], in list_types' order; those of the band go to values */
+    double all[3 * IM_MAX_PERIODS + 16];
+    double *const out = values;
+    values = all;
     int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
         double w = 2 * M_PI / c->periods[p], pe, pn, r50, r100;
@@ -247,5 +298,9 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
         for (int h = 0; h < 2; h++)
             values[k++] = d[h][i];
     free(buf);
+    im_type t[3 * IM_MAX_PERIODS + 16];
+    int n = list_types(c, t), kept = 0;
+    for (int i = 0; i < n; i++)
+        if (im_band_valid(t[i].measure, t[i].period, c->fmax, NULL, 0)) out[kept++] = all[i];
     return 0;
 }

@@ -14,7 +14,11 @@
  *  - Arias intensity pi/(2g) int a^2 dt (m/s), cumulative absolute velocity int |a| dt (m/s),
  *    and the significant durations D5-75 and D5-95 (s) from the normalised Arias (Husid) curve,
  *    of each horizontal component; integrals exact for the piecewise-linear acceleration.
- * Spectral and peak accelerations are in g (g = 9.80665 m/s^2). */
+ * Spectral and peak accelerations are in g (g = 9.80665 m/s^2).
+ *
+ * A configuration carries the simulation's band (fmax): measures the band does not resolve
+ * (formats/im_band.h: SA at T < 1/fmax, PGA, Arias, CAV, durations) are neither listed by
+ * im_types nor returned by im_compute, so they are never stored or printed as results. */
 #ifndef IM_H
 #define IM_H
 
@@ -35,15 +39,24 @@ typedef struct {
     double periods[IM_MAX_PERIODS];
     double damping; /* 0.05 */
     int vertical;   /* 1: the record has a Z component (PGA and PGV of Z are measured) */
+    double fmax;    /* Hz, the simulated band; <= 0: not known, every measure is given */
 } im_config;
 
 /* CyberShake's periods (s) that the band resolves: those of 1, 1.5, 2, 3, 4, 5, 7.5, 10 at or
- * above 1/fmax (fmax <= 0 keeps them all). */
+ * above 1/fmax (fmax <= 0 keeps them all); c->fmax = fmax. */
 void im_config_default(im_config *c, double fmax);
+/* The configuration of a simulation up to fmax: with no periods (nperiods 0) CyberShake's in
+ * the band; periods asked outside the band are refused, the error naming the first, the band
+ * and the rule (formats/im_band.h). Sets c->fmax. */
+int im_config_band(im_config *c, double fmax, cs_error *err);
+/* Every measure of c without regard to the band (fmax ignored): *types malloc'ed; (*valid)[i]
+ * is 1 for those the band gives, 0 for the others (for saying which were left out and why). */
+int im_types_all(const im_config *c, im_type **types, int **valid, int *n, cs_error *err);
 /* Periods from a comma-separated list ("2,3,5,10"); errors name the item. */
 int im_config_parse(im_config *c, const char *list, cs_error *err);
 
-/* The measures in the order im_compute fills them; *types is malloc'ed. */
+/* The measures in the order im_compute fills them, those of the band only; *types is
+ * malloc'ed. */
 int im_types(const im_config *c, im_type **types, int *n, cs_error *err);
 
 /* ag = acceleration (m/s^2) of a velocity record v (m/s), nt samples at dt. */

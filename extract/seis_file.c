@@ -30,6 +30,7 @@ static int write_attrs(hid_t f, const seis_meta *m) {
     bad |= cs_h5_attr_double(f, "site_lon_lat", ll, 2);
     bad |= cs_h5_attr_int(f, "run_id", &run, 1);
     if (m->site[0]) bad |= cs_h5_attr_string(f, "site", m->site);
+    if (m->fmax > 0) bad |= cs_h5_attr_double(f, "fmax", &m->fmax, 1);
     return bad;
 }
 
@@ -225,6 +226,9 @@ int seis_read_record(const char *path, long long source, long long rupture, long
     m->site[0] = 0;
     if (!rc && H5Aexists(f, "site") > 0)
         rc = cs_h5_read_attr_string(f, path, "site", m->site, sizeof m->site, err);
+    m->fmax = 0;
+    if (!rc && H5Aexists(f, "fmax") > 0)
+        rc = cs_h5_read_attr_double(f, path, "fmax", &m->fmax, 1, err);
     char comps[64] = "";
     m->vertical = 1;
     if (!rc && !cs_h5_read_attr_string(f, path, "components", comps, sizeof comps, err))

@@ -4,7 +4,9 @@
  *   /index     int64 [n][3]        source, rupture, variation; sorted
  *   /velocity  float32 [n][3][nt]  E, N, Z (up) in m/s, sample m at t = m dt after the
  *                                  rupture's origin time
- *   attributes dt, nt, start_time (0), components, units, site_lon_lat, run_id
+ *   attributes dt, nt, start_time (0), components, units, site_lon_lat, run_id, site, fmax
+ *              (Hz: the simulated band, formats/im_band.h; absent in files from before it was
+ *              kept)
  *
  * While a run is under way each rupture's records go into a part file (DIR.parts/S_R.h5, same
  * layout) as the rupture finishes, written under a temporary name and renamed into place (and
@@ -23,6 +25,7 @@ typedef struct {
     long long run_id;
     int vertical;  /* 0: a horizontal-only run (forces E and N): Z is NaN */
     char site[32]; /* the site's short name ("" in files written before it was kept) */
+    double fmax;   /* Hz, the SGTs' band (0 in files written before it was kept: not known) */
 } seis_meta;
 
 /* The `components` attribute with and without a vertical component. */

@@ -20,10 +20,13 @@ static int cmd_curve(int argc, char **argv) {
         "forecast's time span) under a Hazard_Dataset recording the inputs; --csv writes it in\n"
         "OpenQuake's hazard-curve layout, --plot draws it (annual probability of exceedance,\n"
         "lines at 2% and 10% in 50 years). --im takes 'COMPONENT PERIOD' for SA ('RotD50 3.0',\n"
-        "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). --gmpe bssa14,\n"
-        "sadigh97,cy14,i14,cb14,ask14 (up to 5) adds classical curves of those models over the\n"
-        "same ruptures (the same integrator; --vs30, default the site's or 760 m/s; --truncation\n"
-        "N sigmas, default none), stored and drawn on the same plot. docs/hazard.md.\n";
+        "'geometric mean 5'), or 'MEASURE COMPONENT' ('PGA RotD50', 'PGV E'). Only IMs within\n"
+        "the run's band are integrated (SA at T >= 1/fmax, band-limited PGV; not PGA, Arias,\n"
+        "CAV or durations): another is refused with the rule (docs/extract.md, \"The band\").\n"
+        "--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14 (up to 5) adds classical curves of those\n"
+        "models over the same ruptures (the same integrator; --vs30, default the site's or 760\n"
+        "m/s; --truncation N sigmas, default none), stored and drawn on the same plot.\n"
+        "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     curve_request rq = {.vs30 = NAN};
     const cs_opt opts[] = {

@@ -11,6 +11,7 @@
 #include "cs_strutil.h"
 #include "erf_db.h"
 #include "erf_distance.h"
+#include "im_band.h"
 
 static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
 static const char *components[] = {"RotD50", "RotD100", "geometric mean", "E", "N", "Z"};
@@ -114,8 +115,21 @@ int hazard_run_find(cs_db *db, const char *run_or_site, hazard_run *r, cs_error 
                                   "'cybershake extract' first, or name a Run_ID)");
 }
 
+int hazard_im_band(const hazard_run *r, const hazard_im *im, cs_error *err) {
+    char why[512], name[64];
+    if (im_band_valid(im->measure, im->period, r->max_frequency, why, sizeof why)) return 0;
+    hazard_im_name(im, name, sizeof name);
+    return cs_error_input(err, "--im", NULL, name,
+                          "is outside the band of run %lld (site %s, simulated up to fmax %g "
+                          "Hz): %s; no hazard is computed from it (docs/extract.md, \"The "
+                          "band\")",
+                          r->run_id, r->site, r->max_frequency, why);
+}
+
 int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long long *type_id,
                    char *units, size_t units_size, cs_error *err) {
+    /* never a value from outside the run's band, even one an older extraction stored */
+    CS_CALL(err, hazard_im_band(r, im, err));
     sqlite3_stmt *st;
     if (cs_db_prepare(db,
                       "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "

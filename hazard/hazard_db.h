@@ -34,7 +34,13 @@ typedef struct {
 /* A run by its id ("12"), or a site's newest run whose extraction finished ("USC"). */
 int hazard_run_find(cs_db *db, const char *run_or_site, hazard_run *r, cs_error *err);
 
-/* The IM type's id and units; an error listing the run's IM types when it has none such. */
+/* 0 if the run's band gives the IM (formats/im_band.h: SA at T >= 1/fmax, PGV; a run that
+ * records no fmax, every IM); else an error naming the IM, the run's band and the rule. */
+int hazard_im_band(const hazard_run *r, const hazard_im *im, cs_error *err);
+
+/* The IM type's id and units; an error listing the run's IM types when it has none such, or
+ * naming the band and the rule when the IM is outside the run's band (hazard_im_band): values
+ * outside the band are never integrated, whatever PeakAmplitudes holds. */
 int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long long *type_id,
                    char *units, size_t units_size, cs_error *err);
 

@@ -25,6 +25,8 @@ int hazard_map_collect(cs_db *db, const char *study, const hazard_im *im, double
     }
     m->lat = m->lon + nsites, m->value = m->lon + 2 * nsites;
     int rc = 0;
+    cs_error band; /* why a site was left out for its band (the last) */
+    cs_error_clear(&band);
     if (table) fprintf(table, "  %-16s %11s %10s  %-8s %s\n", "site", "lon", "lat", "run", "value");
     for (int i = 0; i < nsites && !rc; i++) {
         hazard_run run;
@@ -39,6 +41,15 @@ int hazard_map_collect(cs_db *db, const char *study, const hazard_im *im, double
                         sites[i].short_name, sites[i].lon, sites[i].lat, "-");
             continue;
         }
+        /* a site whose run does not give the IM (formats/im_band.h) is left out, saying why */
+        if (hazard_im_band(&run, im, &e)) {
+            if (table)
+                fprintf(
+                    table, "  %-16s %11.5f %10.5f  %-8lld (outside the run's band, fmax %g Hz)\n",
+                    sites[i].short_name, sites[i].lon, sites[i].lat, run.run_id, run.max_frequency);
+            band = e;
+            continue;
+        }
         long long type;
         rc = hazard_im_type(db, &run, im, &type, m->units, sizeof m->units, err) ||
              site_level(db, &run, type, annual, &m->value[i], err);
@@ -49,9 +60,13 @@ int hazard_map_collect(cs_db *db, const char *study, const hazard_im *im, double
             fprintf(table, "  %-16s %11.5f %10.5f  %-8lld %.4g %s\n", m->names[i], m->lon[i],
                     m->lat[i], m->run[i], m->value[i], m->units);
     }
-    if (!rc && m->nvalues == 0)
+    if (!rc && m->nvalues == 0 && band.status != CS_OK) { /* every run there: outside the band */
+        *err = band;
+        rc = 1;
+    } else if (!rc && m->nvalues == 0) {
         rc = cs_error_input(err, study, "sites", NULL,
                             "no site of the study has a finished run ('cybershake run')");
+    }
     if (rc) {
         hazard_map_free(m);
         return (int)err->status;

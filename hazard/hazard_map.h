@@ -1,6 +1,7 @@
 /* One IM at one annual probability over every site of a study (`cybershake hazard map`, the
  * report's sites map): each site's newest finished run, its level with the curves' rule
- * (site_level.h), NaN for a site without one. */
+ * (site_level.h), NaN for a site without one, or whose run's band does not give the IM
+ * (formats/im_band.h: listed as outside the band, left out). */
 #ifndef HAZARD_MAP_H
 #define HAZARD_MAP_H
 
@@ -19,7 +20,8 @@ typedef struct {
 } hazard_map;
 
 /* Fills m; the table (site, lon, lat, run, value) goes to `table` when it is not NULL. An error
- * when the study lacks the IM for a run, or no site has a finished run. */
+ * when the study lacks the IM for a run, or no site has a finished run, or none whose band gives
+ * the IM (then the message names the IM, the band and the rule). */
 int hazard_map_collect(cs_db *db, const char *study, const hazard_im *im, double annual,
                        hazard_map *m, FILE *table, cs_error *err);
 void hazard_map_free(hazard_map *m);

@@ -37,10 +37,27 @@ int hazard_uhs_report(const uhs_request *rq, FILE *out, cs_error *err) {
     while (n < MAX_PERIODS && sqlite3_step(st) == SQLITE_ROW)
         period[n++] = sqlite3_column_double(st, 0);
     sqlite3_finalize(st);
-    int rc = 0;
-    if (n == 0)
+    /* the periods of the run's band only (formats/im_band.h); those left out are named */
+    double out_of_band[MAX_PERIODS];
+    int nout = 0, kept = 0, rc = 0;
+    cs_error band;
+    cs_error_clear(&band);
+    for (int i = 0; i < n; i++) {
+        hazard_im im = {"SA", period[i], ""};
+        snprintf(im.component, sizeof im.component, "%s", component);
+        if (hazard_im_band(&run, &im, nout ? NULL : &band))
+            out_of_band[nout++] = period[i];
+        else
+            period[kept++] = period[i];
+    }
+    n = kept;
+    if (n == 0 && nout > 0) {
+        *err = band;
+        rc = -1;
+    } else if (n == 0) {
         rc = cs_error_input(err, rq->study, "IM_Types", component,
                             "run %lld has no SA of this component", run.run_id);
+    }
     fprintf(out, "uniform hazard spectrum, site %s, run %lld, SA %s (g):\n  %8s", run.site,
             run.run_id, component, "period s");
     for (int j = 0; j < npoe; j++)
@@ -57,6 +74,13 @@ int hazard_uhs_report(const uhs_request *rq, FILE *out, cs_error *err) {
             rc = site_level(db, &run, type, annual[j], &sa[j][i], err);
             if (!rc) fprintf(out, " %14.4g", sa[j][i]);
         }
+        fprintf(out, "\n");
+    }
+    if (!rc && nout > 0) {
+        fprintf(out, "  not given, outside the run's band (fmax %g Hz, SA at T >= %.3g s only):",
+                run.max_frequency, 1 / run.max_frequency);
+        for (int i = 0; i < nout; i++)
+            fprintf(out, " %g s", out_of_band[i]);
         fprintf(out, "\n");
     }
     if (!rc && csv) {

@@ -1,4 +1,5 @@
 /* `cybershake run` (one site or a list, end to end, resumable) and `cybershake status`. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,12 +110,38 @@ int cs_run_cli_main(int argc, char **argv) {
     return rc ? cs_cli_fail(argv[0], &err) : 0;
 }
 
+/* The last n lines of a step's log that are not blank (its attempts' "== " headers included,
+ * so each line's attempt is seen), indented under the step; a log that cannot be read says so. */
+static void print_log_end(const char *path, int n) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        printf("             (cannot read the log: %s)\n", strerror(errno));
+        return;
+    }
+    if (fseek(f, -8192, SEEK_END)) rewind(f);
+    char lines[5][512];
+    int count = 0;
+    char *buf = NULL;
+    size_t cap = 0;
+    for (char *line; (line = cs_read_line(f, &buf, &cap));) {
+        char *t = cs_trim(line);
+        if (*t) cs_copy(lines[count++ % 5], sizeof lines[0], t);
+    }
+    free(buf);
+    fclose(f);
+    if (n > 5) n = 5;
+    int first = count > n ? count - n : 0;
+    for (int i = first; i < count; i++)
+        printf("             | %s\n", lines[i % 5]);
+}
+
 int cs_status_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake status STUDY [SITE|RUN_ID]\n\n"
         "The workflow's runs (newest first) and the state of each step: attempts, host, job\n"
-        "(local process group or Slurm job id), start, duration and error; the log of each\n"
-        "step that failed or still runs.\n";
+        "(local process group or Slurm job id), start, duration and error; the log file of\n"
+        "each step that has run, and the last lines of the log of each step that failed (an\n"
+        "attempt waiting for its retry included) or still runs.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     if (argc < 2 || argc > 3) return cs_cli_usage(argv[0], "expects STUDY [SITE|RUN_ID]");
     cs_error err;
@@ -167,8 +194,13 @@ int cs_status_cli_main(int argc, char **argv) {
             printf("  %-8s %-8s %3d  %-22.22s %-20s %7s  %s\n", sqlite3_column_text(steps, 0),
                    state, sqlite3_column_int(steps, 2), job, sqlite3_column_text(steps, 5),
                    sqlite3_column_text(steps, 6), sqlite3_column_text(steps, 7));
-            if (strcmp(state, "done") && strcmp(state, "pending") && *log)
-                printf("           log %s\n", log);
+            if (!*log) continue;
+            printf("           log %s\n", log);
+            /* what went wrong, or how far it is: the log's end */
+            const char *error = (const char *)sqlite3_column_text(steps, 7);
+            if (!strcmp(state, "failed") || !strcmp(state, "running") ||
+                (!strcmp(state, "pending") && *error))
+                print_log_end(log, 5);
         }
     }
     sqlite3_finalize(runs);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cs_strutil.h"
+#include "hazard_db.h"
+#include "im_band.h"
 
 #define R(key, dim, def, lo, hi, help)                                                             \
     { key, CS_PT_REAL, dim, 0, def, NULL, lo, hi, help }
@@ -156,6 +158,34 @@ int wf_config_check_value(const char *place, const char *key, const char *value,
     return 0;
 }
 
+/* What a run is asked for must be within its band (formats/im_band.h): an SA period or a
+ * hazard IM outside it is refused here, before anything runs, naming it, the band and the
+ * rule. */
+static int check_band(const wf_config *c, cs_error *err) {
+    const double fmax = wf_cfg_real(c, "fmax");
+    char why[512];
+    for (int i = 0; i < c->nims; i++) {
+        hazard_im im;
+        CS_CALL(err, hazard_im_parse(c->ims[i], &im, err));
+        if (!im_band_valid(im.measure, im.period, fmax, why, sizeof why))
+            return cs_error_input(err, cs_params_where(c->p, "hazard_ims"), "hazard_ims", c->ims[i],
+                                  "is outside the band of the run (fmax %g Hz): %s; no hazard is "
+                                  "computed from it (docs/extract.md, \"The band\")",
+                                  fmax, why);
+    }
+    char list[1024];
+    cs_copy(list, sizeof list, wf_cfg_str(c, "periods"));
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        double p;
+        if (cs_parse_double(cs_trim(t), &p) == 0 && !im_band_valid("SA", p, fmax, why, sizeof why))
+            return cs_error_input(err, cs_params_where(c->p, "periods"), "periods", cs_trim(t),
+                                  "SA at %g s is outside the band of the run (fmax %g Hz): %s "
+                                  "(docs/extract.md, \"The band\")",
+                                  p, fmax, why);
+    }
+    return 0;
+}
+
 static int read_config(const char *path, char *const *sets, int nsets, wf_config *c,
                        cs_error *err) {
     CS_CALL(err, path ? cs_params_read(path, wf_config_specs, wf_config_nspecs, &c->p, err)
@@ -199,6 +229,7 @@ static int read_config(const char *path, char *const *sets, int nsets, wf_config
                               "a URL needs the SHA-256 it must have (model_sha256)");
     CS_CALL(err, split(wf_cfg_str(c, "hazard_ims"), c->ims, &c->nims, "hazard_ims", err));
     CS_CALL(err, split(wf_cfg_str(c, "poes"), c->poes, &c->npoes, "poes", err));
+    CS_CALL(err, check_band(c, err));
     /* The checksum covers what the steps compute from: every key but how they are executed, so
      * a run moved from the local machine to Slurm (or given more retries) is the same run. */
     static const char *exec_keys[] = {

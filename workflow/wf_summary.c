@@ -65,8 +65,16 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
     for (int i = 0; i < c->nims; i++) {
         hazard_im im;
         CS_CALL(err, hazard_im_parse(c->ims[i], &im, err));
-        CS_CALL(err, hazard_im_type(db, &run, &im, &type[i], units[i], sizeof units[i], err));
         hazard_im_name(&im, name[i], sizeof name[i]);
+        /* an IM outside the run's band has no value: the row says why (formats/im_band.h) */
+        cs_error band;
+        cs_error_clear(&band);
+        type[i] = -1;
+        if (hazard_im_band(&run, &im, &band)) {
+            printf("  %-22s not given: %s\n", name[i], band.message);
+            continue;
+        }
+        CS_CALL(err, hazard_im_type(db, &run, &im, &type[i], units[i], sizeof units[i], err));
         printf("  %-22s", name[i]);
         for (int j = 0; j < c->npoes; j++) {
             long long did;
@@ -84,6 +92,7 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
     for (int i = 0; i < c->nims && c->npoes > 0; i++) {
         long long did;
         double level;
+        if (type[i] < 0) continue;
         int f = disagg_row(db, run_id, type[i], c->poes[0], &did, &level, err);
         if (f < 0) return -1;
         if (f == 0) continue;

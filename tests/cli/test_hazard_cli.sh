@@ -476,6 +476,54 @@ print(f"    area source: against hazard peer 10 worst {100 * worst:.2f}% (bound 
 PYEOF
 }
 
+# The band (docs/extract.md, "The band"): a run simulated up to 0.34 Hz whose PeakAmplitudes
+# hold, as an extraction from before the rule stored them, PGA and SA at 1 s beside SA at 3 s.
+# Curves, disaggregations, maps and spectra never integrate the values outside the band: each
+# says why (the IM, the run's band, the rule) and stores nothing, or leaves them out, naming
+# them; SA at 3 s works as before.
+t_ims_outside_the_band_are_not_integrated() {
+    make_study || return 1
+    sqlite3 s.sqlite "UPDATE CyberShake_Runs SET Max_Frequency = 0.34;
+        INSERT INTO IM_Types (IM_Type_Measure, IM_Type_Value, IM_Type_Units, IM_Type_Component) VALUES ('PGA', NULL, 'g', 'RotD50');
+        INSERT INTO IM_Types (IM_Type_Measure, IM_Type_Value, IM_Type_Units, IM_Type_Component) VALUES ('SA', 1.0, 'g', 'RotD50');
+        INSERT INTO PeakAmplitudes SELECT 1, Source_ID, Rupture_ID, Rup_Var_ID, 3, 4 * IM_Value FROM PeakAmplitudes WHERE IM_Type_ID = 1;
+        INSERT INTO PeakAmplitudes SELECT 1, Source_ID, Rupture_ID, Rup_Var_ID, 4, 3 * IM_Value FROM PeakAmplitudes WHERE IM_Type_ID = 1;" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'PGA RotD50' --csv p.csv
+    expect_rc 1 && expect_err "PGA RotD50" && expect_err "outside the band of run 1 (site DEMO, simulated up to fmax 0.34 Hz)" &&
+        expect_err "PGA is a broadband measure" || return 1
+    [ ! -e p.csv ] && [ ! -s "$T/out" ] || return 1
+    run "$CS" hazard curve s.sqlite DEMO --im 'RotD50 1' --gmpe bssa14
+    expect_rc 1 && expect_err "SA(1) RotD50" && expect_err "fmax 0.34 Hz" && expect_err "T >= 1/fmax = 2.94 s" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 0 ] || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT Status FROM CyberShake_Runs')" = "PP Generated" ] || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'PGA RotD50' --level 0.1
+    expect_rc 1 && expect_err "PGA is a broadband measure" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Disaggregations')" = 0 ] || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 1' --poe '2% in 50 yr' --csv m.csv
+    expect_rc 1 && expect_err "'SA(1) RotD50': is outside the band of run 1" && expect_err "T >= 1/fmax = 2.94 s" || return 1
+    [ ! -e m.csv ] || return 1
+    # a second site whose run reached 0.2 Hz only: SA 3 s is outside its band, so the map
+    # lists it as such and leaves it out of the values
+    printf 'short_name,long_name,latitude,longitude\nNEAR,Near the demo site,34.2,-118.1\n' >near.csv
+    "$CS" db import-sites s.sqlite near.csv >/dev/null || return 1
+    sqlite3 s.sqlite "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, Status, Max_Frequency)
+        SELECT CS_Site_ID, 1, 1, 'PP Generated', 0.2 FROM CyberShake_Sites WHERE CS_Short_Name = 'NEAR';
+        INSERT INTO PeakAmplitudes SELECT 2, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, IM_Value FROM PeakAmplitudes WHERE Run_ID = 1;" || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --csv m.csv
+    expect_rc 0 && grep -q "^  NEAR .* 2 *(outside the run's band, fmax 0.2 Hz)$" "$T/out" || { cat "$T/out" >&2; return 1; }
+    grep -q "^DEMO," m.csv && ! grep -q "^NEAR," m.csv || return 1
+    run "$CS" hazard uhs s.sqlite DEMO --poe '2% in 50 yr' --csv u.csv
+    expect_rc 0 && expect_out "not given, outside the run's band (fmax 0.34 Hz, SA at T >= 2.94 s only): 1 s" || return 1
+    [ "$(grep -v '^#' u.csv | cut -d, -f1 | tr '\n' ' ')" = "period_s 3 " ] || return 1
+    # inside the band, as before
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' && expect_rc 0 || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '2% in 50 yr' && expect_rc 0 || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Hazard_Curves')" = 1 ] || return 1
+    # a run that records no band (fmax unknown) is taken as it is
+    sqlite3 s.sqlite "UPDATE CyberShake_Runs SET Max_Frequency = NULL" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'PGA RotD50' && expect_rc 0 || return 1
+}
+
 tcase help_and_usage t_help_and_usage
 tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
 tcase area_source_in_the_forecast t_area_source_in_the_forecast
@@ -487,4 +535,5 @@ tcase peer_regression_cases t_peer_regression_cases
 tcase peer_2018_cases_against_nshmp t_peer_2018_cases_against_nshmp
 tcase curve_stored_exported_drawn_and_recomputed t_curve_stored_exported_drawn_and_recomputed
 tcase bad_requests_name_the_problem t_bad_requests_name_the_problem
+tcase ims_outside_the_band_are_not_integrated t_ims_outside_the_band_are_not_integrated
 tsummary

@@ -73,7 +73,10 @@ t_end_to_end_records_every_step_and_file() {
     # inputs are linked too: check used the three SGTs, extract nothing else
     [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Step_Files l JOIN Workflow_Steps s USING (Step_ID) WHERE s.Step_Name = 'check' AND l.Role = 'input'")" = 3 ] || return 1
     run "$CS" status s.sqlite DEMO
-    expect_rc 0 && expect_out "run 1  site DEMO  done" && expect_out "sgt_Z    done"
+    expect_rc 0 && expect_out "run 1  site DEMO  done" && expect_out "sgt_Z    done" || return 1
+    # each step that has run names its log (and a done step's lines are not repeated)
+    [ "$(grep -c "^           log $REF/runs/DEMO/run-1/logs/[a-z_EZN]*\.log$" "$T/out")" = 9 ] || { cat "$T/out" >&2; return 1; }
+    ! grep -q "^             | " "$T/out"
 }
 
 t_rerun_trusts_matching_checksums_only() {
@@ -158,7 +161,11 @@ t_failing_step_is_retried_then_reported() {
     [ "$(sqlite3 s.sqlite "SELECT State || ' ' || Attempts FROM Workflow_Steps WHERE Step_Name = 'plan'")" = "failed 3" ] || return 1
     [ "$(sqlite3 s.sqlite "SELECT State FROM Workflow_Runs")" = failed ] || return 1
     run "$CS" status s.sqlite
-    expect_out "plan     failed     3" && expect_out "no-such-model.fk1d" && expect_out "log $PWD/runs/DEMO/run-1/logs/plan.log"
+    expect_out "plan     failed     3" && expect_out "no-such-model.fk1d" && expect_out "log $PWD/runs/DEMO/run-1/logs/plan.log" || return 1
+    # as its help says: the failed step's log shown, its last lines under its path
+    "$CS" status --help | grep -q "last lines of the log of each step that failed" || return 1
+    grep -A5 "log $PWD/runs/DEMO/run-1/logs/plan.log" "$T/out" | grep -q "^             | .*no-such-model.fk1d" ||
+        { echo "    the failed step's log is not shown" >&2; cat "$T/out" >&2; return 1; }
 }
 
 t_transient_failure_is_retried() {
@@ -254,7 +261,7 @@ t_changed_configuration_is_a_new_run() {
     cd "$REF" || return 1
     run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run
     expect_rc 0 && expect_out "run 1 of site DEMO (done)" && expect_out "step 9/9 disagg [done]" || return 1
-    run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run --set "fmax=0.15 Hz"
+    run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run --set "fmax=0.25 Hz"
     expect_rc 0 && expect_out "a new run of site DEMO" || return 1
     # how steps are executed is not part of the run's identity
     run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run --set retries=5 --set executor=slurm
@@ -268,7 +275,23 @@ t_bad_configuration_is_refused() {
     expect_rc 1 && expect_err "run.cfg:$line:" && expect_err "'frequency': unknown key" || return 1
     make_config "poes = 2% in 50 yr; 2% in 50 yr"
     run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
-    expect_rc 1 && expect_err "poes" && expect_err "is listed twice"
+    expect_rc 1 && expect_err "poes" && expect_err "is listed twice" || return 1
+    # what the band (fmax 0.2 Hz) does not give is refused before anything runs, with the rule
+    make_config "hazard_ims = RotD50 5; PGA RotD50"
+    line=$(grep -n '^hazard_ims' run.cfg | cut -d: -f1)
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
+    expect_rc 1 && expect_err "run.cfg:$line:" && expect_err "'PGA RotD50'" &&
+        expect_err "outside the band of the run (fmax 0.2 Hz)" && expect_err "PGA is a broadband measure" || return 1
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg --set "hazard_ims=RotD50 2"
+    expect_rc 1 && expect_err "'RotD50 2'" && expect_err "T >= 1/fmax = 5 s" || return 1
+    make_config "periods = 2,5"
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg
+    expect_rc 1 && expect_err "periods" && expect_err "SA at 2 s is outside the band of the run (fmax 0.2 Hz)" || return 1
+    [ ! -e nowhere.sqlite ] || return 1
+    # inside the band (PGV, SA at 1/fmax and above) the same configuration plans its steps
+    make_config "hazard_ims = RotD50 5; PGV RotD50"
+    run "$CS" run DEMO --study nowhere.sqlite --config run.cfg --dry-run
+    [ "$RC" != 0 ] && expect_err "nowhere.sqlite" && ! grep -q "band" "$T/err"
 }
 
 t_many_sites_and_their_map() {

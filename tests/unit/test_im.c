@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "im.h"
+#include "im_band.h"
 #include "tf.h"
 
 /* u(t) of u'' + 2 z w u' + w^2 u = -a0 from rest. */
@@ -256,4 +257,68 @@ TEST(im_horizontal_only_drops_the_vertical_measures) {
     }
     CHECK(k == n2);
     free(t3), free(t2), free(x3), free(x2), free(v);
+}
+
+/* The band rule (formats/im_band.h): SA at T >= 1/fmax and PGV are given, the broadband
+ * measures never; fmax 0 (not known) gives everything. */
+TEST(im_band_rule) {
+    char why[512];
+    CHECK(im_band_valid("SA", 3, 0.34, why, sizeof why) && why[0] == '\0');
+    CHECK(im_band_valid("SA", 2, 0.5, why, sizeof why)); /* T fmax = 1 exactly */
+    CHECK(!im_band_valid("SA", 2, 0.34, why, sizeof why) && strstr(why, "1/fmax = 2.94 s"));
+    CHECK(im_band_valid("PGV", 0, 0.34, why, sizeof why));
+    const char *broad[] = {"PGA", "Arias", "CAV", "D5-75", "D5-95"};
+    for (int i = 0; i < 5; i++) {
+        CHECK(!im_band_valid(broad[i], 0, 0.34, why, sizeof why) && strstr(why, broad[i]) &&
+              strstr(why, "broadband") && strstr(why, "0.34 Hz"));
+        CHECK(im_band_valid(broad[i], 0, 0, why, sizeof why));
+        CHECK(!im_band_valid(broad[i], 0, 0.34, NULL, 0));
+    }
+    CHECK(im_band_valid("SA", 0.1, 0, NULL, 0));
+}
+
+/* A configuration with a band lists and computes only what the band gives, the same values as
+ * without it; periods outside it are refused by im_config_band with the rule. */
+TEST(im_types_and_values_within_the_band) {
+    int nt = 1200;
+    double dt = 0.05;
+    double *v = malloc(sizeof(double) * 3 * (size_t)nt);
+    for (int i = 0; i < 3 * nt; i++)
+        v[i] = sin(0.37 * i) * exp(-0.002 * (i % nt)) + 0.3 * cos(0.05 * i);
+    im_config all, band;
+    cs_error err;
+    im_config_default(&all, 0);
+    band = all;
+    band.fmax = 0.34;
+    im_type *ta, *tb;
+    int na, nb;
+    CHECK_OK(im_types(&all, &ta, &na, &err), &err);
+    CHECK_OK(im_types(&band, &tb, &nb, &err), &err);
+    CHECK(na == 3 * 8 + 8 + 8 && nb == 3 * 5 + 4); /* SA 3, 4, 5, 7.5, 10 s; PGV */
+    double *xa = malloc(sizeof(double) * (size_t)na), *xb = malloc(sizeof(double) * (size_t)nb);
+    CHECK_OK(im_compute(&all, v, nt, dt, xa, &err), &err);
+    CHECK_OK(im_compute(&band, v, nt, dt, xb, &err), &err);
+    int k = 0;
+    for (int i = 0; i < na; i++) {
+        int in =
+            !strcmp(ta[i].measure, "PGV") || (!strcmp(ta[i].measure, "SA") && ta[i].period >= 3);
+        if (!in) continue;
+        CHECK(k < nb && !strcmp(tb[k].measure, ta[i].measure) && tb[k].period == ta[i].period &&
+              !strcmp(tb[k].component, ta[i].component) && xb[k] == xa[i]);
+        k++;
+    }
+    CHECK(k == nb);
+    for (int i = 0; i < nb; i++)
+        CHECK(strcmp(tb[i].measure, "PGA") && strcmp(tb[i].measure, "Arias"));
+    im_config asked;
+    CHECK_OK(im_config_parse(&asked, "3,5", &err), &err);
+    CHECK_OK(im_config_band(&asked, 0.34, &err), &err);
+    CHECK(asked.fmax == 0.34 && asked.nperiods == 2);
+    CHECK_OK(im_config_parse(&asked, "5,1", &err), &err);
+    CHECK(im_config_band(&asked, 0.34, &err) != 0 && strstr(err.message, "SA at 1 s") &&
+          strstr(err.message, "0.34 Hz") && strstr(err.message, "1/fmax"));
+    asked.nperiods = 0;
+    CHECK_OK(im_config_band(&asked, 0.34, &err), &err);
+    CHECK(asked.nperiods == 5 && asked.periods[0] == 3);
+    free(ta), free(tb), free(xa), free(xb), free(v);
 }

@@ -1,0 +1,40 @@
+#include "im_band.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int im_band_valid(const char *measure, double period, double fmax, char *why, size_t size) {
+    if (why && size) why[0] = '\0';
+    if (!(fmax > 0)) return 1; /* band unknown */
+    if (!strcmp(measure, "SA")) {
+        if (period * fmax >= 1 - 1e-9) return 1;
+        if (why)
+            snprintf(
+                why, size,
+                "SA is given for periods T >= 1/fmax = %.3g s only (the oscillator of a shorter "
+                "period responds to frequencies above the simulated band)",
+                1 / fmax);
+        return 0;
+    }
+    if (!strcmp(measure, "PGV")) return 1; /* the band-limited peak velocity */
+    if (!why) return 0;
+    const int squared = strcmp(measure, "PGA") && strcmp(measure, "CAV");
+    snprintf(why, size,
+             "%s is a broadband measure, carried by frequencies far above fmax (%s): a "
+             "deterministic simulation up to %.3g Hz does not give it",
+             measure,
+             squared ? "the squared acceleration weights each frequency by f^2"
+                     : "acceleration weights each frequency by f",
+             fmax);
+    return 0;
+}
+
+void im_band_describe(double fmax, char *out, size_t size) {
+    if (fmax > 0)
+        snprintf(out, size,
+                 "up to %.3g Hz (SA at T >= %.3g s and band-limited PGV only; docs/extract.md, "
+                 "\"The band\")",
+                 fmax, 1 / fmax);
+    else
+        snprintf(out, size, "not recorded (every measure taken as it is)");
+}
