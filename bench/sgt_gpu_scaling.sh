@@ -30,7 +30,7 @@ mpirun_n() {
     shift
     mpirun --oversubscribe --bind-to none -np "$n" -x OMP_NUM_THREADS=$((NCPU / n)) \
         -x CYBERSHAKE_MEMORY_GB -x CYBERSHAKE_HALO=${CYBERSHAKE_HALO:-auto} -x CYBERSHAKE_LOG=info \
-        -x CYBERSHAKE_FAULT_KILL_AFTER_STEP=${KILL:-} "$@"
+        ${KILL:+-x CYBERSHAKE_FAULT_KILL_AFTER_STEP=$KILL} "$@"
 }
 
 params() { # params NX NY NZ NT

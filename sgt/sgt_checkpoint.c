@@ -26,8 +26,8 @@ static int size_of(const sgt_state *s) {
     return s->comm ? s->comm->size : 1;
 }
 
-void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const sgt_state *s,
-                                const sgt_run_result *res, char out[17]) {
+void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_state *s, const sgt_run_result *res,
+                                char out[17]) {
     /* The resolved configuration, less what does not change the numbers (names of outputs and
      * of input files whose contents are hashed below, thread counts, checkpoint settings). */
     sgt_config *k = malloc(sizeof *k);
@@ -65,7 +65,6 @@ void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const
         h = cs_fnv1a(h, id, sizeof id);
     }
     /* Not the decomposition: a checkpoint resumes on any (sgt_checkpoint_regrid.h). */
-    (void)comm;
     snprintf(out, 17, "%016" PRIx64, h);
 }
 
@@ -95,13 +94,6 @@ static void remove_rank_files(const sgt_config *c, int rank, int keep) {
     closedir(d);
 }
 
-static long max_field_count(const sgt_field *f, int n) {
-    long m = 1;
-    for (int q = 0; q < n; q++)
-        if (f[q].count > m) m = f[q].count;
-    return m;
-}
-
 static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                       const char *fp, cs_error *err) {
     char path[4400], tmp[4600];
@@ -119,7 +111,7 @@ static int write_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, 
     bad |= sgt_checkpoint_layout_write(f, s);
     sgt_field fl[SGT_MAX_FIELDS];
     int nf = sgt_state_fields(s, fl);
-    float *buf = be->field ? malloc((size_t)max_field_count(fl, nf) * sizeof(float)) : NULL;
+    float *buf = be->field ? malloc((size_t)sgt_fields_max_count(fl, nf) * sizeof(float)) : NULL;
     if (be->field && !buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory (checkpoint)");
     for (int q = 0; q < nf && !rc && !bad; q++) {
         const float *src = fl[q].host;
@@ -214,7 +206,7 @@ static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
     }
     sgt_field fl[SGT_MAX_FIELDS];
     int nf = sgt_state_fields(s, fl);
-    float *buf = be->field ? malloc((size_t)max_field_count(fl, nf) * sizeof(float)) : NULL;
+    float *buf = be->field ? malloc((size_t)sgt_fields_max_count(fl, nf) * sizeof(float)) : NULL;
     if (!rc && be->field && !buf)
         rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory (checkpoint)");
     for (int q = 0; q < nf && !rc; q++) {

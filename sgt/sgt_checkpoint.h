@@ -17,8 +17,8 @@
 
 #include "sgt_run.h"
 
-void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_comm *comm, const sgt_state *s,
-                                const sgt_run_result *res, char out[17]);
+void sgt_checkpoint_fingerprint(const sgt_config *c, const sgt_state *s, const sgt_run_result *res,
+                                char out[17]);
 /* Writes the checkpoint after `steps_done` steps (collective). */
 int sgt_checkpoint_write(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps_done,
                          const char *fingerprint, cs_error *err);

@@ -273,13 +273,6 @@ static int fill_field(const old_rank *old, int nold, const sgt_state *s, const s
     return 0;
 }
 
-static long max_count(const sgt_field *f, int n) {
-    long m = 1;
-    for (int q = 0; q < n; q++)
-        if (f[q].count > m) m = f[q].count;
-    return m;
-}
-
 int sgt_checkpoint_read_regrid(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                                int old_ranks, const char *fp, cs_error *err) {
     old_rank *old = calloc((size_t)old_ranks, sizeof *old);
@@ -306,7 +299,8 @@ int sgt_checkpoint_read_regrid(const sgt_config *c, const sgt_backend *be, sgt_s
     }
     sgt_field fl[SGT_MAX_FIELDS];
     const int nf = sgt_state_fields(s, fl);
-    float *buf = be->field && !rc ? malloc((size_t)max_count(fl, nf) * sizeof(float)) : NULL;
+    float *buf =
+        be->field && !rc ? malloc((size_t)sgt_fields_max_count(fl, nf) * sizeof(float)) : NULL;
     if (!rc && be->field && !buf)
         rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory (checkpoint)");
     for (int q = 0; q < nf && !rc; q++) {

@@ -410,7 +410,7 @@ static int run_on(const sgt_config *c, sgt_comm *comm, sgt_run_result *res, cs_e
     char fingerprint[17];
     int first = 0;
     if (!rc) {
-        sgt_checkpoint_fingerprint(c, comm, &s, res, fingerprint);
+        sgt_checkpoint_fingerprint(c, &s, res, fingerprint);
         rc = sgt_checkpoint_restore(c, be, &s, fingerprint, &first, err);
     }
     if (!rc) {

@@ -37,6 +37,8 @@ typedef struct {
 } sgt_field;
 #define SGT_MAX_FIELDS 64
 int sgt_state_fields(const sgt_state *s, sgt_field *f);
+/* The largest count of the fields (at least 1): the size of a buffer any of them fits. */
+long sgt_fields_max_count(const sgt_field *f, int n);
 
 /* A back end: the CPU one always, the CUDA one when built with nvcc. A time step is a sequence
  * of region updates and halo exchanges (sgt_step): the back end may run the interior while

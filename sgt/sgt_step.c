@@ -72,6 +72,13 @@ int sgt_step(const sgt_backend *be, sgt_state *s, int n, cs_error *err) {
     return rc;
 }
 
+long sgt_fields_max_count(const sgt_field *f, int n) {
+    long m = 1;
+    for (int q = 0; q < n; q++)
+        if (f[q].count > m) m = f[q].count;
+    return m;
+}
+
 int sgt_state_fields(const sgt_state *s, sgt_field *f) {
     int n = 0;
     const long nc = s->L.ncell;
