@@ -34,9 +34,15 @@ static int has_value(double v) {
 }
 
 void hazard_plot_map_range(const plot_map_spec *m, double *lo, double *hi) {
+    if (m->vmin > 0 && m->vmax > m->vmin) {
+        *lo = m->vmin, *hi = m->vmax;
+        return;
+    }
     double v0 = INFINITY, v1 = 0;
     for (int i = 0; i < m->n; i++)
         if (has_value(m->value[i])) v0 = fmin(v0, m->value[i]), v1 = fmax(v1, m->value[i]);
+    for (long q = 0; m->gv && q < (long)m->gnlon * m->gnlat; q++)
+        if (has_value(m->gv[q])) v0 = fmin(v0, m->gv[q]), v1 = fmax(v1, m->gv[q]);
     if (!(v1 > 0)) v0 = v1 = 1;
     if (v1 < 2 * v0) {
         double mid = sqrt(v0 * v1);
@@ -173,7 +179,7 @@ static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1
     /* the sites' values: marks on the left of the bar */
     for (int i = 0; i < m->n; i++) {
         if (!has_value(m->value[i])) continue;
-        double y = BY(m->value[i]);
+        double y = BY(fmin(fmax(m->value[i], v0), v1));
         cairo_move_to(cr, bx - 1, y);
         cairo_line_to(cr, bx - 9, y - 4);
         cairo_line_to(cr, bx - 9, y + 4);
@@ -187,6 +193,30 @@ static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1
     hazard_plot_text(cr, bx + bw / 2, MH - MB + 22, "log scale; \xe2\x97\x80 sites", 0.5, 1.0);
 }
 
+/* The grid's cells, clipped to the frame; a cell without a value is left blank. */
+static void grid_cells(cairo_t *cr, const plot_map_spec *m, const geo *g, double v0, double v1,
+                       double w, double h) {
+    double rgb[3], lv0 = log10(v0), lv1 = log10(v1);
+    cairo_save(cr);
+    cairo_rectangle(cr, ML, MT, w, h);
+    cairo_clip(cr);
+    for (int j = 0; j < m->gnlat; j++)
+        for (int i = 0; i < m->gnlon; i++) {
+            double v = m->gv[(long)j * m->gnlon + i];
+            if (!has_value(v)) continue;
+            double lon = m->glon0 + i * m->gdlon, lat = m->glat0 + j * m->gdlat;
+            double xa = gx(g, lon - 0.5 * m->gdlon), xb = gx(g, lon + 0.5 * m->gdlon);
+            double ya = gy(g, lat + 0.5 * m->gdlat), yb = gy(g, lat - 0.5 * m->gdlat);
+            ramp((log10(v) - lv0) / (lv1 - lv0), rgb);
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            /* a fraction of a pixel more, so that no seam shows between cells */
+            cairo_rectangle(cr, floor(xa), floor(ya), ceil(xb) - floor(xa) + 0.5,
+                            ceil(yb) - floor(ya) + 0.5);
+            cairo_fill(cr);
+        }
+    cairo_restore(cr);
+}
+
 static void draw_map(cairo_t *cr, const void *spec) {
     const plot_map_spec *m = spec;
     hazard_plot_begin(cr);
@@ -197,12 +227,24 @@ static void draw_map(cairo_t *cr, const void *spec) {
     }
     double v0, v1;
     hazard_plot_map_range(m, &v0, &v1);
-    /* the frame: 25% margin, at least 0.2 degrees, east-west stretched by cos(latitude) */
     double k = cos((la0 + la1) / 2 * M_PI / 180);
     double w = MW - ML - MR, h = MH - MT - MB;
-    double dx = fmax((lo1 - lo0) * 1.5, 0.2 / k), dy = fmax((la1 - la0) * 1.5, 0.2);
-    double scale = fmin(w / (dx * k), h / dy);
-    geo g = {(lo0 + lo1) / 2 - w / (2 * scale * k), (la0 + la1) / 2 - h / (2 * scale), scale, k};
+    geo g;
+    if (m->gv) {
+        /* the frame: the grid's cells, edge to edge */
+        double x0 = m->glon0 - 0.5 * m->gdlon, x1 = m->glon0 + (m->gnlon - 0.5) * m->gdlon;
+        double y0 = m->glat0 - 0.5 * m->gdlat, y1 = m->glat0 + (m->gnlat - 0.5) * m->gdlat;
+        k = cos((y0 + y1) / 2 * M_PI / 180);
+        double scale = fmin(w / ((x1 - x0) * k), h / (y1 - y0));
+        g = (geo){(x0 + x1) / 2 - w / (2 * scale * k), (y0 + y1) / 2 - h / (2 * scale), scale, k};
+        grid_cells(cr, m, &g, v0, v1, w, h);
+    } else {
+        /* the frame: 25% margin, at least 0.2 degrees, east-west stretched by cos(latitude) */
+        double dx = fmax((lo1 - lo0) * 1.5, 0.2 / k), dy = fmax((la1 - la0) * 1.5, 0.2);
+        double scale = fmin(w / (dx * k), h / dy);
+        g = (geo){(lo0 + lo1) / 2 - w / (2 * scale * k), (la0 + la1) / 2 - h / (2 * scale), scale,
+                  k};
+    }
     graticule(cr, &g, w, h);
     scale_bar(cr, &g, w);
     char s[96];
