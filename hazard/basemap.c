@@ -45,7 +45,8 @@ static int parse_models(const char *text, model_list *ml, cs_error *err) {
         cs_copy(ml->names[ml->n++], sizeof ml->names[0], t);
     }
     if (ml->n == 0)
-        return cs_error_input(err, "--basemap", NULL, text, "names one model at least: " GMPE_NAMES);
+        return cs_error_input(err, "--basemap", NULL, text,
+                              "names one model at least: " GMPE_NAMES);
     return 0;
 }
 
@@ -194,8 +195,8 @@ static int compute_nodes(const hazard_forecast *f, const hazard_basemap_request 
 
 /* The sites: CyberShake's level, the basemap there (same Vs30 field), their difference. */
 static int compute_sites(const hazard_forecast *f, const hazard_map *m,
-                         const hazard_basemap_request *rq, const model_list *ml,
-                         hazard_basemap *b, cs_error *err) {
+                         const hazard_basemap_request *rq, const model_list *ml, hazard_basemap *b,
+                         cs_error *err) {
     b->names = malloc(sizeof(char *) * (size_t)(m->n + 1));
     b->slon = malloc(sizeof(double) * 7 * (size_t)(m->n + 1));
     if (!b->names || !b->slon) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");

@@ -12,12 +12,18 @@
 #include "cs_atomic.h"
 #include "cs_version.h"
 
-enum { NC_CHAR = 2, NC_INT = 4, NC_DOUBLE = 6, NC_DIMENSION = 10, NC_VARIABLE = 11,
-       NC_ATTRIBUTE = 12 };
+enum {
+    NC_CHAR = 2,
+    NC_INT = 4,
+    NC_DOUBLE = 6,
+    NC_DIMENSION = 10,
+    NC_VARIABLE = 11,
+    NC_ATTRIBUTE = 12
+};
 
 typedef struct {
     const char *name;
-    int type;         /* NC_CHAR: text; NC_DOUBLE: d[0..n-1] */
+    int type; /* NC_CHAR: text; NC_DOUBLE: d[0..n-1] */
     const char *text;
     int n;
     double d[2];
@@ -28,9 +34,9 @@ typedef struct {
     int ndims, dims[2];
     const nc_att *atts;
     int natts;
-    int type;         /* NC_INT (a scalar 0) or NC_DOUBLE */
+    int type; /* NC_INT (a scalar 0) or NC_DOUBLE */
     const double *data;
-    long long count;  /* values */
+    long long count; /* values */
 } nc_var;
 
 static void put32(FILE *f, uint32_t v) {
@@ -115,9 +121,24 @@ static const char WGS84_WKT[] =
     "PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433,AUTHORITY[\"EPSG\",\"9122\"]],"
     "AUTHORITY[\"EPSG\",\"4326\"]]";
 
-#define TXT(n, s) {n, NC_CHAR, s, 0, {0, 0}}
-#define NUM(n, v) {n, NC_DOUBLE, NULL, 1, {v, 0}}
-#define NUM2(n, a, b) {n, NC_DOUBLE, NULL, 2, {a, b}}
+#define TXT(n, s)                                                                                  \
+    {                                                                                              \
+        n, NC_CHAR, s, 0, {                                                                        \
+            0, 0                                                                                   \
+        }                                                                                          \
+    }
+#define NUM(n, v)                                                                                  \
+    {                                                                                              \
+        n, NC_DOUBLE, NULL, 1, {                                                                   \
+            v, 0                                                                                   \
+        }                                                                                          \
+    }
+#define NUM2(n, a, b)                                                                              \
+    {                                                                                              \
+        n, NC_DOUBLE, NULL, 2, {                                                                   \
+            a, b                                                                                   \
+        }                                                                                          \
+    }
 
 int hazard_basemap_write_netcdf(const char *path, const hazard_basemap *b,
                                 const hazard_basemap_meta *meta, cs_error *err) {

@@ -138,8 +138,8 @@ static int mean_annual(const hazard_rupture *const *sets, const long *n, int nse
     return 0;
 }
 
-int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int nsets,
-                          double years, double pa, double *level, cs_error *err) {
+int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int nsets, double years,
+                          double pa, double *level, cs_error *err) {
     double lo = log(1e-8), hi = log(1e3), a = 0;
     cs_error e2;
     if (mean_annual(sets, n, nsets, years, exp(lo), &a, &e2) || a < pa)

@@ -64,8 +64,8 @@ static int close_rupture(hazard_forecast *f, fc_rupture *r, cs_error *err) {
         slon += f->lon[q], slat += f->lat[q];
     r->clon = slon / (double)r->npts, r->clat = slat / (double)r->npts, r->radius_km = 0;
     for (long q = r->first; q < f->np; q++)
-        r->radius_km =
-            fmax(r->radius_km, cs_geo_distance_sphere(r->clon, r->clat, f->lon[q], f->lat[q]) * 1e-3);
+        r->radius_km = fmax(r->radius_km,
+                            cs_geo_distance_sphere(r->clon, r->clat, f->lon[q], f->lat[q]) * 1e-3);
     return rupture_push(f, r, err);
 }
 
@@ -74,14 +74,14 @@ int hazard_forecast_read(cs_db *db, long long erf_id, hazard_forecast **out, cs_
     *out = NULL;
     hazard_forecast *f = calloc(1, sizeof *f);
     if (!f) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    int rc = cs_db_prepare(
-        db,
-        "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, r.Num_Columns, "
-        "coalesce(r.Source_Type, '') = 'area', p.Lat, p.Lon, p.Depth, p.Rake, p.Dip "
-        "FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND p.Source_ID = "
-        "r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = ? "
-        "ORDER BY r.Source_ID, r.Rupture_ID, p.Point_ID",
-        &st, err);
+    int rc =
+        cs_db_prepare(db,
+                      "SELECT r.Source_ID, r.Rupture_ID, r.Magnitude, r.Prob, r.Num_Columns, "
+                      "coalesce(r.Source_Type, '') = 'area', p.Lat, p.Lon, p.Depth, p.Rake, p.Dip "
+                      "FROM Ruptures r JOIN Points p ON p.ERF_ID = r.ERF_ID AND p.Source_ID = "
+                      "r.Source_ID AND p.Rupture_ID = r.Rupture_ID WHERE r.ERF_ID = ? "
+                      "ORDER BY r.Source_ID, r.Rupture_ID, p.Point_ID",
+                      &st, err);
     if (rc) {
         free(f);
         return rc;
@@ -165,7 +165,8 @@ static int rupture_near(const hazard_forecast *f, const fc_rupture *r, double lo
     if (r->area) {
         const double p = -expm1(log1p(-r->prob) / (double)r->npts);
         for (long q = 0; q < r->npts; q++) {
-            if (surely_beyond(cs_geo_distance_sphere(lon, lat, f->lon[q0 + q], f->lat[q0 + q]) * 1e-3,
+            if (surely_beyond(cs_geo_distance_sphere(lon, lat, f->lon[q0 + q], f->lat[q0 + q]) *
+                                  1e-3,
                               max_km))
                 continue;
             hazard_forecast_rupture e = head;

@@ -77,8 +77,8 @@ typedef struct {
     double vmin, vmax; /* > 0: the colour range (values beyond take the end colours) */
 } plot_map_spec;
 int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err);
-/* The colour range: the smallest to the largest value (sites and grid), widened about their geometric middle to
- * a factor of 2 at least (one site sits in the middle of the bar). */
+/* The colour range: the smallest to the largest value (sites and grid), widened about their
+ * geometric middle to a factor of 2 at least (one site sits in the middle of the bar). */
 void hazard_plot_map_range(const plot_map_spec *m, double *lo, double *hi);
 
 #endif

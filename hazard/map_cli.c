@@ -59,8 +59,8 @@ static int plot_grid(const char *path, const hazard_basemap *b, const double *gr
 
 /* --basemap: the grid, the sites' differences, the files. */
 static int basemap_run(cs_db *db, const hazard_im *im, const char *imname, const char *poetext,
-                       double annual, const hazard_map *m, const basemap_args *ba,
-                       const char *plot, const char *csv, int argc, char **argv, cs_error *err) {
+                       double annual, const hazard_map *m, const basemap_args *ba, const char *plot,
+                       const char *csv, int argc, char **argv, cs_error *err) {
     if (strcmp(im->measure, "SA") && strcmp(im->measure, "PGA"))
         return cs_error_set(err, CS_ERR_USAGE, "a GMPE basemap is for SA and PGA, not %s",
                             im->measure);
@@ -283,8 +283,14 @@ int cs_hazard_map_main(int argc, char **argv) {
         snprintf(unit, sizeof unit, "%s (%s)", imname, m.units);
         snprintf(sub, sizeof sub, "%d of %d sites with a finished run (annual probability %.3g)",
                  m.nvalues, m.n, annual);
-        plot_map_spec ps = {
-            .title = title, .subtitle = sub, .unit = unit, .n = m.n, .lon = m.lon, .lat = m.lat, .value = m.value, .names = m.names};
+        plot_map_spec ps = {.title = title,
+                            .subtitle = sub,
+                            .unit = unit,
+                            .n = m.n,
+                            .lon = m.lon,
+                            .lat = m.lat,
+                            .value = m.value,
+                            .names = m.names};
         rc = hazard_plot_map(plot, &ps, &err);
         if (!rc) printf("  plot: %s\n", plot);
     }

@@ -51,8 +51,8 @@ int hazard_tps_fit(int n, const double *x, const double *y, const double *z, haz
                    cs_error *err) {
     memset(t, 0, sizeof *t);
     if (n < 1 || n > 20000)
-        return cs_error_set(err, CS_ERR_INPUT, "a thin-plate spline takes 1 to 20000 points, not %d",
-                            n);
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a thin-plate spline takes 1 to 20000 points, not %d", n);
     /* centre and scale: the spline (with its linear terms) does not change, the system's
      * conditioning does */
     double mx = 0, my = 0, ext = 0;
@@ -86,7 +86,8 @@ int hazard_tps_fit(int n, const double *x, const double *y, const double *z, haz
         t->npoly = 1;
     else if (l2 <= 1e-10 * l1) {
         t->npoly = 2;
-        double ux = fabs(cxy) > 0 ? cxy : (cxx >= cyy ? 1 : 0), uy = fabs(cxy) > 0 ? l1 - cxx : (cxx >= cyy ? 0 : 1);
+        double ux = fabs(cxy) > 0 ? cxy : (cxx >= cyy ? 1 : 0),
+               uy = fabs(cxy) > 0 ? l1 - cxx : (cxx >= cyy ? 0 : 1);
         double u = hypot(ux, uy);
         t->ux = ux / u, t->uy = uy / u;
     } else

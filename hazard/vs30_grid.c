@@ -20,16 +20,17 @@ int hazard_vs30_grid_read(const char *path, hazard_vs30_grid *g, cs_error *err) 
     char *line;
     while (!rc && (line = cs_lines_next(&r))) {
         /* the header: keyword value lines until the first line of numbers */
-        if (nv == 0 && total == 0 && ((*line >= 'a' && *line <= 'z') || (*line >= 'A' && *line <= 'Z'))) {
+        if (nv == 0 && total == 0 &&
+            ((*line >= 'a' && *line <= 'z') || (*line >= 'A' && *line <= 'Z'))) {
             char key[32], val[64], extra[8];
             int k = sscanf(line, "%31s %63s %7s", key, val, extra);
-            int which = !strcasecmp(key, "ncols")                                    ? H_NCOLS
-                        : !strcasecmp(key, "nrows")                                  ? H_NROWS
+            int which = !strcasecmp(key, "ncols")                                        ? H_NCOLS
+                        : !strcasecmp(key, "nrows")                                      ? H_NROWS
                         : !strcasecmp(key, "xllcorner") || !strcasecmp(key, "xllcenter") ? H_XLL
                         : !strcasecmp(key, "yllcorner") || !strcasecmp(key, "yllcenter") ? H_YLL
-                        : !strcasecmp(key, "cellsize")                               ? H_CELL
-                        : !strcasecmp(key, "nodata_value")                           ? H_NODATA
-                                                                                     : -1;
+                        : !strcasecmp(key, "cellsize")                                   ? H_CELL
+                        : !strcasecmp(key, "nodata_value")                               ? H_NODATA
+                                                                                         : -1;
             if (which < 0 || k != 2)
                 rc = cs_error_input(err, r.place, NULL, r.copy,
                                     "a header line is 'KEYWORD VALUE' with KEYWORD one of ncols, "
@@ -60,8 +61,8 @@ int hazard_vs30_grid_read(const char *path, hazard_vs30_grid *g, cs_error *err) 
                                     "%g x %g: each a whole number from 1 to 1e6, at most 2e8 cells",
                                     h[H_NCOLS], h[H_NROWS]);
             if (!rc && !(h[H_CELL] > 0 && h[H_CELL] <= 10))
-                rc = cs_error_input(err, path, "cellsize", NULL,
-                                    "%g: degrees, in (0, 10]", h[H_CELL]);
+                rc = cs_error_input(err, path, "cellsize", NULL, "%g: degrees, in (0, 10]",
+                                    h[H_CELL]);
             if (rc) break;
             g->ncols = (int)h[H_NCOLS], g->nrows = (int)h[H_NROWS], g->cell = h[H_CELL];
             g->west = h[H_XLL] - (centre_x ? 0.5 * g->cell : 0);
@@ -100,13 +101,14 @@ int hazard_vs30_grid_read(const char *path, hazard_vs30_grid *g, cs_error *err) 
         }
     }
     if (!rc && !g->v)
-        rc = cs_error_input(err, path, NULL, NULL, "has no values (an ESRI ASCII grid: a header "
-                                                   "of ncols, nrows, xllcorner, yllcorner, "
-                                                   "cellsize, then the rows)");
+        rc = cs_error_input(err, path, NULL, NULL,
+                            "has no values (an ESRI ASCII grid: a header "
+                            "of ncols, nrows, xllcorner, yllcorner, "
+                            "cellsize, then the rows)");
     if (!rc && nv < total)
         rc = cs_error_input(err, r.place, "values", NULL,
-                            "the file ends after %ld of the header's %d x %d values", nv,
-                            g->nrows, g->ncols);
+                            "the file ends after %ld of the header's %d x %d values", nv, g->nrows,
+                            g->ncols);
     cs_lines_close(&r);
     if (rc) hazard_vs30_grid_free(g);
     return rc;
@@ -114,8 +116,10 @@ int hazard_vs30_grid_read(const char *path, hazard_vs30_grid *g, cs_error *err) 
 
 int hazard_vs30_grid_at(const hazard_vs30_grid *g, double lon, double lat, double *vs30) {
     const double fx = (lon - g->west) / g->cell, fy = (lat - g->south) / g->cell;
-    if (!(fx >= 0 && fx <= g->ncols && fy >= 0 && fy <= g->nrows)) return 1;
-    int col = (int)fmin(floor(fx), g->ncols - 1), up = (int)fmin(floor(fy), g->nrows - 1);
+    /* the edges belong to the grid (to a billionth of a cell: decimal degrees are not exact) */
+    if (!(fx >= -1e-9 && fx <= g->ncols + 1e-9 && fy >= -1e-9 && fy <= g->nrows + 1e-9)) return 1;
+    int col = (int)fmax(fmin(floor(fx), g->ncols - 1), 0);
+    int up = (int)fmax(fmin(floor(fy), g->nrows - 1), 0);
     *vs30 = g->v[(long)(g->nrows - 1 - up) * g->ncols + col];
     return 0;
 }
