@@ -45,7 +45,8 @@ typedef struct {
     int nused;                                                  /* sites in the interpolation */
     double lon_ref, lat_ref;                                    /* the plane's origin */
     long nodes, nodes_nan, nodes_nonpositive;
-    double seconds; /* the grid's wall time */
+    double seconds;     /* the grid's wall time */
+    double cpu_seconds; /* and the CPU time of all its threads */
     int threads;
 } hazard_basemap;
 

@@ -109,9 +109,9 @@ static int basemap_run(cs_db *db, const hazard_im *im, const char *imname, const
     else
         snprintf(grid, sizeof grid, "%g km", rq.spacing_km);
     printf("basemap %s (%s, sigma %s), forecast of the runs within %g km: %d x %d nodes %s apart, "
-           "%ld nodes in %.3g s: %.3g ms a node (%d threads)\n",
+           "%ld nodes in %.3g s: %.3g ms a node (%d threads; CPU %.3g ms a node)\n",
            labels, vs, ba->sigma, ba->max_km, b.nlon, b.nlat, grid, b.nodes, b.seconds,
-           1e3 * b.seconds / (double)b.nodes, b.threads);
+           1e3 * b.seconds / (double)b.nodes, b.threads, 1e3 * b.cpu_seconds / (double)b.nodes);
     if (b.nodes_nan)
         printf("  %ld nodes without a value (no Vs30 there, no rupture within %g km, or a curve "
                "below the probability)\n",
