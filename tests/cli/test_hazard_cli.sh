@@ -609,9 +609,10 @@ PYEOF
     cat "$T/out"
     # a raster of 760 everywhere gives the constant's map exactly
     sed 's/\b400\b/760/g' v.asc >c.asc
-    "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 --margin 8 --vs30-grid c.asc --csv c1.csv >/dev/null &&
+    CYBERSHAKE_LOG=info "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 --margin 8 --vs30-grid c.asc --csv c1.csv >/dev/null 2>c1.err &&
         "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 --margin 8 --vs30 760 --csv c2.csv >/dev/null || return 1
     cmp -s c1.csv c2.csv || { echo "    a raster of 760 m/s and --vs30 760 differ" >&2; return 1; }
+    grep -q "basemap: 252 nodes in .*nodes/s" c1.err || { echo "    no progress line for the grid" >&2; return 1; }
     # errors: file, line, value and rule
     sed '8s/^400 /50 /' v.asc >bad.asc
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --vs30-grid bad.asc
