@@ -242,6 +242,10 @@ int cs_hazard_map_main(int argc, char **argv) {
     if (hazard_im_parse(imtext, &im, &err) || disagg_parse_poe(poetext, &annual, &err) ||
         cs_db_open_current(argv[first], &db, &err))
         return cs_cli_fail(argv[0], &err);
+    if (ba.models && strcmp(im.measure, "SA") && strcmp(im.measure, "PGA")) {
+        cs_db_close(db);
+        return cs_cli_usage(argv[0], "a GMPE basemap is for SA and PGA, not %s", im.measure);
+    }
     /* the table is printed whole once every site's value is known: an error names itself
      * alone, not after half a table */
     char *table = NULL;

@@ -631,6 +631,8 @@ PYEOF
     expect_rc 2 && expect_err "not both" || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --netcdf x.nc
     expect_rc 2 && expect_err "go with --basemap" || return 1
+    run "$CS" hazard map s.sqlite --im 'PGV E' --poe '2% in 50 yr' --basemap bssa14
+    expect_rc 2 && expect_err "for SA and PGA, not PGV" && [ ! -s "$T/out" ] || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap nga99
     expect_rc 1 && expect_err "models: bssa14" && [ ! -e x.nc ] || return 1
 }
