@@ -7,8 +7,8 @@
 # a grid of SPACING_KM (2) nodes over the sites' box plus 10 km, SA 3 s at 2% in 50 years.
 # Cases: BSSA14 on one thread and on every core; the five NGA-West2 models on every core (the
 # mean curve). Prints the command's own summary line ("N nodes in T s: X ms a node (K
-# threads)") per case. The BSSA14 case on every core also draws the combined map and the
-# basemap (WORKDIR/combined.png, basemap.png: docs/img/basemap_demo*.png).
+# threads)") per case. The BSSA14 case on every core also draws the combined map, the basemap
+# and the difference (WORKDIR/combined.png, basemap.png, difference.png: docs/img/basemap_demo*).
 #   bench/basemap_bench.sh [WORKDIR] [SPACING_KM]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +57,7 @@ for case in "1 bssa14" "0 bssa14" "0 ask14,bssa14,cb14,cy14,i14"; do
     set -- $case
     if [ "$1" = 1 ]; then export OMP_NUM_THREADS=1; else unset OMP_NUM_THREADS; fi
     plots=""
-    if [ "$1" = 0 ] && [ "$2" = bssa14 ]; then plots="--plot combined.png --plot-basemap basemap.png"; fi
+    if [ "$1" = 0 ] && [ "$2" = bssa14 ]; then plots="--plot combined.png --plot-basemap basemap.png --plot-difference difference.png"; fi
     # shellcheck disable=SC2086
     "$cs" hazard map b.sqlite --im 'RotD50 3' --poe '2% in 50 yr' --basemap "$2" --spacing "$spacing" \
         --margin 10 --netcdf bench.nc $plots | grep "ms a node"

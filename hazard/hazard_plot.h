@@ -75,6 +75,7 @@ typedef struct {
     double glon0, glat0, gdlon, gdlat;
     const double *gv;
     double vmin, vmax; /* > 0: the colour range (values beyond take the end colours) */
+    int diverging;     /* signed values: a linear blue-white-red scale symmetric about 0 */
 } plot_map_spec;
 int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err);
 /* The colour range: the smallest to the largest value (sites and grid), widened about their

@@ -18,13 +18,13 @@
 #include "hazard_plot.h"
 
 typedef struct {
-    const char *models, *sigma, *vs30_grid, *netcdf, *sites_csv, *plot_basemap;
+    const char *models, *sigma, *vs30_grid, *netcdf, *sites_csv, *plot_basemap, *plot_difference;
     double truncation, max_km, vs30, spacing, step, margin, radius;
 } basemap_args;
 
 static int plot_grid(const char *path, const hazard_basemap *b, const double *grid,
                      const double *site_values, const char *title, const char *sub,
-                     const char *unit, cs_error *err) {
+                     const char *unit, int diverging, cs_error *err) {
     /* the colour range: the basemap's and the sites' values (an overshoot of the difference's
      * surface takes the end colour rather than stretching the scale), a factor 2 at least */
     double v0 = INFINITY, v1 = 0;
@@ -52,8 +52,9 @@ static int plot_grid(const char *path, const hazard_basemap *b, const double *gr
                         .gdlon = b->dlon,
                         .gdlat = b->dlat,
                         .gv = grid,
-                        .vmin = v0,
-                        .vmax = v1};
+                        .vmin = diverging ? 0 : v0,
+                        .vmax = diverging ? 0 : v1,
+                        .diverging = diverging};
     return hazard_plot_map(path, &ps, err);
 }
 
@@ -152,13 +153,21 @@ static int basemap_run(cs_db *db, const hazard_im *im, const char *imname, const
         snprintf(sub, sizeof sub,
                  "%s basemap + interpolated CyberShake difference at %d sites (%s grid)", labels,
                  b.nused, grid);
-        rc = plot_grid(plot, &b, b.comb, b.cs, title, sub, unit, err);
+        rc = plot_grid(plot, &b, b.comb, b.cs, title, sub, unit, 0, err);
         if (!rc) printf("  plot: %s\n", plot);
     }
     if (!rc && ba->plot_basemap) {
         snprintf(sub, sizeof sub, "%s basemap (%s grid); sites: CyberShake", labels, grid);
-        rc = plot_grid(ba->plot_basemap, &b, b.base, b.cs, title, sub, unit, err);
+        rc = plot_grid(ba->plot_basemap, &b, b.base, b.cs, title, sub, unit, 0, err);
         if (!rc) printf("  basemap plot: %s\n", ba->plot_basemap);
+    }
+    if (!rc && ba->plot_difference) {
+        snprintf(sub, sizeof sub,
+                 "CyberShake minus %s at %d sites, thin-plate spline, 0 beyond %g km (%s grid)",
+                 labels, b.nused, ba->radius, grid);
+        snprintf(unit, sizeof unit, "difference (%s)", m->units);
+        rc = plot_grid(ba->plot_difference, &b, b.diff, b.sdiff, title, sub, unit, 1, err);
+        if (!rc) printf("  difference plot: %s\n", ba->plot_difference);
     }
     hazard_basemap_free(&b);
     return rc;
@@ -171,7 +180,7 @@ int cs_hazard_map_main(int argc, char **argv) {
         "          [--basemap GMPE[,GMPE...] [--spacing KM | --grid-step DEG] [--margin KM]\n"
         "           [--vs30 M/S | --vs30-grid FILE] [--radius KM] [--sigma RULE] [--truncation N]\n"
         "           [--max-distance KM] [--netcdf FILE.nc] [--sites-csv FILE]\n"
-        "           [--plot-basemap FILE.png]]\n\n"
+        "           [--plot-basemap FILE.png] [--plot-difference FILE.png]]\n\n"
         "The IM at an annual probability of exceedance at every site of the study with a\n"
         "finished run (its newest), from the runs' values with the curves' rule: a table,\n"
         "a CSV (site, lon, lat, value, run) and a map: a graticule in degrees, a scale bar,\n"
@@ -188,7 +197,8 @@ int cs_hazard_map_main(int argc, char **argv) {
         "thin-plate spline, tapered to 0 at --radius KM (20) from the nearest site; and the\n"
         "combined map basemap + difference. --netcdf FILE.nc (CF-1.8 grid of vs30, basemap,\n"
         "difference, combined), --csv (a row a node), --sites-csv, --plot (the combined map),\n"
-        "--plot-basemap. docs/hazard.md.\n";
+        "--plot-basemap, --plot-difference (the interpolated difference, a linear scale about 0).\n"
+        "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *imtext = NULL, *poetext = NULL, *plot = NULL, *csv = NULL;
     basemap_args ba = {.sigma = "untruncated",
@@ -217,14 +227,15 @@ int cs_hazard_map_main(int argc, char **argv) {
         CS_OPT_STR("netcdf", &ba.netcdf),
         CS_OPT_STR("sites-csv", &ba.sites_csv),
         CS_OPT_STR("plot-basemap", &ba.plot_basemap),
+        CS_OPT_STR("plot-difference", &ba.plot_difference),
     };
     int first, npos;
     int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
                            "expects one argument: STUDY", &first, &npos);
     if (prc) return prc;
     if (!imtext || !poetext) return cs_cli_usage(argv[0], "needs --im and --poe");
-    if (!ba.models && (ba.netcdf || ba.sites_csv || ba.plot_basemap || ba.vs30_grid ||
-                       !isnan(ba.vs30) || !isnan(ba.spacing) || !isnan(ba.step)))
+    if (!ba.models && (ba.netcdf || ba.sites_csv || ba.plot_basemap || ba.plot_difference ||
+                       ba.vs30_grid || !isnan(ba.vs30) || !isnan(ba.spacing) || !isnan(ba.step)))
         return cs_cli_usage(argv[0], "--netcdf, --sites-csv, --plot-basemap, --vs30, --vs30-grid, "
                                      "--spacing and --grid-step go with --basemap GMPE");
     if (!isnan(ba.spacing) && !isnan(ba.step))

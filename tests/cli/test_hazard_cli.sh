@@ -544,7 +544,8 @@ basemap_study() {
 t_basemap_checked() {
     basemap_study || return 1
     run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14,cy14 --grid-step 0.02 \
-        --margin 12 --radius 15 --netcdf m.nc --csv m.csv --sites-csv s.csv --plot m.png --plot-basemap b.png
+        --margin 12 --radius 15 --netcdf m.nc --csv m.csv --sites-csv s.csv --plot m.png --plot-basemap b.png \
+        --plot-difference d.png
     expect_rc 0 && expect_out "basemap BSSA14 + CY14 (mean) (Vs30 760 m/s, sigma untruncated)" &&
         expect_out "thin-plate spline through 4 sites" && expect_out "ms a node" || { cat "$T/err" >&2; return 1; }
     grep -q "^NORTH,-118.270000,34.270000,760.0," s.csv || return 1
@@ -553,7 +554,7 @@ t_basemap_checked() {
     run "$VPY" "$REPO/tests/cli/basemap_check.py" m.nc m.csv s.csv 0.02 12 15
     expect_rc 0 || { cat "$T/out" "$T/err" >&2; return 1; }
     cat "$T/out"
-    "$PY" "$REPO/tests/cli/png_check.py" m.png 900 660 100 && "$PY" "$REPO/tests/cli/png_check.py" b.png 900 660 100 || return 1
+    for p in m b d; do "$PY" "$REPO/tests/cli/png_check.py" $p.png 900 660 100 || return 1; done
     # (a) four nodes (two corners, two inside) against gmpe-curve at sites placed on them, in a
     # copy of the study (new sites would widen the map's box)
     "$PY" - <<'PYEOF' || return 1
