@@ -187,6 +187,12 @@ void cs_geo_destination(double lon, double lat, double azimuth_deg, double dista
     geod_direct(wgs84(), lat, lon, azimuth_deg, distance_m, lat2, lon2, NULL);
 }
 
+void cs_geo_inverse(double lon1, double lat1, double lon2, double lat2, double *distance_m,
+                    double *azimuth_deg) {
+    double azi2;
+    geod_inverse(wgs84(), lat1, lon1, lat2, lon2, distance_m, azimuth_deg, &azi2);
+}
+
 double cs_geo_azimuth(double lon1, double lat1, double lon2, double lat2) {
     double s12, azi1, azi2;
     geod_inverse(wgs84(), lat1, lon1, lat2, lon2, &s12, &azi1, &azi2);

@@ -48,6 +48,9 @@ double cs_geo_distance(double lon1, double lat1, double lon2, double lat2);
 double cs_geo_distance_sphere(double lon1, double lat1, double lon2, double lat2);
 /* Azimuth (degrees clockwise from north) from point 1 to point 2 on the ellipsoid. */
 double cs_geo_azimuth(double lon1, double lat1, double lon2, double lat2);
+/* Both at once (one solution of the inverse problem): distance (m) and azimuth (degrees). */
+void cs_geo_inverse(double lon1, double lat1, double lon2, double lat2, double *distance_m,
+                    double *azimuth_deg);
 
 /* The point `distance_m` from (lon, lat) along azimuth (degrees clockwise from north) on the
  * WGS84 ellipsoid (the direct geodesic problem). */

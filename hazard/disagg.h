@@ -46,6 +46,10 @@ void disagg_free(disagg_result *d);
  * the curve in ln x between 1e-8 and 1e3; an error when the curve never reaches it. */
 int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa, double *level,
                      cs_error *err);
+/* The same for the mean of several curves' annual probabilities (equal weights: the branches of
+ * a logic tree of ground-motion models); one set is disagg_level_for. */
+int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int nsets, double years,
+                          double pa, double *level, cs_error *err);
 
 /* "2% in 50 yr", "10% in 50 years", or an annual probability "4.04e-4". */
 int disagg_parse_poe(const char *text, double *annual, cs_error *err);

@@ -9,6 +9,7 @@
 
 #include "cs_cli.h"
 #include "cs_opt.h"
+#include "gmpe_psha.h"
 #include "gmpe_report.h"
 #include "hazard_cli.h"
 
@@ -53,11 +54,7 @@ int cs_hazard_gmpe_curve_main(int argc, char **argv) {
                           "expects STUDY and SITE", &first, &npos);
     if (rc) return rc;
     if (!rq.erf || !rq.im) return cs_cli_usage(argv[0], "needs --erf and --im");
-    rq.mode = !strcmp(rq.sigma, "untruncated") ? 0
-              : !strcmp(rq.sigma, "upper")     ? 1
-              : !strcmp(rq.sigma, "two-sided") ? 2
-              : !strcmp(rq.sigma, "zero")      ? 3
-                                               : -1;
+    rq.mode = gmpe_psha_mode(rq.sigma);
     if (rq.mode < 0)
         return cs_cli_usage(argv[0], "--sigma is untruncated, upper, two-sided or zero, got '%s'",
                             rq.sigma);

@@ -12,6 +12,7 @@
 #include "erf_db.h"
 #include "forecast.h"
 #include "gmpe.h"
+#include "gmpe_psha.h"
 #include "hazard_io.h"
 #include "hazard_plot.h"
 
@@ -124,31 +125,8 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
                                 "models: " GMPE_NAMES " (at most " GMPE_MAX_MODELS_STR ")");
             break;
         }
-        for (long q = 0; q < n && !rc; q++) {
-            gmpe_value g;
-            const gmpe_scenario sc = {.mag = fr[q].mag,
-                                      .rake = fr[q].rake,
-                                      .dip = fr[q].dip,
-                                      .ztor = fr[q].d.ztor,
-                                      .rrup = fr[q].d.rrup,
-                                      .rjb = fr[q].d.rjb,
-                                      .rx = fr[q].d.rx,
-                                      .vs30 = vs30,
-                                      .z1_m = NAN,
-                                      .width = NAN,
-                                      .zhyp = NAN,
-                                      .z2p5_km = NAN,
-                                      .ry0 = NAN};
-            rc = gmpe_eval(t, period, &sc, &g, err);
-            lnm[q] = mode == 3 ? exp(g.ln_median) : g.ln_median;
-            rups[q] = (hazard_rupture){.prob = fr[q].prob,
-                                       .nvalues = 1,
-                                       .values = &lnm[q],
-                                       .lognormal = mode != 3,
-                                       .sigma = g.sigma,
-                                       .trunc = mode == 1 || mode == 2 ? trunc : 0,
-                                       .upper_only = mode != 2};
-        }
+        const gmpe_psha gp = {.period = period, .mode = mode, .truncation = trunc, .vs30 = vs30};
+        if (!rc) rc = gmpe_psha_ruptures(t, &gp, fr, n, lnm, rups, err);
         double poe[HAZARD_MAX_LEVELS];
         if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, err);
         char inputs[320], tr[32] = "";

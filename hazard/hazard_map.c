@@ -55,6 +55,8 @@ int hazard_map_collect(cs_db *db, const char *study, const hazard_im *im, double
              site_level(db, &run, type, annual, &m->value[i], err);
         if (rc) break;
         m->run[i] = run.run_id;
+        if (m->nvalues == 0) m->erf_id = run.erf_id, m->time_span = run.time_span;
+        m->mixed_erfs |= run.erf_id != m->erf_id;
         m->nvalues++;
         if (table)
             fprintf(table, "  %-16s %11.5f %10.5f  %-8lld %.4g %s\n", m->names[i], m->lon[i],

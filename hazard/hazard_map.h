@@ -14,6 +14,9 @@ typedef struct {
     int nvalues;               /* of them with a finished run */
     double *lon, *lat, *value; /* value NaN: no finished run */
     long long *run;            /* 0: none */
+    long long erf_id;          /* the forecast of the runs with values (the first's) */
+    double time_span;          /* its years */
+    int mixed_erfs;            /* 1: runs of other forecasts too */
     const char **names;
     char units[32], imname[64];
     void *sites; /* owned */

@@ -68,10 +68,18 @@ typedef struct {
     int n;
     const double *lon, *lat, *value;
     const char *const *names;
+    /* optional (gv not NULL): a grid beneath the sites, cell (i, j) centred at (glon0 + i gdlon,
+     * glat0 + j gdlat) coloured by gv[j * gnlon + i] on the same scale (not drawn where NaN or
+     * <= 0); the frame is then the grid's extent and the colour range covers the grid too */
+    int gnlon, gnlat;
+    double glon0, glat0, gdlon, gdlat;
+    const double *gv;
+    double vmin, vmax; /* > 0: the colour range (values beyond take the end colours) */
+    int diverging;     /* signed values: a linear blue-white-red scale symmetric about 0 */
 } plot_map_spec;
 int hazard_plot_map(const char *path, const plot_map_spec *m, cs_error *err);
-/* The colour range: the smallest to the largest value, widened about their geometric middle to
- * a factor of 2 at least (one site sits in the middle of the bar). */
+/* The colour range: the smallest to the largest value (sites and grid), widened about their
+ * geometric middle to a factor of 2 at least (one site sits in the middle of the bar). */
 void hazard_plot_map_range(const plot_map_spec *m, double *lo, double *hi);
 
 #endif

@@ -29,14 +29,50 @@ static void ramp(double t, double rgb[3]) {
         rgb[k] = stop[i][k] + f * (stop[i + 1][k] - stop[i][k]);
 }
 
-static int has_value(double v) {
-    return isfinite(v) && v > 0;
+/* A diverging scale (signed values, linear, blue below 0, white at 0, red above) or the
+ * logarithmic one. */
+static int has_value_in(const plot_map_spec *m, double v) {
+    return m->diverging ? isfinite(v) : isfinite(v) && v > 0;
+}
+#define has_value(v) has_value_in(m, v)
+
+/* Where v sits on the colour scale, 0 to 1. */
+static double frac(const plot_map_spec *m, double v, double v0, double v1) {
+    if (m->diverging) return (v - v0) / (v1 - v0);
+    return (log10(v) - log10(v0)) / (log10(v1) - log10(v0));
+}
+
+static void colour(const plot_map_spec *m, double t, double rgb[3]) {
+    if (!m->diverging) {
+        ramp(t, rgb);
+        return;
+    }
+    static const double lo[3] = {0.23, 0.30, 0.75}, hi[3] = {0.71, 0.02, 0.15};
+    t = fmin(fmax(t, 0), 1);
+    for (int k = 0; k < 3; k++)
+        rgb[k] = t < 0.5 ? lo[k] + (1 - lo[k]) * (t / 0.5) : 1 + (hi[k] - 1) * ((t - 0.5) / 0.5);
 }
 
 void hazard_plot_map_range(const plot_map_spec *m, double *lo, double *hi) {
+    if (m->vmin > 0 && m->vmax > m->vmin) {
+        *lo = m->vmin, *hi = m->vmax;
+        return;
+    }
+    if (m->diverging) { /* symmetric about 0: the largest magnitude */
+        double a = 0;
+        for (int i = 0; i < m->n; i++)
+            if (has_value(m->value[i])) a = fmax(a, fabs(m->value[i]));
+        for (long q = 0; m->gv && q < (long)m->gnlon * m->gnlat; q++)
+            if (has_value(m->gv[q])) a = fmax(a, fabs(m->gv[q]));
+        if (!(a > 0)) a = 1e-3;
+        *lo = -a, *hi = a;
+        return;
+    }
     double v0 = INFINITY, v1 = 0;
     for (int i = 0; i < m->n; i++)
         if (has_value(m->value[i])) v0 = fmin(v0, m->value[i]), v1 = fmax(v1, m->value[i]);
+    for (long q = 0; m->gv && q < (long)m->gnlon * m->gnlat; q++)
+        if (has_value(m->gv[q])) v0 = fmin(v0, m->gv[q]), v1 = fmax(v1, m->gv[q]);
     if (!(v1 > 0)) v0 = v1 = 1;
     if (v1 < 2 * v0) {
         double mid = sqrt(v0 * v1);
@@ -133,9 +169,9 @@ static void scale_bar(cairo_t *cr, const geo *g, double w) {
 static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1, double h) {
     double bx = MW - MR + 60, bw = 24, lv0 = log10(v0), lv1 = log10(v1), rgb[3];
     double top = MT + 30, bh = h - 30;
-#define BY(v) (top + bh - (log10(v) - lv0) / (lv1 - lv0) * bh)
+#define BY(v) (top + bh - frac(m, v, v0, v1) * bh)
     for (int j = 0; j < 200; j++) {
-        ramp(j / 199.0, rgb);
+        colour(m, j / 199.0, rgb);
         cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
         cairo_rectangle(cr, bx, top + bh - (j + 1) * bh / 200, bw, bh / 200 + 0.6);
         cairo_fill(cr);
@@ -149,7 +185,18 @@ static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1
     static const int sets[3][10] = {{1, 0}, {1, 2, 5, 0}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 0}};
     char s[32];
     cairo_set_font_size(cr, 13);
-    for (int set = 0; set < 3; set++) {
+    if (m->diverging) { /* linear ticks at a round step */
+        double step = hazard_plot_nice_step(v1 - v0, 5);
+        for (double v = ceil(v0 / step - 1e-9) * step; v <= v1 + 1e-9 * step; v += step) {
+            double tv = fabs(v) < 1e-9 * step ? 0 : v;
+            cairo_move_to(cr, bx + bw, BY(tv));
+            cairo_line_to(cr, bx + bw + 5, BY(tv));
+            cairo_stroke(cr);
+            snprintf(s, sizeof s, "%g", tv);
+            hazard_plot_text(cr, bx + bw + 8, BY(tv), s, 0.0, 0.5);
+        }
+    }
+    for (int set = 0; set < 3 && !m->diverging; set++) {
         int nt = 0;
         for (int pass = 0; pass < 2; pass++) {
             if (pass == 1 && nt < 3 && set < 2) break;
@@ -173,7 +220,7 @@ static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1
     /* the sites' values: marks on the left of the bar */
     for (int i = 0; i < m->n; i++) {
         if (!has_value(m->value[i])) continue;
-        double y = BY(m->value[i]);
+        double y = BY(fmin(fmax(m->value[i], v0), v1));
         cairo_move_to(cr, bx - 1, y);
         cairo_line_to(cr, bx - 9, y - 4);
         cairo_line_to(cr, bx - 9, y + 4);
@@ -184,7 +231,33 @@ static void colour_bar(cairo_t *cr, const plot_map_spec *m, double v0, double v1
     cairo_set_font_size(cr, 14);
     hazard_plot_text(cr, bx + bw / 2, MT + 16, m->unit, 0.5, 0.0);
     cairo_set_font_size(cr, 12);
-    hazard_plot_text(cr, bx + bw / 2, MH - MB + 22, "log scale; \xe2\x97\x80 sites", 0.5, 1.0);
+    hazard_plot_text(cr, bx + bw / 2, MH - MB + 22,
+                     m->diverging ? "linear; \xe2\x97\x80 sites" : "log scale; \xe2\x97\x80 sites",
+                     0.5, 1.0);
+}
+
+/* The grid's cells, clipped to the frame; a cell without a value is left blank. */
+static void grid_cells(cairo_t *cr, const plot_map_spec *m, const geo *g, double v0, double v1,
+                       double w, double h) {
+    double rgb[3];
+    cairo_save(cr);
+    cairo_rectangle(cr, ML, MT, w, h);
+    cairo_clip(cr);
+    for (int j = 0; j < m->gnlat; j++)
+        for (int i = 0; i < m->gnlon; i++) {
+            double v = m->gv[(long)j * m->gnlon + i];
+            if (!has_value(v)) continue;
+            double lon = m->glon0 + i * m->gdlon, lat = m->glat0 + j * m->gdlat;
+            double xa = gx(g, lon - 0.5 * m->gdlon), xb = gx(g, lon + 0.5 * m->gdlon);
+            double ya = gy(g, lat + 0.5 * m->gdlat), yb = gy(g, lat - 0.5 * m->gdlat);
+            colour(m, frac(m, v, v0, v1), rgb);
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            /* a fraction of a pixel more, so that no seam shows between cells */
+            cairo_rectangle(cr, floor(xa), floor(ya), ceil(xb) - floor(xa) + 0.5,
+                            ceil(yb) - floor(ya) + 0.5);
+            cairo_fill(cr);
+        }
+    cairo_restore(cr);
 }
 
 static void draw_map(cairo_t *cr, const void *spec) {
@@ -197,16 +270,28 @@ static void draw_map(cairo_t *cr, const void *spec) {
     }
     double v0, v1;
     hazard_plot_map_range(m, &v0, &v1);
-    /* the frame: 25% margin, at least 0.2 degrees, east-west stretched by cos(latitude) */
     double k = cos((la0 + la1) / 2 * M_PI / 180);
     double w = MW - ML - MR, h = MH - MT - MB;
-    double dx = fmax((lo1 - lo0) * 1.5, 0.2 / k), dy = fmax((la1 - la0) * 1.5, 0.2);
-    double scale = fmin(w / (dx * k), h / dy);
-    geo g = {(lo0 + lo1) / 2 - w / (2 * scale * k), (la0 + la1) / 2 - h / (2 * scale), scale, k};
+    geo g;
+    if (m->gv) {
+        /* the frame: the grid's cells, edge to edge */
+        double x0 = m->glon0 - 0.5 * m->gdlon, x1 = m->glon0 + (m->gnlon - 0.5) * m->gdlon;
+        double y0 = m->glat0 - 0.5 * m->gdlat, y1 = m->glat0 + (m->gnlat - 0.5) * m->gdlat;
+        k = cos((y0 + y1) / 2 * M_PI / 180);
+        double scale = fmin(w / ((x1 - x0) * k), h / (y1 - y0));
+        g = (geo){(x0 + x1) / 2 - w / (2 * scale * k), (y0 + y1) / 2 - h / (2 * scale), scale, k};
+        grid_cells(cr, m, &g, v0, v1, w, h);
+    } else {
+        /* the frame: 25% margin, at least 0.2 degrees, east-west stretched by cos(latitude) */
+        double dx = fmax((lo1 - lo0) * 1.5, 0.2 / k), dy = fmax((la1 - la0) * 1.5, 0.2);
+        double scale = fmin(w / (dx * k), h / dy);
+        g = (geo){(lo0 + lo1) / 2 - w / (2 * scale * k), (la0 + la1) / 2 - h / (2 * scale), scale,
+                  k};
+    }
     graticule(cr, &g, w, h);
     scale_bar(cr, &g, w);
     char s[96];
-    double rgb[3], lv0 = log10(v0), lv1 = log10(v1);
+    double rgb[3];
     for (int pass = 0; pass < 2; pass++) /* discs, then names over them */
         for (int i = 0; i < m->n; i++) {
             double x = gx(&g, m->lon[i]), y = gy(&g, m->lat[i]);
@@ -214,7 +299,7 @@ static void draw_map(cairo_t *cr, const void *spec) {
             if (pass == 0) {
                 cairo_new_path(cr);
                 if (val) {
-                    ramp((log10(m->value[i]) - lv0) / (lv1 - lv0), rgb);
+                    colour(m, frac(m, m->value[i], v0, v1), rgb);
                     cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
                     cairo_arc(cr, x, y, 9, 0, 2 * M_PI);
                     cairo_fill_preserve(cr);
@@ -228,7 +313,8 @@ static void draw_map(cairo_t *cr, const void *spec) {
                 continue;
             }
             if (val)
-                snprintf(s, sizeof s, "%s %.3g", m->names[i], m->value[i]);
+                snprintf(s, sizeof s, m->diverging ? "%s %+.3g" : "%s %.3g", m->names[i],
+                         m->value[i]);
             else
                 snprintf(s, sizeof s, "%s (no run)", m->names[i]);
             cairo_set_font_size(cr, 13);

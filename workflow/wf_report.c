@@ -106,7 +106,14 @@ static void sites_maps(wf_report_ctx *c) {
         snprintf(title, sizeof title, "%s at 2%% in 50 years", m.imname);
         snprintf(unit, sizeof unit, "%s (%s)", m.imname, m.units);
         snprintf(sub, sizeof sub, "%d of %d sites with a finished run", m.nvalues, m.n);
-        plot_map_spec ps = {title, sub, unit, m.n, m.lon, m.lat, m.value, m.names};
+        plot_map_spec ps = {.title = title,
+                            .subtitle = sub,
+                            .unit = unit,
+                            .n = m.n,
+                            .lon = m.lon,
+                            .lat = m.lat,
+                            .value = m.value,
+                            .names = m.names};
         if (hazard_plot_map(path, &ps, &err)) {
             wf_report_note(c, "sites map", &err);
         } else {

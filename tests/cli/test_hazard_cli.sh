@@ -524,7 +524,124 @@ t_ims_outside_the_band_are_not_integrated() {
     run "$CS" hazard curve s.sqlite 1 --im 'PGA RotD50' && expect_rc 0 || return 1
 }
 
+# `hazard map --basemap`: the GMPE basemap over the study's sites and CyberShake's interpolated
+# difference. Four sites with runs (DEMO's values scaled by 1, 2, 0.5 and 1.3). (a) nodes of the
+# basemap against `hazard gmpe-curve` at sites placed exactly on them (its curve at the node's
+# level is the probability, to the CSV's 7 digits: 2e-6); (b) the NetCDF file read by SciPy and
+# netCDF-C (tests/cli/basemap_check.py); (c) the difference against SciPy's thin-plate spline,
+# exact at the sites; (d) the PNGs; a Vs30 raster and its errors.
+basemap_study() {
+    make_study || return 1
+    printf 'short_name,long_name,latitude,longitude\nNEAR,Near,34.2,-118.1\nWEST,West,34.15,-118.4\nNORTH,North,34.27,-118.27\n' >more.csv
+    "$CS" db import-sites s.sqlite more.csv >/dev/null || return 1
+    sqlite3 s.sqlite "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Rup_Var_Scenario_ID, Status)
+        SELECT CS_Site_ID, 1, 1, 'PP Generated' FROM CyberShake_Sites WHERE CS_Short_Name IN ('NEAR', 'WEST', 'NORTH') ORDER BY CS_Site_ID;
+        INSERT INTO PeakAmplitudes SELECT 2, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, 2 * IM_Value FROM PeakAmplitudes WHERE Run_ID = 1;
+        INSERT INTO PeakAmplitudes SELECT 3, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, 0.5 * IM_Value FROM PeakAmplitudes WHERE Run_ID = 1;
+        INSERT INTO PeakAmplitudes SELECT 4, Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, 1.3 * IM_Value FROM PeakAmplitudes WHERE Run_ID = 1;" || return 1
+}
+
+t_basemap_checked() {
+    basemap_study || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14,cy14 --grid-step 0.02 \
+        --margin 12 --radius 15 --netcdf m.nc --csv m.csv --sites-csv s.csv --plot m.png --plot-basemap b.png \
+        --plot-difference d.png
+    expect_rc 0 && expect_out "basemap BSSA14 + CY14 (mean) (Vs30 760 m/s, sigma untruncated)" &&
+        expect_out "thin-plate spline through 4 sites" && expect_out "ms a node" || { cat "$T/err" >&2; return 1; }
+    grep -q "^NORTH,-118.270000,34.270000,760.0," s.csv || return 1
+    VPY="$REPO/build/venv-clients/bin/python"
+    [ -x "$VPY" ] || VPY=$PY
+    run "$VPY" "$REPO/tests/cli/basemap_check.py" m.nc m.csv s.csv 0.02 12 15
+    expect_rc 0 || { cat "$T/out" "$T/err" >&2; return 1; }
+    cat "$T/out"
+    for p in m b d; do "$PY" "$REPO/tests/cli/png_check.py" $p.png 900 660 100 || return 1; done
+    # (a) four nodes (two corners, two inside) against gmpe-curve at sites placed on them, in a
+    # copy of the study (new sites would widen the map's box)
+    "$PY" - <<'PYEOF' || return 1
+from scipy.io import netcdf_file
+f = netcdf_file("m.nc", "r", mmap=False)
+lat, lon, b = f.variables["lat"][:], f.variables["lon"][:], f.variables["basemap"][:]
+with open("nodes.csv", "w") as o, open("levels.txt", "w") as lv:
+    o.write("short_name,long_name,latitude,longitude\n")
+    for k, (j, i) in enumerate([(0, 0), (len(lat) - 1, len(lon) - 1), (5, 7), (9, 4)]):
+        o.write(f"N{k},node {j} {i},{lat[j]:.12f},{lon[i]:.12f}\n")
+        lv.write(f"N{k} {b[j, i]!r}\n")
+PYEOF
+    cp s.sqlite g.sqlite && "$CS" db import-sites g.sqlite nodes.csv >/dev/null || return 1
+    while read -r node level; do
+        run "$CS" hazard gmpe-curve g.sqlite "$node" --erf t --im 'RotD50 3.0' --gmpe bssa14,cy14 --vs30 760 \
+            --levels "$level,100" --csv "g_$node"
+        expect_rc 0 || return 1
+    done <levels.txt
+    "$PY" - <<'PYEOF' || return 1
+import csv, math, re
+worst = 0
+for line in open("levels.txt"):
+    node, level = line.split()
+    annual = []
+    for m in ("bssa14", "cy14"):
+        rows = list(csv.reader(open(f"g_{node}_{m}.csv")))
+        T = float(re.search(r"investigation_time=([0-9.e+-]+)", rows[0][-1]).group(1))
+        assert abs(float(rows[1][2][4:]) / float(level) - 1) < 5e-6, rows[1]  # the header's 6 digits
+        annual.append(-math.expm1(math.log1p(-float(rows[2][2])) / T))
+    pa = -math.expm1(math.log1p(-0.02) / 50)
+    worst = max(worst, abs(sum(annual) / 2 / pa - 1))
+assert worst < 2e-6, worst
+print(f"    basemap at 4 nodes: gmpe-curve's mean annual probability at the node's level is 2% in 50 yr to {worst:.1e}")
+PYEOF
+}
+
+t_basemap_vs30_raster_and_errors() {
+    basemap_study || return 1
+    # a raster of two halves (400 m/s west of -118.25, 760 east), corner-registered, 0.05 degree cells
+    "$PY" - <<'PYEOF' || return 1
+with open("v.asc", "w") as f:
+    f.write("ncols 16\nnrows 14\nxllcorner -118.65\nyllcorner 33.8\ncellsize 0.05\nNODATA_value -9999\n")
+    for r in range(14):
+        f.write(" ".join("400" if -118.65 + 0.05 * c < -118.25 - 1e-9 else "760" for c in range(16)) + "\n")
+PYEOF
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 \
+        --margin 8 --radius 15 --vs30-grid v.asc --netcdf v.nc --csv v.csv --sites-csv vs.csv
+    expect_rc 0 && expect_out "Vs30 from v.asc" || { cat "$T/err" >&2; return 1; }
+    VPY="$REPO/build/venv-clients/bin/python"
+    [ -x "$VPY" ] || VPY=$PY
+    run "$VPY" "$REPO/tests/cli/basemap_check.py" v.nc v.csv vs.csv 0.03 8 15 v.asc
+    expect_rc 0 || { cat "$T/out" "$T/err" >&2; return 1; }
+    cat "$T/out"
+    # a raster of 760 everywhere gives the constant's map exactly
+    sed 's/\b400\b/760/g' v.asc >c.asc
+    CYBERSHAKE_LOG=info "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 --margin 8 --vs30-grid c.asc --csv c1.csv >/dev/null 2>c1.err &&
+        "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --grid-step 0.03 --margin 8 --vs30 760 --csv c2.csv >/dev/null || return 1
+    cmp -s c1.csv c2.csv || { echo "    a raster of 760 m/s and --vs30 760 differ" >&2; return 1; }
+    grep -q "basemap: 252 nodes in .*nodes/s" c1.err || { echo "    no progress line for the grid" >&2; return 1; }
+    # errors: file, line, value and rule
+    sed '8s/^400 /50 /' v.asc >bad.asc
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --vs30-grid bad.asc
+    expect_rc 1 && expect_err "bad.asc:8" && expect_err "'50'" && expect_err "[100, 3000]" || return 1
+    head -9 v.asc >short.asc
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --vs30-grid short.asc
+    expect_rc 1 && expect_err "short.asc:9" && expect_err "after 48 of the header's 14 x 16 values" || return 1
+    sed '3s/.*/xllcorner -118.3/' v.asc >east.asc
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --vs30-grid east.asc
+    expect_rc 1 && expect_err "is outside the grid" || return 1
+    sed '2s/.*/rows 10/' v.asc >key.asc
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --vs30-grid key.asc
+    expect_rc 1 && expect_err "key.asc:2" && expect_err "KEYWORD VALUE" || return 1
+    # requests
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14 --spacing 2 --grid-step 0.01
+    expect_rc 2 && expect_err "not both" || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --netcdf x.nc
+    expect_rc 2 && expect_err "go with --basemap" || return 1
+    run "$CS" hazard map s.sqlite --im 'PGV E' --poe '2% in 50 yr' --basemap bssa14
+    expect_rc 2 && expect_err "for SA and PGA, not PGV" && [ ! -s "$T/out" ] || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap nga99
+    expect_rc 1 && expect_err "models: bssa14" && [ ! -e x.nc ] || return 1
+}
+
+
 tcase help_and_usage t_help_and_usage
+tcase basemap_checked t_basemap_checked
+tcase basemap_vs30_raster_and_errors t_basemap_vs30_raster_and_errors
 tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
 tcase area_source_in_the_forecast t_area_source_in_the_forecast
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
