@@ -217,7 +217,10 @@ static void print_ims(const im_config *ims, const double *values) {
     printf("  band: %s\n", band);
     for (int i = 0, k = 0; i < n; i++) {
         if (!ok[i]) continue;
-        if (t[i].period > 0)
+        if (!strcmp(t[i].measure, "FAS"))
+            printf("  %-6s %5.2f s  %-15s %.6g %s (at %.4g Hz)\n", t[i].measure, t[i].period,
+                   t[i].component, values[k], t[i].units, 1 / t[i].period);
+        else if (t[i].period > 0)
             printf("  %-6s %5.2f s  %-15s %.6g %s\n", t[i].measure, t[i].period, t[i].component,
                    values[k], t[i].units);
         else
@@ -331,7 +334,7 @@ int cs_synth_cli_main(int argc, char **argv) {
     if (!rc) {
         vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
         velf = malloc(sizeof(float) * 3 * (size_t)ctx.nt);
-        values = malloc(sizeof(double) * (3 * IM_MAX_PERIODS + 32));
+        values = malloc(sizeof(double) * IM_MAX_TYPES);
         if (!vel || !velf || !values) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
     }
     if (!rc)
@@ -434,7 +437,7 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     }
     ims.vertical = m.vertical;
-    double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[3 * IM_MAX_PERIODS + 32];
+    double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[IM_MAX_TYPES];
     int rc = vd ? 0 : cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
     if (!rc) {
         for (int i = 0; i < 3 * m.nt; i++)
