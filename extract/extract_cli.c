@@ -217,10 +217,7 @@ static void print_ims(const im_config *ims, const double *values) {
     printf("  band: %s\n", band);
     for (int i = 0, k = 0; i < n; i++) {
         if (!ok[i]) continue;
-        if (!strcmp(t[i].measure, "FAS"))
-            printf("  %-6s %5.2f s  %-15s %.6g %s (at %.4g Hz)\n", t[i].measure, t[i].period,
-                   t[i].component, values[k], t[i].units, 1 / t[i].period);
-        else if (t[i].period > 0)
+        if (t[i].period > 0)
             printf("  %-6s %5.2f s  %-15s %.6g %s\n", t[i].measure, t[i].period, t[i].component,
                    values[k], t[i].units);
         else
