@@ -291,8 +291,8 @@ static void ko_bins_fill(ko_bins *kb, int n, double df, double b) {
 }
 
 /* The smoothed value at fc of each of the m spectra amp[j] (bins 1..n), into out[j]. */
-static void ko_smooth_bins(const ko_bins *kb, const double *const *amp, int m, double fc,
-                           double b, double *out) {
+static void ko_smooth_bins(const ko_bins *kb, const double *const *amp, int m, double fc, double b,
+                           double *out) {
     double c = b * log10(fc), sc = sin(c), cc = cos(c), wsum = 0, sum[4] = {0, 0, 0, 0};
     for (int k = 0; k < kb->n; k++) {
         double x = kb->l[k] - c, r = sinc_ratio(kb->sl[k] * cc - kb->cl[k] * sc, x);
@@ -337,100 +337,169 @@ static long pow2_at_least(double n) {
     return m;
 }
 
-/* FAS (E, N, [Z], EAS at every period; NaN where not wanted) and the period-dependent
- * durations (D5-75 then D5-95 of E, N, [Z] at every period) of the acceleration acc (ncomp x
- * nt), into fas and dur in list_types' order; want_fas and want_dur say which periods the band
- * gives (the others are not computed: NaN). */
-static int spectral_measures(const im_config *c, const double *acc, int ncomp, int nt, double dt,
-                             const int *want_fas, const int *want_dur, double *fas, double *dur,
-                             double *cum, cs_error *err) {
-    const int nfas = ncomp + 1, ndur = 2 * ncomp;
+/* The r2c and c2r plans of each power of two, made once (FFTW_ESTIMATE) and kept for the
+ * process: planning again for every record recomputed FFTW's twiddle factors each time, which
+ * cost more than the transforms. Executed with other arrays of the same alignment (fftw_malloc,
+ * offsets of an even count of complex numbers), which FFTW allows from any thread. */
+static struct { fftw_plan r2c, c2r; } plan_cache[31];
+
+static int plans_of(long N, fftw_plan *r2c, fftw_plan *c2r) {
+    int lg = 0;
+    while ((1L << lg) < N)
+        lg++;
+#pragma omp critical(cs_fftw_planner)
+    {
+        if (!plan_cache[lg].r2c) {
+            double *x = fftw_malloc(sizeof(double) * (size_t)N);
+            fftw_complex *z = fftw_malloc(sizeof(fftw_complex) * (size_t)(N / 2 + 1));
+            if (x && z) {
+                fftw_plan a = fftw_plan_dft_r2c_1d((int)N, x, z, FFTW_ESTIMATE);
+                fftw_plan b = fftw_plan_dft_c2r_1d((int)N, z, x, FFTW_ESTIMATE);
+                if (a && b) {
+                    plan_cache[lg].r2c = a;
+                    plan_cache[lg].c2r = b;
+                } else {
+                    if (a) fftw_destroy_plan(a);
+                    if (b) fftw_destroy_plan(b);
+                }
+            }
+            fftw_free(x);
+            fftw_free(z);
+        }
+        *r2c = plan_cache[lg].r2c;
+        *c2r = plan_cache[lg].c2r;
+    }
+    return *r2c ? 0 : -1;
+}
+
+/* A record's spectra of length N: x real (N), z complex (nb + 1), spec ncomp spectra of nb + 1
+ * bins at a stride of nb + 2 (an even count of complex numbers keeps each as aligned as z). */
+typedef struct {
+    long N, nb;
+    size_t ld;
+    double *x;
+    fftw_complex *z, *spec;
+    fftw_plan r2c, c2r;
+} spectra;
+
+static void spectra_free(spectra *s) {
+    fftw_free(s->x), fftw_free(s->z), fftw_free(s->spec);
+}
+
+/* The spectra of the ncomp components of acc (nt samples each) zero-padded to N (ncomp 0: the
+ * arrays and plans only). */
+static int spectra_make(spectra *s, long N, const double *acc, int ncomp, int nt, cs_error *err) {
+    memset(s, 0, sizeof *s);
+    s->N = N;
+    s->nb = N / 2;
+    s->ld = (size_t)s->nb + 2;
+    s->x = fftw_malloc(sizeof(double) * (size_t)N);
+    s->z = fftw_malloc(sizeof(fftw_complex) * s->ld);
+    s->spec = fftw_malloc(sizeof(fftw_complex) * (size_t)(ncomp > 0 ? ncomp : 1) * s->ld);
+    if (!s->x || !s->z || !s->spec || plans_of(N, &s->r2c, &s->c2r)) {
+        spectra_free(s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", N);
+    }
+    for (int f = 0; f < ncomp; f++) {
+        memcpy(s->x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
+        memset(s->x + nt, 0, sizeof(double) * (size_t)(N - nt));
+        fftw_execute_dft_r2c(s->r2c, s->x, s->spec + (size_t)f * s->ld);
+    }
+    return 0;
+}
+
+/* FAS (E, N, [Z], EAS at every period, NaN where want[p] is 0) of the acceleration acc (ncomp x
+ * nt) into fas, in list_types' order. */
+static int fas_measures(const im_config *c, const double *acc, int ncomp, int nt, double dt,
+                        const int *want, double *fas, cs_error *err) {
+    const int nfas = ncomp + 1;
     double tmax = 0;
     int any = 0;
     for (int p = 0; p < c->nperiods; p++) {
         for (int i = 0; i < nfas; i++)
             fas[p * nfas + i] = NAN;
-        for (int i = 0; i < ndur; i++)
-            dur[p * ndur + i] = NAN;
-        if (want_fas[p] || want_dur[p]) any = 1;
+        any |= want[p];
         if (c->periods[p] > tmax) tmax = c->periods[p];
     }
     if (!any) return 0;
-    const long N = pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt));
-    const long nb = N / 2; /* bins 1..N/2 */
-    const double df = 1 / (N * dt), b = c->ko_b > 0 ? c->ko_b : IM_KO_BANDWIDTH;
-    double *x = fftw_malloc(sizeof(double) * (size_t)N);
-    /* each component's spectrum at a stride of nb + 2: an even count of complex numbers keeps
-     * every one as aligned as the planned arrays (fftw_execute_dft_* with other arrays) */
-    const size_t ld = (size_t)nb + 2;
-    fftw_complex *spec = fftw_malloc(sizeof(fftw_complex) * (size_t)ncomp * ld);
-    fftw_complex *work = fftw_malloc(sizeof(fftw_complex) * (size_t)(nb + 1));
+    spectra s;
+    CS_CALL(err, spectra_make(&s, pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt)), acc, 0, nt, err));
+    const long nb = s.nb;
+    const double df = 1 / (s.N * dt), b = c->ko_b > 0 ? c->ko_b : IM_KO_BANDWIDTH;
+    /* bins 1..nb: each component's amplitude, the EAS, then the bins' logarithms */
     double *amp = malloc(sizeof(double) * (size_t)nb * (size_t)(nfas + 3));
-    if (!x || !spec || !work || !amp) {
-        fftw_free(x), fftw_free(spec), fftw_free(work), free(amp);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a spectrum of %ld points", N);
+    if (!amp) {
+        spectra_free(&s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
     }
-    fftw_plan r2c, c2r;
-#pragma omp critical(cs_fftw_planner)
-    {
-        r2c = fftw_plan_dft_r2c_1d((int)N, x, work, FFTW_ESTIMATE);
-        c2r = fftw_plan_dft_c2r_1d((int)N, work, x, FFTW_ESTIMATE);
-    }
-    int rc = 0;
-    if (!r2c || !c2r) {
-        rc = cs_error_set(err, CS_ERR_RESOURCE, "no FFT plan of %ld points", N);
-        goto done;
-    }
-    for (int f = 0; f < ncomp; f++) {
-        memcpy(x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
-        memset(x + nt, 0, sizeof(double) * (size_t)(N - nt));
-        fftw_execute_dft_r2c(r2c, x, spec + (size_t)f * ld);
-    }
-    /* amplitudes of bins 1..nb: the components, EAS, then the bins' logarithms */
     double *ampc[4];
     for (int f = 0; f < nfas; f++)
         ampc[f] = amp + (size_t)f * nb;
-    for (long k = 1; k <= nb; k++) {
-        double p2 = 0;
-        for (int f = 0; f < ncomp; f++) {
-            const double *z = spec[(size_t)f * ld + k];
-            double a2 = z[0] * z[0] + z[1] * z[1];
+    for (int f = 0; f < ncomp; f++) { /* one component at a time through z */
+        memcpy(s.x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
+        memset(s.x + nt, 0, sizeof(double) * (size_t)(s.N - nt));
+        fftw_execute_dft_r2c(s.r2c, s.x, s.z);
+        for (long k = 1; k <= nb; k++) {
+            double a2 = s.z[k][0] * s.z[k][0] + s.z[k][1] * s.z[k][1];
             ampc[f][k - 1] = dt * sqrt(a2);
-            if (f < 2) p2 += a2;
+            /* the EAS's sum of squares, in its own row until the root */
+            if (f == 0) ampc[ncomp][k - 1] = a2;
+            if (f == 1) ampc[ncomp][k - 1] = dt * sqrt((ampc[ncomp][k - 1] + a2) / 2);
         }
-        ampc[ncomp][k - 1] = dt * sqrt(p2 / 2);
     }
     ko_bins kb = {(int)nb, amp + (size_t)nfas * nb, amp + (size_t)(nfas + 1) * nb,
                   amp + (size_t)(nfas + 2) * nb};
     ko_bins_fill(&kb, (int)nb, df, b);
     for (int p = 0; p < c->nperiods; p++)
-        if (want_fas[p])
+        if (want[p])
             ko_smooth_bins(&kb, (const double *const *)ampc, nfas, 1 / c->periods[p], b,
                            fas + p * nfas);
+    free(amp);
+    spectra_free(&s);
+    return 0;
+}
+
+/* The period-dependent durations (D5-75 then D5-95 of E, N, [Z] at every period, NaN where
+ * want[p] is 0) of the acceleration acc (ncomp x nt) into dur, in list_types' order; cum holds
+ * nt values. */
+static int period_durations(const im_config *c, const double *acc, int ncomp, int nt, double dt,
+                            const int *want, double *dur, double *cum, cs_error *err) {
+    const int ndur = 2 * ncomp;
+    int any = 0;
     for (int p = 0; p < c->nperiods; p++) {
-        if (!want_dur[p]) continue;
+        for (int i = 0; i < ndur; i++)
+            dur[p * ndur + i] = NAN;
+        any |= want[p];
+    }
+    if (!any) return 0;
+    spectra s;
+    CS_CALL(err, spectra_make(&s, pow2_at_least(2.0 * nt), acc, ncomp, nt, err));
+    const double df = 1 / (s.N * dt);
+    double *h = malloc(sizeof(double) * (size_t)(s.nb + 1));
+    if (!h) {
+        spectra_free(&s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
+    }
+    for (int p = 0; p < c->nperiods; p++) {
+        if (!want[p]) continue;
+        for (long k = 0; k <= s.nb; k++)
+            h[k] = duration_filter(k * df, c->periods[p]) / (double)s.N;
         for (int f = 0; f < ncomp; f++) {
-            const fftw_complex *z = spec + (size_t)f * ld;
-            for (long k = 0; k <= nb; k++) {
-                double h = duration_filter(k * df, c->periods[p]) / (double)N;
-                work[k][0] = h * z[k][0];
-                work[k][1] = h * z[k][1];
+            const fftw_complex *z = s.spec + (size_t)f * s.ld;
+            for (long k = 0; k <= s.nb; k++) {
+                s.z[k][0] = h[k] * z[k][0];
+                s.z[k][1] = h[k] * z[k][1];
             }
-            fftw_execute_dft_c2r(c2r, work, x);
+            fftw_execute_dft_c2r(s.c2r, s.z, s.x);
             double d[4];
-            durations(x, nt, dt, d, cum);
+            durations(s.x, nt, dt, d, cum);
             dur[p * ndur + f] = d[2];
             dur[p * ndur + ncomp + f] = d[3];
         }
     }
-done:
-#pragma omp critical(cs_fftw_planner)
-    {
-        if (r2c) fftw_destroy_plan(r2c);
-        if (c2r) fftw_destroy_plan(c2r);
-    }
-    fftw_free(x), fftw_free(spec), fftw_free(work), free(amp);
-    return rc;
+    free(h);
+    spectra_free(&s);
+    return 0;
 }
 
 int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
@@ -471,8 +540,8 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
         values[k++] = w * w * sqrt(pe * pn) / IM_G;
         if (c->vertical)
             values[k++] =
-                w * w * im_oscillator(acc + 2 * (size_t)nt, nt, dt, c->periods[p], c->damping,
-                                      sub, NULL) /
+                w * w *
+                im_oscillator(acc + 2 * (size_t)nt, nt, dt, c->periods[p], c->damping, sub, NULL) /
                 IM_G;
     }
     double r50, r100;
@@ -496,7 +565,8 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
         want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
     }
     double *fas = values + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
-    int rc = spectral_measures(c, acc, ncomp, nt, dt, want_fas, want_dur, fas, dur, ue, err);
+    int rc = fas_measures(c, acc, ncomp, nt, dt, want_fas, fas, err);
+    if (!rc) rc = period_durations(c, acc, ncomp, nt, dt, want_dur, dur, ue, err);
     int n = list_types(c, t), kept = 0;
     for (int i = 0; !rc && i < n; i++)
         if (im_band_valid(t[i].measure, t[i].period, c->fmax, NULL, 0)) out[kept++] = all[i];

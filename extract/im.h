@@ -16,8 +16,8 @@
  *    of each horizontal component; integrals exact for the piecewise-linear acceleration;
  *  - SA of the vertical (component Z) at each period, where the record has one;
  *  - FAS at each period T (frequency 1/T): the Fourier amplitude spectrum of the acceleration,
- *    dt |sum_m a_m exp(-2 pi i k m / N)| (m/s), the record zero-padded to N (a power of two,
- *    N >= 2 nt and N dt >= 100 T_max), smoothed with the Konno-Ohmachi window of bandwidth b
+ *    dt |sum_m a_m exp(-2 pi i k m / N)| (m/s), the record zero-padded to N (the power of two
+ *    >= 2 nt and >= 100 T_max / dt, T_max the longest period), smoothed with the Konno-Ohmachi window of bandwidth b
  *    (im_ko_window) over the bins k = 1..N/2 and evaluated at 1/T only; components E, N, Z
  *    and EAS, the effective amplitude spectrum sqrt((|A_E|^2 + |A_N|^2) / 2) smoothed after
  *    the combination (Goulet et al. 2018);
@@ -25,7 +25,8 @@
  *    Z): those of the acceleration band-passed around 1/T by the zero-phase filter
  *    H(f) = [1 + (f1/f)^8]^-1/2 [1 + (f/f2)^8]^-1/2, f1 = 1/(sqrt2 T), f2 = sqrt2/T (the
  *    magnitudes of 4th-order Butterworth high- and low-passes, one octave around 1/T),
- *    applied to the same N-point spectrum; the first nt samples of its inverse.
+ *    applied to the spectrum zero-padded to N_D (the power of two >= 2 nt); the first nt
+ *    samples of its inverse, their Husid curve as for the broadband durations.
  * Spectral and peak accelerations are in g (g = 9.80665 m/s^2).
  *
  * A configuration carries the simulation's band (fmax): measures the band does not resolve
@@ -97,8 +98,8 @@ double im_oscillator(const double *ag, int nt, double dt, double period, double 
  * b log10(f/fc) is a nonzero multiple of pi (f = fc 10^(k pi/b)). */
 double im_ko_window(double f, double fc, double b);
 /* The smoothed spectrum at fc: sum_k W(f_k) amp_k / sum_k W(f_k) over the n bins f_k = k df,
- * k = 1..n (amp[k - 1] the amplitude at f_k): the weighted mean ObsPy's
- * konno_ohmachi_smoothing takes (normalize=False). */
+ * k = 1..n (amp[k - 1] the amplitude at f_k): the weighted mean, what ObsPy's
+ * konno_ohmachi_smoothing takes with normalize=True (its window divided by its sum). */
 double im_ko_smooth(const double *amp, int n, double df, double fc, double b);
 
 /* RotD of two horizontal time series: rot50 and rot100 of peaks over 180 angles. */

@@ -14,12 +14,11 @@
  *  - D5-75, D5-95 at a period T > 0 (the durations of the record band-passed one octave around
  *    1/T, extract/im.h): valid for T >= sqrt(2)/fmax, where the band-pass's upper corner
  *    sqrt(2)/T lies within the band.
- *  - PGA, Arias, CAV, D5-75, D5-95 (period 0, broadband): not valid. Acceleration weights each frequency by f (and
- *    Arias and the durations by f^2), so these measures are carried by frequencies far above
- *    fmax (PGA by periods near 0.1-0.3 s); from a deterministic low-frequency simulation their
- *    values say nothing of the ground motion.
- * fmax <= 0 means the band is not known (a run or file that does not record it): every measure
- * is then taken as it is. */
+ *  - PGA, Arias, CAV, D5-75, D5-95 (period 0, broadband): not valid. Acceleration weights each
+ * frequency by f (and Arias and the durations by f^2), so these measures are carried by frequencies
+ * far above fmax (PGA by periods near 0.1-0.3 s); from a deterministic low-frequency simulation
+ * their values say nothing of the ground motion. fmax <= 0 means the band is not known (a run or
+ * file that does not record it): every measure is then taken as it is. */
 #ifndef IM_BAND_H
 #define IM_BAND_H
 
