@@ -316,7 +316,10 @@ t_horizontal_only_two_forces() {
 
 # Half the SGT samples (decimation 20 instead of the plan's 10, still inside the solver's
 # sampling rule for the impulse's band): half the disk, and every measure within 0.1% of the
-# full-rate extraction (measured worst: 4.9e-5, SA; CAV, no longer stored, was 3.7e-4). What
+# full-rate extraction (measured worst: 4.9e-5, SA; 7.1e-5, the period-dependent durations; CAV,
+# no longer stored, was 3.7e-4) but the FAS, within 1% (measured 5.4e-3, at 0.1 Hz: on these
+# 30 s records the worst one's spectrum there is 28 times below its value at 0.25 Hz, so the
+# same absolute change is a larger part of it; 8.1e-4 for the EAS, 5.8e-4 at 0.25 Hz). What
 # lets a production site's two forces fit a GPU node's disk (docs/scale.md).
 t_half_sampled_sgts_give_the_same_measures() {
     setup_site || return 1
@@ -331,11 +334,14 @@ t_half_sampled_sgts_give_the_same_measures() {
     "$CS" extract s.sqlite --site DEMO --erf t --sgt half_E.h5,half_N.h5 --periods 4,5,10 \
         >/dev/null 2>&1 || return 1
     worst=$(sqlite3 s.sqlite "SELECT max(abs(a.IM_Value - b.IM_Value) / a.IM_Value) FROM PeakAmplitudes a
-        JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)
-        WHERE a.Run_ID = 1 AND b.Run_ID = 2")
+        JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID) JOIN IM_Types t
+        USING (IM_Type_ID) WHERE a.Run_ID = 1 AND b.Run_ID = 2 AND t.IM_Type_Measure <> 'FAS'")
+    worst_fas=$(sqlite3 s.sqlite "SELECT max(abs(a.IM_Value - b.IM_Value) / a.IM_Value) FROM PeakAmplitudes a
+        JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID) JOIN IM_Types t
+        USING (IM_Type_ID) WHERE a.Run_ID = 1 AND b.Run_ID = 2 AND t.IM_Type_Measure = 'FAS'")
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 2')" = $((36 * 25)) ] || return 1
-    echo "    worst relative difference of a measure: $worst" >&2
-    awk -v w="$worst" 'BEGIN { exit !(w < 1e-3) }' || return 1
+    echo "    worst relative difference of a measure: $worst; of a FAS: $worst_fas" >&2
+    awk -v w="$worst" -v f="$worst_fas" 'BEGIN { exit !(w < 1e-3 && f < 1e-2) }' || return 1
 }
 
 # A scenario of SRF files (cybershake erf variations --srf-dir), extracted: a rupture's SGT
