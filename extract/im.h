@@ -17,10 +17,10 @@
  *  - SA of the vertical (component Z) at each period, where the record has one;
  *  - FAS at each period T (frequency 1/T): the Fourier amplitude spectrum of the acceleration,
  *    dt |sum_m a_m exp(-2 pi i k m / N)| (m/s), the record zero-padded to N (the power of two
- *    >= 2 nt and >= 100 T_max / dt, T_max the longest period), smoothed with the Konno-Ohmachi window of bandwidth b
- *    (im_ko_window) over the bins k = 1..N/2 and evaluated at 1/T only; components E, N, Z
- *    and EAS, the effective amplitude spectrum sqrt((|A_E|^2 + |A_N|^2) / 2) smoothed after
- *    the combination (Goulet et al. 2018);
+ *    >= 2 nt and >= 100 T_max / dt, T_max the longest period), smoothed with the Konno-Ohmachi
+ *    window of bandwidth b (im_ko_window) over the bins k = 1..N/2 and evaluated at 1/T only;
+ *    components E, N, Z and EAS, the effective amplitude spectrum
+ *    sqrt((|A_E|^2 + |A_N|^2) / 2), smoothed after the combination (Goulet et al. 2018);
  *  - period-dependent significant durations D5-75 and D5-95 at each period T (s) of E, N (and
  *    Z): those of the acceleration band-passed around 1/T by the zero-phase filter
  *    H(f) = [1 + (f1/f)^8]^-1/2 [1 + (f/f2)^8]^-1/2, f1 = 1/(sqrt2 T), f2 = sqrt2/T (the
@@ -30,7 +30,8 @@
  * Spectral and peak accelerations are in g (g = 9.80665 m/s^2).
  *
  * A configuration carries the simulation's band (fmax): measures the band does not resolve
- * (formats/im_band.h: SA at T < 1/fmax, PGA, Arias, CAV, durations) are neither listed by
+ * (formats/im_band.h: SA and FAS at T < 1/fmax, durations at T < sqrt(2)/fmax, PGA, Arias,
+ * CAV, the broadband durations) are neither listed by
  * im_types nor returned by im_compute, so they are never stored or printed as results. */
 #ifndef IM_H
 #define IM_H
