@@ -59,8 +59,10 @@ static int extract_command(int argc, char **argv, int rank) {
         "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
         "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
         "within the SGTs' band into PeakAmplitudes: 5%-damped SA RotD50/RotD100/geometric mean\n"
-        "at --periods (default: CyberShake's 1..10 s at or above 1/fmax; a period below 1/fmax\n"
-        "is refused) and band-limited PGV. PGA, Arias, CAV, D5-75 and D5-95 are broadband\n"
+        "and Z at --periods (default: CyberShake's 1..10 s at or above 1/fmax; a period below\n"
+        "1/fmax is refused), the Konno-Ohmachi-smoothed FAS (E, N, Z, EAS) at 1/period, the\n"
+        "D5-75 and D5-95 of the record band-passed around 1/period (periods >= sqrt(2)/fmax)\n"
+        "and band-limited PGV. PGA, Arias, CAV and the broadband D5-75 and D5-95 are\n"
         "measures a deterministic simulation up to fmax does not give: not stored\n"
         "(docs/extract.md, \"The band\"). Variations come from the scenario's SRF files when\n"
         "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
@@ -331,7 +333,7 @@ int cs_synth_cli_main(int argc, char **argv) {
     if (!rc) {
         vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
         velf = malloc(sizeof(float) * 3 * (size_t)ctx.nt);
-        values = malloc(sizeof(double) * (3 * IM_MAX_PERIODS + 32));
+        values = malloc(sizeof(double) * IM_MAX_TYPES);
         if (!vel || !velf || !values) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
     }
     if (!rc)
@@ -434,7 +436,7 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     }
     ims.vertical = m.vertical;
-    double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[3 * IM_MAX_PERIODS + 32];
+    double *vd = malloc(sizeof(double) * 3 * (size_t)m.nt), values[IM_MAX_TYPES];
     int rc = vd ? 0 : cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
     if (!rc) {
         for (int i = 0; i < 3 * m.nt; i++)

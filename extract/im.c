@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fftw3.h>
+
 #include "cs_strutil.h"
 #include "im_band.h"
 
@@ -15,6 +17,7 @@ void im_config_default(im_config *c, double fmax) {
     c->damping = 0.05;
     c->vertical = 1;
     c->fmax = fmax;
+    c->ko_b = IM_KO_BANDWIDTH;
     for (size_t i = 0; i < sizeof cybershake_periods / sizeof cybershake_periods[0]; i++)
         if (im_band_valid("SA", cybershake_periods[i], fmax, NULL, 0))
             c->periods[c->nperiods++] = cybershake_periods[i];
@@ -43,6 +46,7 @@ int im_config_parse(im_config *c, const char *list, cs_error *err) {
     memset(c, 0, sizeof *c);
     c->damping = 0.05;
     c->vertical = 1;
+    c->ko_b = IM_KO_BANDWIDTH;
     char buf[1024];
     cs_copy(buf, sizeof buf, list);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
@@ -73,13 +77,14 @@ static void set_type(im_type *t, const char *measure, double period, const char 
 }
 
 /* Every measure of c, band or not, in the order im_compute computes them; t has room for
- * 3 nperiods + 16. */
+ * IM_MAX_TYPES. */
 static int list_types(const im_config *c, im_type *t) {
     int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
         set_type(&t[k++], "SA", c->periods[p], "RotD50", "g");
         set_type(&t[k++], "SA", c->periods[p], "RotD100", "g");
         set_type(&t[k++], "SA", c->periods[p], "geometric mean", "g");
+        if (c->vertical) set_type(&t[k++], "SA", c->periods[p], "Z", "g");
     }
     static const char *comps[4] = {"RotD50", "E", "N", "Z"};
     const int ncomp = c->vertical ? 4 : 3;
@@ -92,12 +97,20 @@ static int list_types(const im_config *c, im_type *t) {
     for (int i = 0; i < 4; i++)
         for (int h = 0; h < 2; h++)
             set_type(&t[k++], dur[i][0], 0, h ? "N" : "E", dur[i][1]);
+    static const char *fas[4] = {"E", "N", "Z", "EAS"};
+    for (int p = 0; p < c->nperiods; p++)
+        for (int i = 0; i < 4; i++)
+            if (i != 2 || c->vertical) set_type(&t[k++], "FAS", c->periods[p], fas[i], "m/s");
+    for (int p = 0; p < c->nperiods; p++)
+        for (int d = 0; d < 2; d++)
+            for (int i = 0; i < ncomp - 1; i++)
+                set_type(&t[k++], d ? "D5-95" : "D5-75", c->periods[p], comps[i + 1], "s");
     return k;
 }
 
 int im_types_all(const im_config *c, im_type **types, int **valid, int *n, cs_error *err) {
-    im_type *t = malloc(sizeof *t * (size_t)(3 * c->nperiods + 16));
-    int *ok = malloc(sizeof *ok * (size_t)(3 * c->nperiods + 16));
+    im_type *t = malloc(sizeof *t * (size_t)IM_MAX_TYPES);
+    int *ok = malloc(sizeof *ok * (size_t)IM_MAX_TYPES);
     if (!t || !ok) {
         free(t);
         free(ok);
@@ -248,6 +261,247 @@ static void durations(const double *a, int nt, double dt, double out[4], double 
     out[3] = t_at[2] - t_at[0];
 }
 
+/* sin(x)/x to the last bits near 0 */
+static double sinc_ratio(double s, double x) {
+    if (fabs(x) < 1e-3) return 1 - x * x / 6 * (1 - x * x / 20);
+    return s / x;
+}
+
+double im_ko_window(double f, double fc, double b) {
+    if (!(f > 0) || !(fc > 0)) return 0;
+    double x = b * log10(f / fc), r = sinc_ratio(sin(x), x);
+    return r * r * r * r;
+}
+
+/* The bins' b log10(f_k) and its sine and cosine, once a record: the window at any fc is then
+ * sin(x) = sin(l_k) cos(c) - cos(l_k) sin(c), x = l_k - c, c = b log10(fc), with no sine per
+ * bin and frequency (|x| stays below a few hundred: rounding ~1e-14 absolute). */
+typedef struct {
+    int n;
+    double *l, *sl, *cl;
+} ko_bins;
+
+static void ko_bins_fill(ko_bins *kb, int n, double df, double b) {
+    kb->n = n;
+    for (int k = 0; k < n; k++) {
+        kb->l[k] = b * log10((k + 1) * df);
+        kb->sl[k] = sin(kb->l[k]);
+        kb->cl[k] = cos(kb->l[k]);
+    }
+}
+
+/* The smoothed value at fc of each of the m spectra amp[j] (bins 1..n), into out[j]. */
+static void ko_smooth_bins(const ko_bins *kb, const double *const *amp, int m, double fc, double b,
+                           double *out) {
+    double c = b * log10(fc), sc = sin(c), cc = cos(c), wsum = 0, sum[4] = {0, 0, 0, 0};
+    for (int k = 0; k < kb->n; k++) {
+        double x = kb->l[k] - c, r = sinc_ratio(kb->sl[k] * cc - kb->cl[k] * sc, x);
+        double w = (r * r) * (r * r);
+        wsum += w;
+        for (int j = 0; j < m; j++)
+            sum[j] += w * amp[j][k];
+    }
+    for (int j = 0; j < m; j++)
+        out[j] = wsum > 0 ? sum[j] / wsum : 0;
+}
+
+double im_ko_smooth(const double *amp, int n, double df, double fc, double b) {
+    ko_bins kb = {n, malloc(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1)), NULL, NULL};
+    if (!kb.l || !(n > 0) || !(fc > 0)) {
+        free(kb.l);
+        return n > 0 && fc > 0 ? NAN : 0;
+    }
+    kb.sl = kb.l + n;
+    kb.cl = kb.sl + n;
+    ko_bins_fill(&kb, n, df, b);
+    double out;
+    ko_smooth_bins(&kb, &amp, 1, fc, b, &out);
+    free(kb.l);
+    return out;
+}
+
+/* The zero-phase band-pass of the period-dependent durations at 1/T (im.h). */
+static double duration_filter(double f, double T) {
+    if (!(f > 0)) return 0;
+    double f1 = 1 / (M_SQRT2 * T), f2 = M_SQRT2 / T;
+    double h = f1 / f, l = f / f2;
+    h *= h, h *= h, l *= l, l *= l; /* ^4 */
+    return 1 / sqrt((1 + h * h) * (1 + l * l));
+}
+
+/* The smallest power of two >= n (n <= 2^30). */
+static long pow2_at_least(double n) {
+    long m = 1;
+    while ((double)m < n && m < (1L << 30))
+        m *= 2;
+    return m;
+}
+
+/* The r2c and c2r plans of each power of two, made once (FFTW_ESTIMATE) and kept for the
+ * process: planning again for every record recomputed FFTW's twiddle factors each time, which
+ * cost more than the transforms. Executed with other arrays of the same alignment (fftw_malloc,
+ * offsets of an even count of complex numbers), which FFTW allows from any thread. */
+static struct { fftw_plan r2c, c2r; } plan_cache[31];
+
+static int plans_of(long N, fftw_plan *r2c, fftw_plan *c2r) {
+    int lg = 0;
+    while ((1L << lg) < N)
+        lg++;
+#pragma omp critical(cs_fftw_planner)
+    {
+        if (!plan_cache[lg].r2c) {
+            double *x = fftw_malloc(sizeof(double) * (size_t)N);
+            fftw_complex *z = fftw_malloc(sizeof(fftw_complex) * (size_t)(N / 2 + 1));
+            if (x && z) {
+                fftw_plan a = fftw_plan_dft_r2c_1d((int)N, x, z, FFTW_ESTIMATE);
+                fftw_plan b = fftw_plan_dft_c2r_1d((int)N, z, x, FFTW_ESTIMATE);
+                if (a && b) {
+                    plan_cache[lg].r2c = a;
+                    plan_cache[lg].c2r = b;
+                } else {
+                    if (a) fftw_destroy_plan(a);
+                    if (b) fftw_destroy_plan(b);
+                }
+            }
+            fftw_free(x);
+            fftw_free(z);
+        }
+        *r2c = plan_cache[lg].r2c;
+        *c2r = plan_cache[lg].c2r;
+    }
+    return *r2c ? 0 : -1;
+}
+
+/* A record's spectra of length N: x real (N), z complex (nb + 1), spec ncomp spectra of nb + 1
+ * bins at a stride of nb + 2 (an even count of complex numbers keeps each as aligned as z). */
+typedef struct {
+    long N, nb;
+    size_t ld;
+    double *x;
+    fftw_complex *z, *spec;
+    fftw_plan r2c, c2r;
+} spectra;
+
+static void spectra_free(spectra *s) {
+    fftw_free(s->x), fftw_free(s->z), fftw_free(s->spec);
+}
+
+/* The spectra of the ncomp components of acc (nt samples each) zero-padded to N (ncomp 0: the
+ * arrays and plans only). */
+static int spectra_make(spectra *s, long N, const double *acc, int ncomp, int nt, cs_error *err) {
+    memset(s, 0, sizeof *s);
+    s->N = N;
+    s->nb = N / 2;
+    s->ld = (size_t)s->nb + 2;
+    s->x = fftw_malloc(sizeof(double) * (size_t)N);
+    s->z = fftw_malloc(sizeof(fftw_complex) * s->ld);
+    s->spec = fftw_malloc(sizeof(fftw_complex) * (size_t)(ncomp > 0 ? ncomp : 1) * s->ld);
+    if (!s->x || !s->z || !s->spec || plans_of(N, &s->r2c, &s->c2r)) {
+        spectra_free(s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", N);
+    }
+    for (int f = 0; f < ncomp; f++) {
+        memcpy(s->x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
+        memset(s->x + nt, 0, sizeof(double) * (size_t)(N - nt));
+        fftw_execute_dft_r2c(s->r2c, s->x, s->spec + (size_t)f * s->ld);
+    }
+    return 0;
+}
+
+/* FAS (E, N, [Z], EAS at every period, NaN where want[p] is 0) of the acceleration acc (ncomp x
+ * nt) into fas, in list_types' order. */
+static int fas_measures(const im_config *c, const double *acc, int ncomp, int nt, double dt,
+                        const int *want, double *fas, cs_error *err) {
+    const int nfas = ncomp + 1;
+    double tmax = 0;
+    int any = 0;
+    for (int p = 0; p < c->nperiods; p++) {
+        for (int i = 0; i < nfas; i++)
+            fas[p * nfas + i] = NAN;
+        any |= want[p];
+        if (c->periods[p] > tmax) tmax = c->periods[p];
+    }
+    if (!any) return 0;
+    spectra s;
+    CS_CALL(err, spectra_make(&s, pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt)), acc, 0, nt, err));
+    const long nb = s.nb;
+    const double df = 1 / (s.N * dt), b = c->ko_b > 0 ? c->ko_b : IM_KO_BANDWIDTH;
+    /* bins 1..nb: each component's amplitude, the EAS, then the bins' logarithms */
+    double *amp = malloc(sizeof(double) * (size_t)nb * (size_t)(nfas + 3));
+    if (!amp) {
+        spectra_free(&s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
+    }
+    double *ampc[4];
+    for (int f = 0; f < nfas; f++)
+        ampc[f] = amp + (size_t)f * nb;
+    for (int f = 0; f < ncomp; f++) { /* one component at a time through z */
+        memcpy(s.x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
+        memset(s.x + nt, 0, sizeof(double) * (size_t)(s.N - nt));
+        fftw_execute_dft_r2c(s.r2c, s.x, s.z);
+        for (long k = 1; k <= nb; k++) {
+            double a2 = s.z[k][0] * s.z[k][0] + s.z[k][1] * s.z[k][1];
+            ampc[f][k - 1] = dt * sqrt(a2);
+            /* the EAS's sum of squares, in its own row until the root */
+            if (f == 0) ampc[ncomp][k - 1] = a2;
+            if (f == 1) ampc[ncomp][k - 1] = dt * sqrt((ampc[ncomp][k - 1] + a2) / 2);
+        }
+    }
+    ko_bins kb = {(int)nb, amp + (size_t)nfas * nb, amp + (size_t)(nfas + 1) * nb,
+                  amp + (size_t)(nfas + 2) * nb};
+    ko_bins_fill(&kb, (int)nb, df, b);
+    for (int p = 0; p < c->nperiods; p++)
+        if (want[p])
+            ko_smooth_bins(&kb, (const double *const *)ampc, nfas, 1 / c->periods[p], b,
+                           fas + p * nfas);
+    free(amp);
+    spectra_free(&s);
+    return 0;
+}
+
+/* The period-dependent durations (D5-75 then D5-95 of E, N, [Z] at every period, NaN where
+ * want[p] is 0) of the acceleration acc (ncomp x nt) into dur, in list_types' order; cum holds
+ * nt values. */
+static int period_durations(const im_config *c, const double *acc, int ncomp, int nt, double dt,
+                            const int *want, double *dur, double *cum, cs_error *err) {
+    const int ndur = 2 * ncomp;
+    int any = 0;
+    for (int p = 0; p < c->nperiods; p++) {
+        for (int i = 0; i < ndur; i++)
+            dur[p * ndur + i] = NAN;
+        any |= want[p];
+    }
+    if (!any) return 0;
+    spectra s;
+    CS_CALL(err, spectra_make(&s, pow2_at_least(2.0 * nt), acc, ncomp, nt, err));
+    const double df = 1 / (s.N * dt);
+    double *h = malloc(sizeof(double) * (size_t)(s.nb + 1));
+    if (!h) {
+        spectra_free(&s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
+    }
+    for (int p = 0; p < c->nperiods; p++) {
+        if (!want[p]) continue;
+        for (long k = 0; k <= s.nb; k++)
+            h[k] = duration_filter(k * df, c->periods[p]) / (double)s.N;
+        for (int f = 0; f < ncomp; f++) {
+            const fftw_complex *z = s.spec + (size_t)f * s.ld;
+            for (long k = 0; k <= s.nb; k++) {
+                s.z[k][0] = h[k] * z[k][0];
+                s.z[k][1] = h[k] * z[k][1];
+            }
+            fftw_execute_dft_c2r(s.c2r, s.z, s.x);
+            double d[4];
+            durations(s.x, nt, dt, d, cum);
+            dur[p * ndur + f] = d[2];
+            dur[p * ndur + ncomp + f] = d[3];
+        }
+    }
+    free(h);
+    spectra_free(&s);
+    return 0;
+}
+
 int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
                cs_error *err) {
     int maxsub = 1;
@@ -257,18 +511,21 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     }
     size_t nu = (size_t)(nt > 1 ? nt - 1 : 0) * (size_t)maxsub + 1;
     if (nu < (size_t)nt) nu = (size_t)nt;
-    double *buf = malloc(sizeof(double) * (3 * (size_t)nt + 2 * nu));
-    if (!buf)
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
-    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu;
     const int ncomp = c->vertical ? 3 : 2;
+    const size_t nall = IM_MAX_TYPES;
+    double *buf = malloc(sizeof(double) * (3 * (size_t)nt + 2 * nu + nall));
+    im_type *t = malloc(sizeof *t * nall);
+    if (!buf || !t) {
+        free(buf), free(t);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
+    }
+    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu, *all = un + nu;
     for (int f = 0; f < ncomp; f++) {
         int rc = im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err);
-        if (rc) free(buf);
+        if (rc) free(buf), free(t);
         CS_CALL(err, rc);
     }
     /* every measure into all[], in list_types' order; those of the band go to values */
-    double all[3 * IM_MAX_PERIODS + 16];
     double *const out = values;
     values = all;
     int k = 0;
@@ -281,6 +538,11 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
         values[k++] = w * w * r50 / IM_G;
         values[k++] = w * w * r100 / IM_G;
         values[k++] = w * w * sqrt(pe * pn) / IM_G;
+        if (c->vertical)
+            values[k++] =
+                w * w *
+                im_oscillator(acc + 2 * (size_t)nt, nt, dt, c->periods[p], c->damping, sub, NULL) /
+                IM_G;
     }
     double r50, r100;
     im_rotd(acc, acc + nt, nt, &r50, &r100);
@@ -297,10 +559,18 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     for (int i = 0; i < 4; i++)
         for (int h = 0; h < 2; h++)
             values[k++] = d[h][i];
-    free(buf);
-    im_type t[3 * IM_MAX_PERIODS + 16];
+    int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+    for (int p = 0; p < c->nperiods; p++) {
+        want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
+        want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
+    }
+    double *fas = values + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
+    int rc = fas_measures(c, acc, ncomp, nt, dt, want_fas, fas, err);
+    if (!rc) rc = period_durations(c, acc, ncomp, nt, dt, want_dur, dur, ue, err);
     int n = list_types(c, t), kept = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; !rc && i < n; i++)
         if (im_band_valid(t[i].measure, t[i].period, c->fmax, NULL, 0)) out[kept++] = all[i];
-    return 0;
+    free(buf);
+    free(t);
+    return rc;
 }

@@ -13,11 +13,25 @@
  *    as RotD50 of the horizontals;
  *  - Arias intensity pi/(2g) int a^2 dt (m/s), cumulative absolute velocity int |a| dt (m/s),
  *    and the significant durations D5-75 and D5-95 (s) from the normalised Arias (Husid) curve,
- *    of each horizontal component; integrals exact for the piecewise-linear acceleration.
+ *    of each horizontal component; integrals exact for the piecewise-linear acceleration;
+ *  - SA of the vertical (component Z) at each period, where the record has one;
+ *  - FAS at each period T (frequency 1/T): the Fourier amplitude spectrum of the acceleration,
+ *    dt |sum_m a_m exp(-2 pi i k m / N)| (m/s), the record zero-padded to N (the power of two
+ *    >= 2 nt and >= 100 T_max / dt, T_max the longest period), smoothed with the Konno-Ohmachi
+ *    window of bandwidth b (im_ko_window) over the bins k = 1..N/2 and evaluated at 1/T only;
+ *    components E, N, Z and EAS, the effective amplitude spectrum
+ *    sqrt((|A_E|^2 + |A_N|^2) / 2), smoothed after the combination (Goulet et al. 2018);
+ *  - period-dependent significant durations D5-75 and D5-95 at each period T (s) of E, N (and
+ *    Z): those of the acceleration band-passed around 1/T by the zero-phase filter
+ *    H(f) = [1 + (f1/f)^8]^-1/2 [1 + (f/f2)^8]^-1/2, f1 = 1/(sqrt2 T), f2 = sqrt2/T (the
+ *    magnitudes of 4th-order Butterworth high- and low-passes, one octave around 1/T),
+ *    applied to the spectrum zero-padded to N_D (the power of two >= 2 nt); the first nt
+ *    samples of its inverse, their Husid curve as for the broadband durations.
  * Spectral and peak accelerations are in g (g = 9.80665 m/s^2).
  *
  * A configuration carries the simulation's band (fmax): measures the band does not resolve
- * (formats/im_band.h: SA at T < 1/fmax, PGA, Arias, CAV, durations) are neither listed by
+ * (formats/im_band.h: SA and FAS at T < 1/fmax, durations at T < sqrt(2)/fmax, PGA, Arias,
+ * CAV, the broadband durations) are neither listed by
  * im_types nor returned by im_compute, so they are never stored or printed as results. */
 #ifndef IM_H
 #define IM_H
@@ -26,11 +40,19 @@
 
 #define IM_G           9.80665
 #define IM_MAX_PERIODS 64
+/* measures per period: SA RotD50, RotD100, geometric mean, Z; FAS E, N, Z, EAS; D5-75 and
+ * D5-95 of E, N, Z */
+#define IM_PER_PERIOD 14
+/* im_types' count at most */
+#define IM_MAX_TYPES (IM_PER_PERIOD * IM_MAX_PERIODS + 16)
+/* Konno-Ohmachi bandwidth b of the FAS smoothing by default */
+#define IM_KO_BANDWIDTH 40.0
 
 typedef struct {
-    char measure[16];   /* SA, PGA, PGV, Arias, CAV, D5-75, D5-95 */
-    double period;      /* s for SA, 0 otherwise */
-    char component[16]; /* RotD50, RotD100, geometric mean, E, N, Z */
+    char measure[16];   /* SA, PGA, PGV, Arias, CAV, D5-75, D5-95, FAS */
+    double period;      /* s for SA, FAS (frequency 1/period) and period-dependent durations;
+                           0 otherwise (the broadband durations) */
+    char component[16]; /* RotD50, RotD100, geometric mean, E, N, Z, EAS */
     char units[16];
 } im_type;
 
@@ -40,6 +62,7 @@ typedef struct {
     double damping; /* 0.05 */
     int vertical;   /* 1: the record has a Z component (PGA and PGV of Z are measured) */
     double fmax;    /* Hz, the simulated band; <= 0: not known, every measure is given */
+    double ko_b;    /* Konno-Ohmachi bandwidth of the FAS (IM_KO_BANDWIDTH; <= 0 takes it) */
 } im_config;
 
 /* CyberShake's periods (s) that the band resolves: those of 1, 1.5, 2, 3, 4, 5, 7.5, 10 at or
@@ -70,6 +93,15 @@ int im_substeps(double dt, double period);
  * returns max |u|. */
 double im_oscillator(const double *ag, int nt, double dt, double period, double damping, int sub,
                      double *u);
+
+/* The Konno-Ohmachi (1998) smoothing window at frequency f around fc, bandwidth b:
+ * [sin(b log10(f/fc)) / (b log10(f/fc))]^4; 1 at f = fc, 0 at f <= 0 and where
+ * b log10(f/fc) is a nonzero multiple of pi (f = fc 10^(k pi/b)). */
+double im_ko_window(double f, double fc, double b);
+/* The smoothed spectrum at fc: sum_k W(f_k) amp_k / sum_k W(f_k) over the n bins f_k = k df,
+ * k = 1..n (amp[k - 1] the amplitude at f_k): the weighted mean, what ObsPy's
+ * konno_ohmachi_smoothing takes with normalize=True (its window divided by its sum). */
+double im_ko_smooth(const double *amp, int n, double df, double fc, double b);
 
 /* RotD of two horizontal time series: rot50 and rot100 of peaks over 180 angles. */
 void im_rotd(const double *x, const double *y, int nt, double *rot50, double *rot100);

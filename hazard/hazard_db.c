@@ -14,7 +14,9 @@
 #include "im_band.h"
 
 static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
-static const char *components[] = {"RotD50", "RotD100", "geometric mean", "E", "N", "Z"};
+/* measures with a period: 'MEASURE PERIOD COMPONENT' */
+static const char *period_measures[] = {"SA", "FAS", "D5-75", "D5-95"};
+static const char *components[] = {"RotD50", "RotD100", "geometric mean", "E", "N", "Z", "EAS"};
 
 static int is_one_of(const char *s, const char **list, int n) {
     for (int i = 0; i < n; i++)
@@ -43,8 +45,9 @@ int hazard_im_parse(const char *text, hazard_im *im, cs_error *err) {
         cs_copy(im->measure, sizeof im->measure, "SA");
         cs_copy(im->component, sizeof im->component, tok[0]);
         bad = cs_parse_double(tok[1], &im->period) || !(im->period > 0);
-    } else if (n == 3 && !strcmp(tok[0], "SA") && is_one_of(tok[2], components, 6)) {
-        cs_copy(im->measure, sizeof im->measure, "SA");
+    } else if (n == 3 && is_one_of(tok[0], period_measures, 4) &&
+               is_one_of(tok[2], components, 7)) {
+        cs_copy(im->measure, sizeof im->measure, tok[0]);
         cs_copy(im->component, sizeof im->component, tok[2]);
         bad = cs_parse_double(tok[1], &im->period) || !(im->period > 0);
     } else if (n == 2 && is_one_of(tok[0], measures + 1, 6) && is_one_of(tok[1], components, 6)) {
@@ -57,9 +60,10 @@ int hazard_im_parse(const char *text, hazard_im *im, cs_error *err) {
         return cs_error_input(
             err, "--im", NULL, text,
             "give 'COMPONENT PERIOD' for SA ('RotD50 3.0', 'geometric mean 5'), "
-            "'SA PERIOD COMPONENT', or 'MEASURE COMPONENT' for PGA, PGV, Arias, "
-            "CAV, D5-75, D5-95 (components RotD50, RotD100, geometric mean, E, N, "
-            "Z)");
+            "'MEASURE PERIOD COMPONENT' for SA, FAS and the period-dependent durations "
+            "('SA 3 Z', 'FAS 5 EAS', 'D5-95 5 E'; FAS at frequency 1/PERIOD), or 'MEASURE "
+            "COMPONENT' for PGA, PGV, Arias, CAV, D5-75, D5-95 (components RotD50, RotD100, "
+            "geometric mean, E, N, Z, EAS)");
     return 0;
 }
 

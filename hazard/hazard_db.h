@@ -17,8 +17,9 @@ typedef struct {
     char component[16];
 } hazard_im;
 
-/* "RotD50 3.0" (SA at 3 s, RotD50), "geometric mean 5", "SA 3.0 RotD100", "PGA RotD50",
- * "PGV E", "D5-95 N". Errors name the text and the forms accepted. */
+/* "RotD50 3.0" (SA at 3 s, RotD50), "geometric mean 5", "SA 3.0 RotD100", "SA 3 Z" (vertical),
+ * "FAS 5 E" (FAS at 1/5 Hz), "D5-95 5 E" (at a period), "PGA RotD50", "PGV E", "D5-95 N". Errors
+ * name the text and the forms accepted. */
 int hazard_im_parse(const char *text, hazard_im *im, cs_error *err);
 /* "SA(3.0) RotD50", "PGA RotD50": how outputs name it (OpenQuake's IMT with the component). */
 void hazard_im_name(const hazard_im *im, char *out, size_t size);

@@ -1,8 +1,8 @@
 """Independent check of the extractor's intensity measures: for records of a run's seismogram
 file, the acceleration by 4th-order central differences, the 5%-damped oscillator integrated by
 classical Runge-Kutta at 1/40 of the record's step with the acceleration interpolated linearly,
-RotD50/RotD100 over 180 one-degree angles and the geometric mean from those fine responses, and
-PGV; each compared with the run's PeakAmplitudes rows. Usage: im_check.py STUDY SEIS.h5 RUN_ID.
+RotD50/RotD100 over 180 one-degree angles and the geometric mean from those fine responses, SA
+of the vertical (Z) where the record has one, and PGV; each compared with the run's PeakAmplitudes rows. Usage: im_check.py STUDY SEIS.h5 RUN_ID.
 Tolerance 0.5% (the bound of the issue), and what it measures is printed."""
 import math
 import sqlite3
@@ -74,7 +74,8 @@ checked = 0
 for row in range(0, len(index), max(1, len(index) // 4)):
     s, r, v = (int(x) for x in index[row])
     rec = vel[row].astype(np.float64)
-    acc = [derivative(rec[c]) for c in range(2)]
+    vertical = not np.isnan(rec[2]).any()
+    acc = [derivative(rec[c]) for c in range(3 if vertical else 2)]
     for period in periods:
         w = 2 * math.pi / period
         ue, un = response(acc[0], period), response(acc[1], period)
@@ -85,6 +86,12 @@ for row in range(0, len(index), max(1, len(index) // 4)):
             got = stored(s, r, v, "SA", period, comp)
             rel = abs(got - want) / want
             worst = max(worst, (rel, f"SA {period} {comp} of {s} {r} {v}: stored {got:.6g}, here {want:.6g}"))
+            checked += 1
+        if vertical:  # the vertical's SA (component Z)
+            want = w * w * np.abs(response(acc[2], period)).max() / 9.80665
+            got = stored(s, r, v, "SA", period, "Z")
+            rel = abs(got - want) / want
+            worst = max(worst, (rel, f"SA {period} Z of {s} {r} {v}: stored {got:.6g}, here {want:.6g}"))
             checked += 1
     got = stored(s, r, v, "PGV", 0, "E")
     want = float(np.abs(rec[0]).max())

@@ -65,6 +65,22 @@ TEST(hazard_im_names) {
     CHECK(hazard_im_parse("RotD50", &im, &err) != 0 && strstr(err.message, "--im"));
     CHECK(hazard_im_parse("RotD50 -3", &im, &err) != 0);
     CHECK(hazard_im_parse("PGA sideways", &im, &err) != 0);
+    /* the vertical SA, the FAS (at 1/PERIOD Hz) and the period-dependent durations */
+    CHECK_OK(hazard_im_parse("SA 3 Z", &im, &err), &err);
+    CHECK(!strcmp(im.measure, "SA") && im.period == 3 && !strcmp(im.component, "Z"));
+    CHECK_OK(hazard_im_parse("FAS 5 EAS", &im, &err), &err);
+    CHECK(!strcmp(im.measure, "FAS") && im.period == 5 && !strcmp(im.component, "EAS"));
+    CHECK_OK(hazard_im_parse("D5-95 10 E", &im, &err), &err);
+    CHECK(!strcmp(im.measure, "D5-95") && im.period == 10 && !strcmp(im.component, "E"));
+    CHECK_OK(hazard_im_parse("D5-95 E", &im, &err), &err);
+    CHECK(!strcmp(im.measure, "D5-95") && im.period == 0);
+    char name[64];
+    hazard_im_name(&(hazard_im){"FAS", 5, "EAS"}, name, sizeof name);
+    CHECK(!strcmp(name, "FAS(5) EAS"));
+    CHECK(hazard_im_parse("FAS 5", &im, &err) != 0 && strstr(err.message, "'FAS 5 EAS'"));
+    CHECK(hazard_im_parse("EAS 5", &im, &err) != 0);
+    CHECK(hazard_im_parse("FAS -5 E", &im, &err) != 0);
+    CHECK(hazard_im_parse("PGV 3 E", &im, &err) != 0);
 }
 
 #include "gmpe.h"
