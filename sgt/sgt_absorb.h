@@ -22,7 +22,7 @@ typedef struct {
 
 int sgt_absorb_setup(sgt_state *s, const sgt_absorb_config *c, cs_error *err);
 /* Applied to a region after its velocity update (and the force), and after its stress update
- * (and the moment source), before the free-surface imaging. */
+ * (and the moment source), before the values above the free surface are set. */
 void sgt_absorb_velocity(sgt_state *s, const sgt_region *r);
 void sgt_absorb_stress(sgt_state *s, const sgt_region *r);
 

@@ -11,8 +11,8 @@ void sgt_cpu_velocity(sgt_state *s, int ib, int ie, int jb, int je);
 /* Stress (and memory-variable) update on [ib,ie) x [jb,je), every k, including the special
  * treatment of the two top layers when the free surface is on. */
 void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je);
-/* Stress imaging above the free surface (Gottschaemmer & Olsen 2001): sigma_zz = 0 at k = 0,
- * sigma_zz, sigma_xz, sigma_yz antisymmetric about the surface. */
+/* The stresses above the free surface (sgt_free_surface_image): sigma_zz = 0 at k = 0, and the
+ * values above it that make the velocity update's differences the adjusted one-sided ones. */
 void sgt_cpu_free_surface(sgt_state *s, int ib, int ie, int jb, int je);
 
 /* The nine velocity derivatives used by the stress update at index (i, j, k) (local), in the
@@ -24,7 +24,7 @@ void sgt_cpu_derivatives(const sgt_state *s, int i, int j, int k, float d[9]);
  * boundary. */
 void sgt_cpu_velocity_region(sgt_state *s, int n, const sgt_region *r);
 /* Everything that happens to the stresses of a region: update, moment source, absorbing
- * boundary, free-surface imaging. */
+ * boundary, the stresses above the free surface. */
 void sgt_cpu_stress_region(sgt_state *s, int n, const sgt_region *r);
 
 #endif

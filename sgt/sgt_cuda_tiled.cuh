@@ -231,9 +231,7 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
                    sgt_diff4(AT(vz[0], 0, 0), AT(vz[1], 0, 0), AT(vz[2], 0, 0), AT(vz[3], 0, 0));
             d[7] = k.ih * sgt_diff4(AT(y1, 0, -1), AT(y1, 0, 0), AT(y1, 0, 1), AT(y1, 0, 2));
             d[8] = k.ih * sgt_diff4(AT(z1, -1, 0), AT(z1, 0, 0), AT(z1, 1, 0), AT(z1, 2, 0));
-            if (k.fs && kk < 2)
-                sgt_derivs_surface(d, kk, l0, m0, k.ih, AT(x1, 0, 0), AT(x1, 0, 1), AT(y1, 0, 0),
-                                   AT(y1, 0, 1), AT(z1, 0, -1), AT(z1, 0, 0));
+            if (k.fs && kk < 2) sgt_derivs_surface(d, kk, l0, m0, k.ih, vg[0], vg[1], vg[2], p);
             sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
                              k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[0][2][p] = 0.0f;

@@ -23,6 +23,16 @@
 #define SGT_S_C1 1.125f          /* 9/8 */
 #define SGT_S_C2 (-0.041666668f) /* -1/24 */
 
+/* A point force on the free surface is a traction there: the surface's value of sigma_xz
+ * (sigma_yz) or sigma_zz in the adjusted differences of the velocity updates beside it
+ * (sgt_free_surface_image). It enters vx (vy) at z = 0 and z = h with these weights, and vz at
+ * z = h/2 and 3h/2 (the scheme's own difference reaches the surface there) with those, in units
+ * of F / (rho h^3). */
+#define SGT_FS_FH_W0 3.3523810f      /* 352/105 */
+#define SGT_FS_FH_W1 (-0.15238096f)  /* -16/105 */
+#define SGT_FS_FZ_W0 0.9166667f      /* 11/12 */
+#define SGT_FS_FZ_W1 (-0.041666668f) /* -1/24 */
+
 /* 4th-order staggered difference (times h) from four values at consecutive points x0..x3: the
  * derivative midway between x1 and x2. Every difference of both back ends goes through this one
  * expression, so the GPU's tiled kernels, which gather their values from shared memory, round
@@ -100,15 +110,20 @@ SGT_HD float sgt_buoyancy(float r0, float r1) {
 }
 
 /* The free-surface rules of the derivatives at depth k < 2 (see sgt_derivs), from the node's
- * moduli and the velocities at its depth (0) and the next one down (1) or up (-1). */
-SGT_HD void sgt_derivs_surface(float d[9], int k, float lam, float mu, float ih, float vx0,
-                               float vx1, float vy0, float vy1, float vzm1, float vz0) {
+ * moduli and the velocities of its column (p the node's index): where the 4th-order difference
+ * would reach above the surface, the one-sided 4-point difference (3rd order) over the
+ * velocities below takes its place. */
+SGT_HD float sgt_diff_onesided(float f0, float f1, float f2, float f3) {
+    return -0.9583333f * f0 + 0.875f * f1 + 0.125f * f2 - 0.041666668f * f3;
+}
+SGT_HD void sgt_derivs_surface(float d[9], int k, float lam, float mu, float ih, const float *vx,
+                               const float *vy, const float *vz, long p) {
     if (k == 0) {
         d[2] = sgt_mdiv(-lam, lam + 2.0f * mu) * (d[0] + d[1]);
-        d[5] = ih * (vx1 - vx0);
-        d[7] = ih * (vy1 - vy0);
+        d[5] = ih * sgt_diff_onesided(vx[p], vx[p + 1], vx[p + 2], vx[p + 3]);
+        d[7] = ih * sgt_diff_onesided(vy[p], vy[p + 1], vy[p + 2], vy[p + 3]);
     } else {
-        d[2] = ih * (vz0 - vzm1);
+        d[2] = ih * sgt_diff_onesided(vz[p - 1], vz[p], vz[p + 1], vz[p + 2]);
     }
 }
 
@@ -128,9 +143,7 @@ SGT_HD void sgt_derivs(const float *vx, const float *vy, const float *vz, const 
     d[6] = ih * sgt_fwd(vz, p, sx);
     d[7] = ih * sgt_fwd(vy, p, 1);
     d[8] = ih * sgt_fwd(vz, p, sy);
-    if (fs && k < 2)
-        sgt_derivs_surface(d, k, lam[p], mu[p], ih, vx[p], vx[p + 1], vy[p], vy[p + 1], vz[p - 1],
-                           vz[p]);
+    if (fs && k < 2) sgt_derivs_surface(d, k, lam[p], mu[p], ih, vx, vy, vz, p);
 }
 
 /* The stress (and memory-variable) update of index p from its derivatives. mxy, mxz, myz are
@@ -172,11 +185,10 @@ SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam
         s[c][p] = so[c] + dt * rate[c];
 }
 
-/* Velocity at node p, read with the weights the force source uses. At the free surface the
- * vertical velocity is the shallowest vz (h/2 down) extrapolated up by h/4 with the
- * traction-free condition: measured against Lamb's problem, reading vz as it is over-predicts
- * Rayleigh waves by 4-5% whatever h, extrapolating by h/2 under-predicts them as much, and h/4
- * converges (docs/sgt.md). The force source is the exact adjoint of this reading. */
+/* Velocity at node p, read with the weights the force source uses (below the surface the force
+ * is the exact adjoint of this reading). At the free surface the vertical velocity is the
+ * shallowest vz (h/2 down) extrapolated up by h/2 with the traction-free condition,
+ * dvz/dz = -lam / (lam + 2 mu) (dvx/dx + dvy/dy). */
 SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *vz,
                                  const float *lam, const float *mu, long p, long sx, long sy, int k,
                                  int fs, float h, double v[3]) {
@@ -188,7 +200,7 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
     if (fs && k == 0) {
         const float ih = 1.0f / h;
         const double div = ih * (sgt_bwd(vx, p, sx) + sgt_bwd(vy, p, sy));
-        v[2] = vz[p] + 0.25 * h * lam[p] / (lam[p] + 2 * mu[p]) * div;
+        v[2] = vz[p] + 0.5 * h * lam[p] / (lam[p] + 2 * mu[p]) * div;
     } else {
         int first;
         float w[4];
@@ -200,14 +212,15 @@ SGT_HD void sgt_node_velocity_at(const float *vx, const float *vy, const float *
 
 /* A point force at the node of local indices (li, lj, k), index p: each component c of the
  * force vector f (times amp = dt F / h^3) is spread over the four staggered velocities around
- * the node along its axis with the interpolation weights, so it acts at the node and is the
- * exact adjoint of sgt_node_velocity_at (weight w on a velocity becomes w F / (rho V), V its cell
- * volume). At the free surface the horizontal velocities sit in half cells (twice the weight)
- * and the vertical force acts on the shallowest vz plus the adjoint of the h/4 extrapolation, a
- * horizontal-divergence pattern on the surface vx, vy. Only velocities of the columns
- * [ib, ie) x [jb, je) are touched: the time step updates its regions one after another, and
- * each applies the part of the force that falls in it, so every velocity gets it once, right
- * after its own update. */
+ * the node along its axis with the interpolation weights, so it acts at the node and is, below
+ * the surface, the exact adjoint of sgt_node_velocity_at (weight w on a velocity becomes
+ * w F / (rho V), V its cell volume). At the free surface the force is a traction (SGT_FS_*): a
+ * horizontal one on the surface's vx (vy) and the next ones down, a vertical one on the two
+ * shallowest vz, plus what it adds to the surface's normal stresses (sigma_xx = sigma_yy = lam /
+ * (lam + 2 mu) sigma_zz, from the boundary condition), which acts as a horizontal-divergence
+ * pattern on the surface vx, vy. Only velocities of the columns [ib, ie) x [jb, je) are touched:
+ * the time step updates its regions one after another, and each applies the part of the force that
+ * falls in it, so every velocity gets it once, right after its own update. */
 SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *bz, const float *lam,
                             const float *mu, long p, long sx, long sy, int li, int lj, int k,
                             int ib, int ie, int jb, int je, int fs, double amp, const double f[3]) {
@@ -221,9 +234,17 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *bz, 
         if (c < 2) {
             first = -2, n = 4;
             for (int a = 0; a < 4; a++)
-                w[a] = sgt_w4(a) * (surface ? 2.0f : 1.0f);
+                w[a] = sgt_w4(a) * (surface ? SGT_FS_FH_W0 : 1.0f);
+            if (surface) /* the traction's share of the velocities one node down */
+                for (int a = 0; a < 4; a++) {
+                    const int oi = li + (c == 0 ? a - 2 : 0), oj = lj + (c == 1 ? a - 2 : 0);
+                    if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
+                    const long q = p + (a - 2) * st + 1;
+                    v[c][q] +=
+                        (float)(sgt_w4(a) * SGT_FS_FH_W1 * fc / (0.5 * (rho[q] + rho[q + st])));
+                }
         } else if (surface) {
-            first = 0, n = 1, w[0] = 1.0f;
+            first = 0, n = 2, w[0] = SGT_FS_FZ_W0, w[1] = SGT_FS_FZ_W1;
             const double cc = lam[p] / (lam[p] + 2.0 * mu[p]);
             for (int hc = 0; hc < 2; hc++) {
                 const long sh = hc == 0 ? sx : sy;
@@ -231,11 +252,12 @@ SGT_HD void sgt_force_apply(float *const *v, const float *rho, const float *bz, 
                     const int oi = li + (hc == 0 ? a - 2 : 0), oj = lj + (hc == 1 ? a - 2 : 0);
                     if (oi < ib || oi >= ie || oj < jb || oj >= je) continue;
                     const long q = p + (a - 2) * sh;
-                    /* (cc/4) [C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2])] read over half cells */
-                    const double wa = 0.5 * (a == 0   ? -SGT_S_C2
-                                             : a == 1 ? -SGT_S_C1
-                                             : a == 2 ? SGT_S_C1
-                                                      : SGT_S_C2);
+                    /* the difference of the normal stress cc F / h^2 at the node, read by the
+                     * velocities around it: C1 (v[i] - v[i-1]) + C2 (v[i+1] - v[i-2]) */
+                    const double wa = a == 0   ? -SGT_S_C2
+                                      : a == 1 ? -SGT_S_C1
+                                      : a == 2 ? SGT_S_C1
+                                               : SGT_S_C2;
                     v[hc][q] += (float)(cc * wa * fc / (0.5 * (rho[q] + rho[q + sh])));
                 }
             }
@@ -464,17 +486,32 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
     e[5] = t[5];
 }
 
-/* Stress imaging above the free surface (Gottschaemmer & Olsen 2001) for one column, the
- * pointers at its k = 0: sigma_zz = 0 at the surface and antisymmetric above it; sigma_xz and
- * sigma_yz, which sit at z = (k + 1/2) h, antisymmetric about z = 0 (index -1 mirrors index 0). */
+/* The stresses above the free surface, for one column, the pointers at its k = 0. sigma_zz = 0
+ * at the surface; sigma_xz and sigma_yz (at z = (k + 1/2) h) vanish there too. The values above
+ * it are set so that the scheme's own 4th-order differences in the velocity update give the
+ * adjusted one-sided differences of Kristek, Moczo & Archuleta (2002, AFDA), which use the
+ * boundary value and the stresses below: d sigma_xz/dz at the surface's vx (z = 0) and at the
+ * next one (z = h), d sigma_zz/dz at the shallowest vz (z = h/2). Plain antisymmetric imaging
+ * (Gottschaemmer & Olsen 2001) gives these derivatives to first order only. */
+SGT_HD void sgt_image_shear(float *s) {
+    /* h d/dz at z = 0 and z = h from sigma(0) = 0 and sigma at h/2, 3h/2, 5h/2, 7h/2 */
+    const float d0 = 4.375f * s[0] - 1.4583334f * s[1] + 0.525f * s[2] - 0.08928572f * s[3];
+    const float d1 = -1.2916666f * s[0] + 1.2083334f * s[1] - 0.075f * s[2] + 0.005952381f * s[3];
+    /* the scheme's differences there, C1 (s[1] - s[0]) + C2 (s[2] - s[-1]) at z = h and
+     * C1 (s[0] - s[-1]) + C2 (s[1] - s[-2]) at z = 0, solved for the values above */
+    const float g1 = s[2] - (d1 - SGT_S_C1 * (s[1] - s[0])) / SGT_S_C2;
+    s[-2] = s[1] - (d0 - SGT_S_C1 * (s[0] - g1)) / SGT_S_C2;
+    s[-1] = g1;
+}
 SGT_HD void sgt_free_surface_image(float *zz, float *xz, float *yz) {
     zz[0] = 0.0f;
-    zz[-1] = -zz[1];
+    /* h d/dz at z = h/2 from sigma_zz at 0 (= 0), h, 2h, 3h, 4h */
+    const float dz =
+        0.7083333f * zz[1] + 0.375f * zz[2] - 0.20833333f * zz[3] + 0.041666668f * zz[4];
+    zz[-1] = zz[2] - (dz - SGT_S_C1 * zz[1]) / SGT_S_C2;
     zz[-2] = -zz[2];
-    xz[-1] = -xz[0];
-    xz[-2] = -xz[1];
-    yz[-1] = -yz[0];
-    yz[-2] = -yz[1];
+    sgt_image_shear(xz);
+    sgt_image_shear(yz);
 }
 
 #endif
