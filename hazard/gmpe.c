@@ -1,6 +1,8 @@
 #include "gmpe.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
 
@@ -94,4 +96,78 @@ int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_valu
     if (!strcmp(name, "cb14")) return gmpe_cb14(period, s, out, err);
     if (!strcmp(name, "ask14")) return gmpe_ask14(period, s, out, err);
     return cs_error_input(err, "--gmpe", NULL, name, "models: " GMPE_NAMES);
+}
+
+int gmpe_set_parse(const char *text, const char *place, gmpe_set *set, cs_error *err) {
+    memset(set, 0, sizeof *set);
+    char buf[512];
+    if (!text || !*text) return cs_error_input(err, place, NULL, text, "names no model");
+    if (strlen(text) >= sizeof buf)
+        return cs_error_input(err, place, NULL, text, "is longer than %zu characters",
+                              sizeof buf - 1);
+    memcpy(buf, text, strlen(text) + 1);
+    int nw = 0;
+    double sum = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        while (*t == ' ')
+            t++;
+        char *colon = strchr(t, ':');
+        if (colon) *colon = 0;
+        if (set->n == GMPE_MAX_MODELS)
+            return cs_error_input(err, place, NULL, text, "at most " GMPE_MAX_MODELS_STR " models");
+        if (!gmpe_label(t)) return cs_error_input(err, place, NULL, t, "models: " GMPE_NAMES);
+        for (int k = 0; k < set->n; k++)
+            if (!strcmp(set->name[k], t))
+                return cs_error_input(err, place, NULL, t, "is listed twice");
+        snprintf(set->name[set->n], sizeof set->name[0], "%s", t);
+        if (colon) {
+            char *end;
+            const double w = strtod(colon + 1, &end);
+            if (end == colon + 1 || *end || !(w > 0 && w <= 1))
+                return cs_error_input(err, place, NULL, colon + 1,
+                                      "the weight of %s must be a number in (0, 1]", t);
+            set->weight[set->n] = w;
+            sum += w;
+            nw++;
+        }
+        set->n++;
+    }
+    if (set->n == 0) return cs_error_input(err, place, NULL, text, "names no model");
+    if (nw && nw != set->n)
+        return cs_error_input(err, place, NULL, text,
+                              "weights are given for every model (NAME:WEIGHT) or for none");
+    set->weighted = nw > 0;
+    if (set->weighted && !(fabs(sum - 1) <= GMPE_WEIGHT_SUM_TOL))
+        return cs_error_input(err, place, NULL, text,
+                              "the weights sum to %.10g, not 1: a weighted mean needs weights "
+                              "that sum to 1",
+                              sum);
+    return 0;
+}
+
+void gmpe_set_mean(const gmpe_set *set, const double *const *curves, int nlev, double *out) {
+    for (int i = 0; i < nlev; i++) {
+        double m = 0;
+        for (int k = 0; k < set->n; k++)
+            m += set->weight[k] * curves[k][i];
+        out[i] = m;
+    }
+}
+
+void gmpe_set_describe(const gmpe_set *set, char *out, size_t size) {
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < set->n && len < size; k++) {
+        int w = snprintf(out + len, size - len, "%s%g %s", k ? " + " : "", set->weight[k],
+                         gmpe_label(set->name[k]));
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+}
+
+void gmpe_site_text(double vs30, double z1_m, double z2p5_km, char *out, size_t size) {
+    char z1[32] = "unknown", z25[32] = "unknown";
+    if (!isnan(z1_m)) snprintf(z1, sizeof z1, "%.6g m", z1_m);
+    if (!isnan(z2p5_km)) snprintf(z25, sizeof z25, "%.6g km", z2p5_km);
+    snprintf(out, size, "Vs30 %g m/s, Z1.0 %s, Z2.5 %s", vs30, z1, z25);
 }

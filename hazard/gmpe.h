@@ -9,6 +9,8 @@
 #ifndef GMPE_H
 #define GMPE_H
 
+#include <stddef.h>
+
 #include "cs_error.h"
 
 typedef struct {
@@ -108,5 +110,26 @@ int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_valu
 /* Models one command compares at most (the five NGA-West2 models at once) */
 #define GMPE_MAX_MODELS     5
 #define GMPE_MAX_MODELS_STR "5"
+
+/* A set of models as --gmpe takes it: "NAME[,NAME...]" or, weighted, "NAME:W[,NAME:W...]" (every
+ * model weighted, or none), e.g. the NSHM 2014/2018 western-US weights "ask14:0.22,bssa14:0.22,
+ * cb14:0.22,cy14:0.22,i14:0.12". Each name once, at most GMPE_MAX_MODELS; weights in (0, 1]
+ * summing to 1 within GMPE_WEIGHT_SUM_TOL, else an input error naming the sum and the weights
+ * (place: where the text came from, "--gmpe" or a configuration key). */
+typedef struct {
+    int n;
+    char name[GMPE_MAX_MODELS][16]; /* the command-line names */
+    double weight[GMPE_MAX_MODELS]; /* 0 when unweighted */
+    int weighted;
+} gmpe_set;
+#define GMPE_WEIGHT_SUM_TOL 1e-6
+int gmpe_set_parse(const char *text, const char *place, gmpe_set *set, cs_error *err);
+/* The weighted mean of the models' curves of exceedance probability, point by point:
+ * out[i] = sum_k weight[k] poe[k][i] (a weighted set; curves[k] is model k's). */
+void gmpe_set_mean(const gmpe_set *set, const double *const *curves, int nlev, double *out);
+/* "Vs30 400 m/s, Z1.0 350 m, Z2.5 unknown": the site's values as datasets and reports name them. */
+void gmpe_site_text(double vs30, double z1_m, double z2p5_km, char *out, size_t size);
+/* "0.22 ASK14 + 0.22 BSSA14 + ..." (weights as given) into out. */
+void gmpe_set_describe(const gmpe_set *set, char *out, size_t size);
 
 #endif
