@@ -107,8 +107,10 @@ int cs_db_import_sites_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake db import-sites STUDY.sqlite SITES.csv\n\n"
         "Imports sites from a CSV whose header names short_name, latitude, longitude and,\n"
-        "optionally, long_name and vs30 (m/s). Rows are checked first; one bad row and nothing\n"
-        "is imported. Sites already in the study with identical values are left as they are.\n";
+        "optionally, long_name, vs30 (m/s), z1p0 (m, depth to Vs 1 km/s) and z2p5 (km, depth\n"
+        "to Vs 2.5 km/s; the ground-motion models' basin terms). Rows are checked first; one bad\n"
+        "row and nothing is imported. Sites already in the study with identical values are left as "
+        "they are.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     if (argc != 3) return cs_cli_usage(argv[0], "expects two arguments: STUDY.sqlite SITES.csv");
     cs_error err;
@@ -158,12 +160,16 @@ int cs_db_sites_main(int argc, char **argv) {
     cs_db_close(db);
     if (rc) return cs_cli_fail(argv[0], &err);
     if (csv) {
-        printf("short_name,long_name,latitude,longitude,vs30\n");
+        printf("short_name,long_name,latitude,longitude,vs30,z1p0,z2p5\n");
         for (int i = 0; i < n; i++) {
             printf("%s,", sites[i].short_name);
             csv_quoted(stdout, sites[i].long_name);
             printf(",%.8f,%.8f,", sites[i].lat, sites[i].lon);
             if (!isnan(sites[i].vs30)) printf("%.1f", sites[i].vs30);
+            printf(",");
+            if (!isnan(sites[i].z1p0_m)) printf("%.1f", sites[i].z1p0_m);
+            printf(",");
+            if (!isnan(sites[i].z2p5_km)) printf("%.4f", sites[i].z2p5_km);
             printf("\n");
         }
     } else {

@@ -312,6 +312,13 @@ static const char v9_sql[] =
     "INSERT INTO Run_Files SELECT Run_ID, Path, Kind, SHA256, Bytes, Created_At FROM Files"
     "  WHERE Run_ID IS NOT NULL AND Run_ID IN (SELECT Run_ID FROM CyberShake_Runs);";
 
+/* Version 10: the site's basin depths for the ground-motion models: Z1.0 (m, depth to Vs 1 km/s:
+ * ASK14, BSSA14, CY14) and Z2.5 (km, depth to Vs 2.5 km/s: CB14); NULL when unknown (each model's
+ * own estimate or no basin term). */
+static const char v10_sql[] =
+    "ALTER TABLE CyberShake_Sites ADD COLUMN Z1_0 REAL CHECK (Z1_0 IS NULL OR Z1_0 >= 0);"
+    "ALTER TABLE CyberShake_Sites ADD COLUMN Z2_5 REAL CHECK (Z2_5 IS NULL OR Z2_5 >= 0);";
+
 const cs_db_migration cs_db_migrations[] = {
     {1, "CyberShake core tables: sites, ERF, ruptures, runs, IMs, hazard curves", v1_sql},
     {2, "workflow steps and product files with SHA-256", v2_sql},
@@ -323,5 +330,6 @@ const cs_db_migration cs_db_migrations[] = {
     {7, "hazard curves of a site without a run (GMPE curves over a forecast)", v7_sql},
     {8, "forecast points in one B-tree keyed by rupture and point (WITHOUT ROWID)", v8_sql},
     {9, "each run's own record of the files it used and made (Run_Files)", v9_sql},
+    {10, "site basin depths Z1.0 (m) and Z2.5 (km) for the ground-motion models", v10_sql},
 };
 const int cs_db_n_migrations = (int)(sizeof cs_db_migrations / sizeof cs_db_migrations[0]);

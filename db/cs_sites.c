@@ -29,9 +29,11 @@ int cs_site_check_short_name(const char *name, const char *place, cs_error *err)
     return 0;
 }
 
-enum { COL_SHORT, COL_LONG, COL_LAT, COL_LON, COL_VS30, NCOLS };
-static const char *col_names[NCOLS] = {"short_name", "long_name", "latitude", "longitude", "vs30"};
-static const char *col_alias[NCOLS] = {"short", "name", "lat", "lon", "vs30_m_per_s"};
+enum { COL_SHORT, COL_LONG, COL_LAT, COL_LON, COL_VS30, COL_Z1, COL_Z25, NCOLS };
+static const char *col_names[NCOLS] = {"short_name", "long_name", "latitude", "longitude",
+                                       "vs30",       "z1p0",      "z2p5"};
+static const char *col_alias[NCOLS] = {"short",        "name",   "lat",    "lon",
+                                       "vs30_m_per_s", "z1p0_m", "z2p5_km"};
 
 static int map_header(cs_csv *c, int col[NCOLS], cs_error *err) {
     for (int k = 0; k < NCOLS; k++)
@@ -44,7 +46,7 @@ static int map_header(cs_csv *c, int col[NCOLS], cs_error *err) {
         if (found < 0)
             return cs_error_input(err, cs_csv_place(c), "column", h,
                                   "unknown column; the header may name short_name, long_name, "
-                                  "latitude, longitude, vs30");
+                                  "latitude, longitude, vs30, z1p0, z2p5");
         if (col[found] >= 0)
             return cs_error_input(err, cs_csv_place(c), "column", h, "named twice in the header");
         col[found] = (int)i;
@@ -56,6 +58,24 @@ static int map_header(cs_csv *c, int col[NCOLS], cs_error *err) {
                                   "short_name, latitude and longitude",
                                   col_names[k]);
     return 0;
+}
+
+/* An optional depth column: empty or absent NAN, else a number in [0, max]. */
+static int optional_depth(cs_csv *c, int col, const char *place, const char *name, const char *unit,
+                          double max, double *out, cs_error *err) {
+    *out = NAN;
+    if (col < 0) return 0;
+    const char *v = cs_csv_field(c, (size_t)col);
+    if (!*v) return 0;
+    if (cs_parse_double(v, out))
+        return cs_error_input(err, place, name, v, "not a number (%s)", unit);
+    if (!(*out >= 0 && *out <= max))
+        return cs_error_input(err, place, name, v, "must lie in [0, %g] %s", max, unit);
+    return 0;
+}
+
+static int same_value(double a, double b) {
+    return (isnan(a) && isnan(b)) || fabs(a - b) < 1e-9;
 }
 
 static int parse_row(cs_csv *c, const int col[NCOLS], size_t nheader, cs_site *s, cs_error *err) {
@@ -91,13 +111,26 @@ static int parse_row(cs_csv *c, const int col[NCOLS], size_t nheader, cs_site *s
                 return cs_error_input(err, place, "vs30", v, "must lie in [50, 5000] m/s");
         }
     }
+    CS_CALL(err, optional_depth(c, col[COL_Z1], place, "z1p0", "m", 10000, &s->z1p0_m, err));
+    CS_CALL(err, optional_depth(c, col[COL_Z25], place, "z2p5", "km", 20, &s->z2p5_km, err));
     return 0;
 }
 
 static int same_site(const cs_site *a, const cs_site *b) {
-    int vs_same = (isnan(a->vs30) && isnan(b->vs30)) || fabs(a->vs30 - b->vs30) < 1e-9;
     return !strcmp(a->long_name, b->long_name) && fabs(a->lat - b->lat) < 1e-12 &&
-           fabs(a->lon - b->lon) < 1e-12 && vs_same;
+           fabs(a->lon - b->lon) < 1e-12 && same_value(a->vs30, b->vs30) &&
+           same_value(a->z1p0_m, b->z1p0_m) && same_value(a->z2p5_km, b->z2p5_km);
+}
+
+static double column_or_nan(sqlite3_stmt *st, int i) {
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static void bind_or_null(sqlite3_stmt *st, int i, double v) {
+    if (isnan(v))
+        sqlite3_bind_null(st, i);
+    else
+        sqlite3_bind_double(st, i, v);
 }
 
 /* Fault injection for the kill -9 test: pause inside the transaction after N rows. */
@@ -183,16 +216,18 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
     CS_CALL(err, cs_sites_read(csv_path, &rows, &lines, &n, err));
     CS_CALL_GOTO(rc, err, cs_db_begin(db, err), fail_nt);
     sqlite3_stmt *ins = NULL, *sel = NULL;
+    CS_CALL_GOTO(
+        rc, err,
+        cs_db_prepare(db,
+                      "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, "
+                      "CS_Site_Lat, CS_Site_Lon, Vs30, Z1_0, Z2_5) VALUES (?, ?, ?, ?, ?, ?, "
+                      "?)",
+                      &ins, err),
+        fail);
     CS_CALL_GOTO(rc, err,
                  cs_db_prepare(db,
-                               "INSERT INTO CyberShake_Sites (CS_Site_Name, CS_Short_Name, "
-                               "CS_Site_Lat, CS_Site_Lon, Vs30) VALUES (?, ?, ?, ?, ?)",
-                               &ins, err),
-                 fail);
-    CS_CALL_GOTO(rc, err,
-                 cs_db_prepare(db,
-                               "SELECT CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30 FROM "
-                               "CyberShake_Sites WHERE CS_Short_Name = ?",
+                               "SELECT CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30, Z1_0, Z2_5 "
+                               "FROM CyberShake_Sites WHERE CS_Short_Name = ?",
                                &sel, err),
                  fail);
     for (int i = 0; i < n; i++) {
@@ -204,8 +239,9 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
             cs_copy(old.long_name, sizeof old.long_name, (const char *)sqlite3_column_text(sel, 0));
             old.lat = sqlite3_column_double(sel, 1);
             old.lon = sqlite3_column_double(sel, 2);
-            old.vs30 =
-                sqlite3_column_type(sel, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(sel, 3);
+            old.vs30 = column_or_nan(sel, 3);
+            old.z1p0_m = column_or_nan(sel, 4);
+            old.z2p5_km = column_or_nan(sel, 5);
             if (!same_site(&old, s)) {
                 char place[4200];
                 snprintf(place, sizeof place, "%s:%d", csv_path, lines[i]);
@@ -223,10 +259,9 @@ int cs_sites_import(cs_db *db, const char *csv_path, cs_sites_import_result *res
         sqlite3_bind_text(ins, 2, s->short_name, -1, SQLITE_STATIC);
         sqlite3_bind_double(ins, 3, s->lat);
         sqlite3_bind_double(ins, 4, s->lon);
-        if (isnan(s->vs30))
-            sqlite3_bind_null(ins, 5);
-        else
-            sqlite3_bind_double(ins, 5, s->vs30);
+        bind_or_null(ins, 5, s->vs30);
+        bind_or_null(ins, 6, s->z1p0_m);
+        bind_or_null(ins, 7, s->z2p5_km);
         if (sqlite3_step(ins) != SQLITE_DONE) {
             cs_db_fail(db, "cannot insert site", err);
             goto fail;
@@ -261,10 +296,13 @@ static void read_site(sqlite3_stmt *st, cs_site *s) {
     cs_copy(s->long_name, sizeof s->long_name, (const char *)sqlite3_column_text(st, 2));
     s->lat = sqlite3_column_double(st, 3);
     s->lon = sqlite3_column_double(st, 4);
-    s->vs30 = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 5);
+    s->vs30 = column_or_nan(st, 5);
+    s->z1p0_m = column_or_nan(st, 6);
+    s->z2p5_km = column_or_nan(st, 7);
 }
 
-#define SITE_COLUMNS "CS_Site_ID, CS_Short_Name, CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30"
+#define SITE_COLUMNS                                                                               \
+    "CS_Site_ID, CS_Short_Name, CS_Site_Name, CS_Site_Lat, CS_Site_Lon, Vs30, Z1_0, Z2_5"
 
 int cs_sites_list(cs_db *db, cs_site **sites, int *n, cs_error *err) {
     *sites = NULL;

@@ -1,7 +1,8 @@
 /* Sites of a study: import from CSV into CyberShake_Sites, and listing.
  *
  * The CSV has a header naming its columns: short_name, latitude, longitude are required;
- * long_name and vs30 (m/s) are optional. Every row is checked (field count, numbers, ranges,
+ * long_name, vs30 (m/s), z1p0 (m, depth to Vs 1 km/s) and z2p5 (km, depth to Vs 2.5 km/s) are
+ * optional. Every row is checked (field count, numbers, ranges,
  * unique short names) and the whole file goes in one transaction: one bad row and nothing is
  * imported. */
 #ifndef CS_SITES_H
@@ -20,7 +21,9 @@ typedef struct {
     char short_name[CS_SHORT_NAME_MAX + 1];
     char long_name[CS_LONG_NAME_MAX + 1];
     double lat, lon;
-    double vs30; /* m/s, NAN when unknown */
+    double vs30;    /* m/s, NAN when unknown */
+    double z1p0_m;  /* depth to Vs 1 km/s (m), NAN when unknown */
+    double z2p5_km; /* depth to Vs 2.5 km/s (km), NAN when unknown */
 } cs_site;
 
 typedef struct {

@@ -88,8 +88,13 @@ static int level_at(const hazard_forecast *f, const hazard_basemap_request *rq,
     const hazard_rupture *sets[GMPE_MAX_MODELS];
     long counts[GMPE_MAX_MODELS];
     int rc = lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    const gmpe_psha gp = {
-        .period = rq->period, .mode = rq->mode, .truncation = rq->truncation, .vs30 = vs30};
+    /* grid nodes have no basin depths: the models' own estimates from Vs30 */
+    const gmpe_psha gp = {.period = rq->period,
+                          .mode = rq->mode,
+                          .truncation = rq->truncation,
+                          .vs30 = vs30,
+                          .z1_m = NAN,
+                          .z2p5_km = NAN};
     for (int k = 0; k < ml->n && !rc; k++) {
         rc = gmpe_psha_ruptures(ml->names[k], &gp, fr, n, lnm + k * n, rups + k * n, err);
         sets[k] = rups + k * n, counts[k] = n;

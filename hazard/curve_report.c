@@ -12,17 +12,23 @@
 #include "hazard_io.h"
 #include "hazard_plot.h"
 
-/* Classical PSHA over the run's ruptures with a ground-motion model: each rupture one lognormal
- * variation (median and sigma of the model at its distances, magnitude and mechanism), the
- * curve by the same integrator, stored as a curve of the run under a dataset naming the model. */
+/* The site's values the models take: Vs30 (m/s), Z1.0 (m), Z2.5 (km); NAN: unknown. */
+typedef struct {
+    double vs30, z1_m, z2p5_km;
+} site_values;
+
+/* Classical PSHA over the run's ruptures with ground-motion models: each rupture one lognormal
+ * variation (median and sigma of the model at its distances, magnitude and mechanism, and the
+ * site's Vs30, Z1.0 and Z2.5), the curve by the same integrator, stored as a curve of the run
+ * under a dataset naming the model; with weights, the weighted mean of the models' curves
+ * (gmpe_set_mean) stored beside them as one more (annual[set->n]). */
 static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, const hazard_im *im,
-                       long long type_id, const char *list, double vs30, double trunc,
-                       const double *levels, int nlev, char names[GMPE_MAX_MODELS][32],
-                       double annual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS], int *ng, cs_error *err) {
+                       long long type_id, const gmpe_set *gs, const site_values *sv, double trunc,
+                       const double *levels, int nlev,
+                       double poe[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS],
+                       double annual[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS], cs_error *err) {
     if (strcmp(im->measure, "SA") && strcmp(im->measure, "PGA"))
-        return cs_error_input(err, "--gmpe", NULL, list, "GMPE curves are for SA and PGA");
-    char buf[128];
-    cs_copy(buf, sizeof buf, list);
+        return cs_error_input(err, "--gmpe", NULL, NULL, "GMPE curves are for SA and PGA");
     const size_t n = (size_t)(set->n ? set->n : 1);
     gmpe_scenario *sc = malloc(sizeof *sc * n);
     double *lnm = malloc(sizeof(double) * n);
@@ -30,63 +36,75 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
     int rc = sc && lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     for (long q = 0; q < set->n && !rc; q++) {
         sc[q] = (gmpe_scenario){.mag = set->mag[q],
-                                .vs30 = vs30,
-                                .z1_m = NAN,
+                                .vs30 = sv->vs30,
+                                .z1_m = sv->z1_m,
                                 .width = NAN,
                                 .zhyp = NAN,
-                                .z2p5_km = NAN,
+                                .z2p5_km = sv->z2p5_km,
                                 .ry0 = NAN};
         rc = hazard_rupture_scenario(db, run, set->source[q], set->rupture[q], &sc[q], err);
     }
     double period = strcmp(im->measure, "PGA") ? im->period : 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
-         t = strtok_r(NULL, ",", &save)) {
-        if (*ng == GMPE_MAX_MODELS) {
-            rc =
-                cs_error_input(err, "--gmpe", NULL, list, "at most " GMPE_MAX_MODELS_STR " models");
-            break;
-        }
-        const char *label = gmpe_label(t);
-        if (!label) {
-            rc = cs_error_input(err, "--gmpe", NULL, t, "models: " GMPE_NAMES);
-            break;
-        }
+    char site_text[160];
+    gmpe_site_text(sv->vs30, sv->z1_m, sv->z2p5_km, site_text, sizeof site_text);
+    for (int g = 0; g < gs->n && !rc; g++) {
+        const char *t = gs->name[g], *label = gmpe_label(t);
         for (long q = 0; q < set->n && !rc; q++) {
-            gmpe_value g;
-            rc = gmpe_eval(t, period, &sc[q], &g, err);
-            lnm[q] = g.ln_median;
+            gmpe_value v;
+            rc = gmpe_eval(t, period, &sc[q], &v, err);
+            lnm[q] = v.ln_median;
             rups[q] = (hazard_rupture){.prob = set->rups[q].prob,
                                        .nvalues = 1,
                                        .values = &lnm[q],
                                        .lognormal = 1,
-                                       .sigma = g.sigma,
+                                       .sigma = v.sigma,
                                        .trunc = trunc,
                                        .upper_only = 1};
         }
-        double poe[HAZARD_MAX_LEVELS];
-        if (!rc) rc = hazard_curve(rups, set->n, levels, nlev, poe, err);
-        char inputs[256];
+        if (!rc) rc = hazard_curve(rups, set->n, levels, nlev, poe[g], err);
+        char inputs[320];
         long long id;
         snprintf(inputs, sizeof inputs,
-                 "GMPE %s, Vs30 %g m/s, sigma %s%g, the run's ruptures and probabilities; "
-                 "cybershake %s",
-                 label, vs30, trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc,
+                 "GMPE %s, %s, sigma %s%g, the run's ruptures and probabilities; cybershake %s",
+                 label, site_text, trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc,
                  CS_VERSION);
-        if (!rc) rc = hazard_store(db, run, type_id, levels, poe, nlev, inputs, &id, err);
-        for (int i = 0; i < nlev && !rc; i++)
-            annual[*ng][i] = hazard_annual(poe[i], run->time_span);
-        if (!rc) cs_copy(names[(*ng)++], 32, label);
+        if (!rc) rc = hazard_store(db, run, type_id, levels, poe[g], nlev, inputs, &id, err);
     }
+    if (!rc && gs->weighted) {
+        const double *curves[GMPE_MAX_MODELS];
+        for (int g = 0; g < gs->n; g++)
+            curves[g] = poe[g];
+        gmpe_set_mean(gs, curves, nlev, poe[gs->n]);
+        char desc[256], inputs[512];
+        long long id;
+        gmpe_set_describe(gs, desc, sizeof desc);
+        snprintf(inputs, sizeof inputs,
+                 "GMPE weighted mean (%s), %s, the mean of the models' probabilities of "
+                 "exceedance; cybershake %s",
+                 desc, site_text, CS_VERSION);
+        rc = hazard_store(db, run, type_id, levels, poe[gs->n], nlev, inputs, &id, err);
+    }
+    const int ncurves = gs->n + gs->weighted;
+    for (int g = 0; g < ncurves && !rc; g++)
+        for (int i = 0; i < nlev; i++)
+            annual[g][i] = hazard_annual(poe[g][i], run->time_span);
     free(sc);
     free(lnm);
     free(rups);
     return rc;
 }
 
+/* FILE.csv -> FILE_gmpe_NAME.csv */
+static void csv_beside(const char *csv, const char *name, char *out, size_t size) {
+    const size_t n = strlen(csv);
+    const int dot = n > 4 && !strcmp(csv + n - 4, ".csv");
+    snprintf(out, size, "%.*s_gmpe_%s.csv", (int)(dot ? n - 4 : n), csv, name);
+}
+
 int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     const char *imtext = rq->im, *levels_text = rq->levels, *csv = rq->csv, *plot = rq->plot;
     const char *compare = rq->gmpe;
-    const double vs30_opt = rq->vs30, trunc = rq->truncation;
+    const double trunc = rq->truncation;
     hazard_im im;
     static double levels[HAZARD_MAX_LEVELS], poe[HAZARD_MAX_LEVELS], annual[HAZARD_MAX_LEVELS];
     int nlev;
@@ -117,16 +135,39 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
              CS_VERSION);
     if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &curve_id, err);
     /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
-    int ng = 0;
-    char gnames[GMPE_MAX_MODELS][32];
-    static double gannual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS];
-    double vs30 = isnan(vs30_opt) ? hazard_site_vs30(db, &run) : vs30_opt;
-    if (isnan(vs30)) vs30 = 760;
-    if (!rc && compare)
-        rc = gmpe_curves(db, &run, &set, &im, type_id, compare, vs30, trunc, levels, nlev, gnames,
-                         gannual, &ng, err);
+    gmpe_set gs = {0};
+    static double gpoe[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
+    static double gannual[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
+    site_values sv = {rq->vs30, rq->z1_m, rq->z2p5_km};
+    if (!rc && compare) rc = gmpe_set_parse(compare, "--gmpe", &gs, err);
+    if (!rc && compare) {
+        double vs30 = NAN, z1 = NAN, z25 = NAN;
+        hazard_site_values(db, &run, &vs30, &z1, &z25);
+        if (isnan(sv.vs30)) sv.vs30 = isnan(vs30) ? 760 : vs30;
+        if (isnan(sv.z1_m)) sv.z1_m = z1;
+        if (isnan(sv.z2p5_km)) sv.z2p5_km = z25;
+        rc = gmpe_curves(db, &run, &set, &im, type_id, &gs, &sv, trunc, levels, nlev, gpoe, gannual,
+                         err);
+    }
+    const int ng = gs.n + gs.weighted;
+    char gnames[GMPE_MAX_MODELS + 1][32], gfile[GMPE_MAX_MODELS + 1][32];
+    for (int g = 0; g < gs.n; g++) {
+        cs_copy(gnames[g], sizeof gnames[g], gmpe_label(gs.name[g]));
+        cs_copy(gfile[g], sizeof gfile[g], gs.name[g]);
+    }
+    if (gs.weighted) {
+        cs_copy(gnames[gs.n], sizeof gnames[0], "Weighted mean");
+        cs_copy(gfile[gs.n], sizeof gfile[0], "mean");
+    }
+    char desc[256] = "";
+    if (gs.weighted) gmpe_set_describe(&gs, desc, sizeof desc);
     cs_db_close(db);
     if (!rc && csv) rc = hazard_write_csv(csv, &run, imname, units, levels, poe, nlev, err);
+    for (int g = 0; g < ng && !rc && csv; g++) {
+        char path[4200];
+        csv_beside(csv, gfile[g], path, sizeof path);
+        rc = hazard_write_csv(path, &run, imname, units, levels, gpoe[g], nlev, err);
+    }
     for (int i = 0; i < nlev; i++)
         annual[i] = hazard_annual(poe[i], run.time_span);
     double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
@@ -136,11 +177,14 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
         snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, units);
         snprintf(label, sizeof label, "CyberShake (%ld ruptures, %ld variations)", set.n,
                  set.nvalues);
-        plot_curve pc[1 + GMPE_MAX_MODELS] = {{label, levels, annual, nlev}};
-        char glabels[GMPE_MAX_MODELS][96];
+        plot_curve pc[2 + GMPE_MAX_MODELS] = {{label, levels, annual, nlev}};
+        char glabels[GMPE_MAX_MODELS + 1][320];
         for (int g = 0; g < ng; g++) {
-            snprintf(glabels[g], sizeof glabels[g], "%s (Vs30 %g m/s, same ruptures)", gnames[g],
-                     vs30);
+            if (g == gs.n)
+                snprintf(glabels[g], sizeof glabels[g], "Weighted mean: %s", desc);
+            else
+                snprintf(glabels[g], sizeof glabels[g], "%s (Vs30 %g m/s, same ruptures)",
+                         gnames[g], sv.vs30);
             pc[1 + g] = (plot_curve){glabels[g], levels, gannual[g], nlev};
         }
         rc = hazard_plot_curves(plot, title, xlabel, pc, 1 + ng, err);
@@ -161,8 +205,18 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     for (int g = 0; g < ng; g++) {
         double y2 = hazard_level_at(levels, gannual[g], nlev, pa2),
                y10 = hazard_level_at(levels, gannual[g], nlev, pa10);
-        fprintf(out, "  %s (Vs30 %g m/s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n",
-                gnames[g], vs30, y2, units, y10, units);
+        if (g == gs.n)
+            fprintf(out,
+                    "  Weighted mean (%s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n",
+                    desc, y2, units, y10, units);
+        else
+            fprintf(out, "  %s (Vs30 %g m/s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n",
+                    gnames[g], sv.vs30, y2, units, y10, units);
+    }
+    for (int g = 0; g < ng && csv; g++) {
+        char path[4200];
+        csv_beside(csv, gfile[g], path, sizeof path);
+        fprintf(out, "  csv (%s): %s\n", gnames[g], path);
     }
     if (csv) fprintf(out, "  csv: %s\n", csv);
     if (plot) fprintf(out, "  plot: %s\n", plot);

@@ -2,7 +2,8 @@
  * amplitudes at the given levels, stored in the study under a dataset recording the inputs,
  * reported at 2% and 10% in 50 years, written as OpenQuake CSV and drawn; optionally with
  * classical GMPE curves over the same ruptures by the same integrator, stored and drawn beside
- * it. */
+ * it, and with weights their weighted mean (the mean of the models' probabilities of exceedance),
+ * stored, written and drawn as one more curve. */
 #ifndef CURVE_REPORT_H
 #define CURVE_REPORT_H
 
@@ -15,8 +16,9 @@ typedef struct {
     const char *im;          /* 'RotD50 3.0' */
     const char *levels;      /* "L1,L2,..."; NULL: the default levels */
     const char *csv, *plot;  /* NULL: none */
-    const char *gmpe;        /* models to compare, comma-separated; NULL: none */
+    const char *gmpe;        /* models to compare, gmpe_set_parse's form; NULL: none */
     double vs30;             /* NAN: the site's, or 760 m/s */
+    double z1_m, z2p5_km;    /* NAN: the site's, or unknown (each model's own handling) */
     double truncation;       /* sigmas (0: untruncated) */
 } curve_request;
 

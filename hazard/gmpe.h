@@ -9,28 +9,21 @@
 #ifndef GMPE_H
 #define GMPE_H
 
+#include <stddef.h>
+
 #include "cs_error.h"
 
 typedef struct {
     double ln_median; /* ln of the median (g) */
     double sigma;     /* ln standard deviation */
     /* its between-event (tau) and within-event (phi) parts, sigma^2 = tau^2 + phi^2: filled by
-     * CB14 and ASK14; gmpe_eval sets them NAN for the models that give only sigma */
+     * the NGA-West2 models but I14 (tau the event term's with the site nonlinearity, (1 + NL0)
+     * tau in CY14); gmpe_eval sets them NAN for the models that give only sigma */
     double tau, phi;
 } gmpe_value;
 
 int gmpe_sadigh97_rock(double period, double mag, double rrup_km, double rake, gmpe_value *out,
                        cs_error *err);
-
-/* Boore, Stewart, Seyhan and Atkinson (2014), NGA-West2, global (Dc3 = 0), without the basin
- * term (z1 unknown): ln y (g) = F_E(M, mechanism) + F_P(Rjb, M) + F_S(Vs30, Rjb, M), with the
- * nonlinear site term driven by the rock (760 m/s) PGA; sigma = sqrt(phi^2 + tau^2) with phi
- * depending on M, Rjb and Vs30. Mechanism from rake: normal for -150 < rake < -30, reverse for
- * 30 < rake < 150, strike-slip otherwise. Coefficients of PGA and of the CyberShake periods 1,
- * 1.5, 2, 3, 4, 5, 7.5 and 10 s from the published table; between them ln y and sigma are
- * interpolated linearly in ln T (PGA taken at 0.01 s for that). */
-int gmpe_bssa14(double period, double mag, double rjb_km, double rake, double vs30, gmpe_value *out,
-                cs_error *err);
 
 /* Chiou and Youngs (2014), NGA-West2, California/global: the median on reference rock from
  * magnitude, style of faulting (rake), Ztor centred on its magnitude-dependent mean, dip,
@@ -38,8 +31,9 @@ int gmpe_bssa14(double period, double mag, double rjb_km, double rake, double vs
  * (1 - sqrt(Rjb^2 + Ztor^2) / (Rrup + 1))); linear and nonlinear site terms on Vs30 and the
  * basin term on Z1.0 against its Vs30-dependent mean (no term when Z1.0 is unknown, NAN);
  * no directivity (centred DPP 0). Sigma from tau and phi with the nonlinear term's NL0, phi by
- * whether Vs30 was measured. SA at T <= 0.3 s is not allowed below PGA (the paper's rule).
- * Periods 0 (PGA) and 0.01 to 10 s, interpolated linearly in ln T between the 24 tabulated. */
+ * whether Vs30 was measured; tau ((1 + NL0) tau) and phi kept. SA at T <= 0.3 s is not allowed
+ * below PGA (the paper's rule). Periods 0 (PGA) and 0.01 to 10 s, interpolated linearly in ln T
+ * between the 24 tabulated. */
 typedef struct {
     double mag, rake, dip;      /* degrees */
     double ztor, rrup, rjb, rx; /* km */
@@ -51,7 +45,23 @@ typedef struct {
     double zhyp;    /* hypocentre depth (km) */
     double z2p5_km; /* depth to Vs 2.5 km/s (km) */
     double ry0;     /* distance off the ends of the rupture along strike (km) */
+    int region;     /* BSSA14's basin model: GMPE_REGION_CALIFORNIA (0) or GMPE_REGION_JAPAN */
 } gmpe_scenario;
+
+enum { GMPE_REGION_CALIFORNIA = 0, GMPE_REGION_JAPAN = 1 };
+
+/* Boore, Stewart, Seyhan and Atkinson (2014), NGA-West2, global (Dc3 = 0): ln y (g) = F_E(M,
+ * mechanism) + F_P(Rjb, M) + F_S(Vs30, Rjb, M) + F_dz1, with the nonlinear site term driven by
+ * the rock (760 m/s) PGA, and the basin-depth term F_dz1 = f6 dz1 (dz1 <= f7 / f6), f7 beyond,
+ * for T >= 0.65 s, dz1 = Z1.0 - mu_z1(Vs30) by the California (eq. 11) or Japan (eq. 12) model
+ * (s->region); no basin term when Z1.0 is unknown (NAN), as OpenQuake's BooreEtAl2014
+ * CaliforniaBasin / JapanBasin. Sigma = sqrt(phi^2 + tau^2) with phi on M, Rjb and Vs30; tau
+ * and phi kept. Mechanism from rake: strike-slip within 30 degrees of horizontal, reverse for
+ * 30 < rake < 150, normal otherwise. Uses M, rake, Rjb, Vs30, Z1.0. Periods 0 (PGA) and 0.01 to
+ * 10 s, ln y and the deviations interpolated linearly in ln T between the 105 tabulated. */
+int gmpe_bssa14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
+/* mu_z1 (km) for the Vs30 (m/s), region GMPE_REGION_CALIFORNIA or GMPE_REGION_JAPAN */
+double gmpe_bssa14_mu_z1_km(double vs30, int region);
 
 int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
@@ -88,7 +98,7 @@ int gmpe_cb14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *
  * interpolated linearly in ln T between the 22 tabulated. */
 int gmpe_ask14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *err);
 
-/* The models by the names the command line takes: "bssa14" (M, rake, Rjb, Vs30), "sadigh97"
+/* The models by the names the command line takes: "bssa14" (M, rake, Rjb, Vs30, Z1.0), "sadigh97"
  * (rock: M, rake, Rrup), "cy14" (M, rake, dip, Ztor, Rrup, Rjb, Rx, Vs30, Z1.0), "i14" (M, rake,
  * Rrup, Vs30), "cb14" (M, rake, dip, Ztor, width, Zhyp, Rrup, Rjb, Rx, Vs30, Z2.5), "ask14" (M,
  * rake, dip, Ztor, width, Rrup, Rjb, Rx, Ry0, Vs30, Z1.0); the label plots and datasets use,
@@ -100,5 +110,26 @@ int gmpe_eval(const char *name, double period, const gmpe_scenario *s, gmpe_valu
 /* Models one command compares at most (the five NGA-West2 models at once) */
 #define GMPE_MAX_MODELS     5
 #define GMPE_MAX_MODELS_STR "5"
+
+/* A set of models as --gmpe takes it: "NAME[,NAME...]" or, weighted, "NAME:W[,NAME:W...]" (every
+ * model weighted, or none), e.g. the NSHM 2014/2018 western-US weights "ask14:0.22,bssa14:0.22,
+ * cb14:0.22,cy14:0.22,i14:0.12". Each name once, at most GMPE_MAX_MODELS; weights in (0, 1]
+ * summing to 1 within GMPE_WEIGHT_SUM_TOL, else an input error naming the sum and the weights
+ * (place: where the text came from, "--gmpe" or a configuration key). */
+typedef struct {
+    int n;
+    char name[GMPE_MAX_MODELS][16]; /* the command-line names */
+    double weight[GMPE_MAX_MODELS]; /* 0 when unweighted */
+    int weighted;
+} gmpe_set;
+#define GMPE_WEIGHT_SUM_TOL 1e-6
+int gmpe_set_parse(const char *text, const char *place, gmpe_set *set, cs_error *err);
+/* The weighted mean of the models' curves of exceedance probability, point by point:
+ * out[i] = sum_k weight[k] poe[k][i] (a weighted set; curves[k] is model k's). */
+void gmpe_set_mean(const gmpe_set *set, const double *const *curves, int nlev, double *out);
+/* "Vs30 400 m/s, Z1.0 350 m, Z2.5 unknown": the site's values as datasets and reports name them. */
+void gmpe_site_text(double vs30, double z1_m, double z2p5_km, char *out, size_t size);
+/* "0.22 ASK14 + 0.22 BSSA14 + ..." (weights as given) into out. */
+void gmpe_set_describe(const gmpe_set *set, char *out, size_t size);
 
 #endif

@@ -156,7 +156,7 @@ static void at(int i, const gmpe_scenario *s, gmpe_value *v) {
     const double fnl = c->phi2 * (exp(c->phi3 * (vs - 360)) - exp(c->phi3 * (CY_VREF - 360)));
     /* Z1.0 against its mean for the Vs30 (eq. 1), metres; unknown: 0 */
     double dz = 0;
-    if (isfinite(s->z1_m) && s->z1_m > 0) {
+    if (isfinite(s->z1_m)) {
         const double v4 = pow(s->vs30, 4), r4 = pow(570.94, 4), x4 = pow(1360.0, 4);
         dz = s->z1_m - exp(-7.15 / 4 * log((v4 + r4) / (x4 + r4)));
     }
@@ -167,7 +167,9 @@ static void at(int i, const gmpe_scenario *s, gmpe_value *v) {
     const double tau = c->tau1 + (c->tau2 - c->tau1) * t;
     const double phi = (c->sig1 + (c->sig2 - c->sig1) * t) *
                        sqrt((s->vs30_measured ? 0.7 : c->sig3) + (1 + nl0) * (1 + nl0));
-    v->sigma = sqrt((1 + nl0) * (1 + nl0) * tau * tau + phi * phi);
+    v->tau = fabs(1 + nl0) * tau;
+    v->phi = phi;
+    v->sigma = sqrt(v->tau * v->tau + phi * phi);
 }
 
 /* Spectral accelerations at periods up to 0.3 s are not allowed below PGA (p. 1144). */
@@ -208,5 +210,7 @@ int gmpe_cy14(double period, const gmpe_scenario *s, gmpe_value *out, cs_error *
     const double t = log(p / cy14[i].period) / log(cy14[i + 1].period / cy14[i].period);
     out->ln_median = a.ln_median + t * (b.ln_median - a.ln_median);
     out->sigma = a.sigma + t * (b.sigma - a.sigma);
+    out->tau = a.tau + t * (b.tau - a.tau);
+    out->phi = a.phi + t * (b.phi - a.phi);
     return 0;
 }

@@ -26,10 +26,10 @@ int gmpe_psha_ruptures(const char *model, const gmpe_psha *p, const hazard_forec
                                   .rjb = fr[q].d.rjb,
                                   .rx = fr[q].d.rx,
                                   .vs30 = p->vs30,
-                                  .z1_m = NAN,
+                                  .z1_m = p->z1_m,
                                   .width = NAN,
                                   .zhyp = NAN,
-                                  .z2p5_km = NAN,
+                                  .z2p5_km = p->z2p5_km,
                                   .ry0 = NAN};
         CS_CALL(err, gmpe_eval(model, p->period, &sc, &g, err));
         lnm[q] = mode == GMPE_SIGMA_ZERO ? exp(g.ln_median) : g.ln_median;

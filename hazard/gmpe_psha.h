@@ -15,6 +15,8 @@ typedef struct {
     int mode;          /* GMPE_SIGMA_* */
     double truncation; /* sigmas, for upper and two-sided */
     double vs30;       /* m/s */
+    double z1_m;       /* depth to Vs 1 km/s (m), NAN: unknown (the models' own estimates) */
+    double z2p5_km;    /* depth to Vs 2.5 km/s (km), NAN: unknown */
 } gmpe_psha;
 
 /* The sigma rule by name (untruncated, upper, two-sided, zero); -1 for another name. */

@@ -49,6 +49,30 @@ static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *
     return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the IM type", err);
 }
 
+/* One curve of the report: stored under its dataset, written as PREFIX_FILE.csv, printed at 2% and
+ * 10% in 50 years; its annual probabilities and name come back. */
+static int report_curve(cs_db *db, const hazard_run *run, long long type_id, const double *levels,
+                        const double *poe, int nlev, const char *inputs, const char *csv,
+                        const char *file, const char *imname, const char *label, char name[32],
+                        double *annual, FILE *out, cs_error *err) {
+    long long id;
+    CS_CALL(err, hazard_store(db, run, type_id, levels, poe, nlev, inputs, &id, err));
+    cs_copy(name, 32, label);
+    for (int i = 0; i < nlev; i++)
+        annual[i] = hazard_annual(poe[i], run->time_span);
+    if (csv) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s_%s.csv", csv, file);
+        CS_CALL(err, hazard_write_csv(path, run, imname, "g", levels, poe, nlev, err));
+        fprintf(out, "  csv: %s\n", path);
+    }
+    const double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
+    fprintf(out, "  %s (curve %lld): 2%% in 50 years %.4g g, 10%% in 50 years %.4g g\n", label, id,
+            hazard_level_at(levels, annual, nlev, pa2),
+            hazard_level_at(levels, annual, nlev, pa10));
+    return 0;
+}
+
 int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
     const char *erf = rq->erf, *imtext = rq->im, *models = rq->models, *sigma = rq->sigma;
     const char *levels_text = rq->levels, *csv = rq->csv, *plot = rq->plot, *rupcsv = rq->ruptures;
@@ -74,6 +98,13 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
     cs_copy(run.site, sizeof run.site, site.short_name);
     run.lon = site.lon, run.lat = site.lat;
     if (isnan(vs30)) vs30 = isnan(site.vs30) ? 760 : site.vs30;
+    const double z1 = isnan(rq->z1_m) ? site.z1p0_m : rq->z1_m;
+    const double z25 = isnan(rq->z2p5_km) ? site.z2p5_km : rq->z2p5_km;
+    gmpe_set gs;
+    if (gmpe_set_parse(models, "--gmpe", &gs, err)) {
+        cs_db_close(db);
+        return err->status;
+    }
     hazard_forecast_rupture *fr = NULL;
     long n = 0, nall = 0;
     long long type_id = 0;
@@ -84,15 +115,16 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
         rc = cs_error_input(err, rq->study, "Ruptures", erf,
                             "no rupture of the forecast lies within %g km of %s", max_km,
                             site.short_name);
-    char imname[64], buf[128];
+    char imname[64], site_text[160];
     hazard_im_name(&im, imname, sizeof imname);
-    cs_copy(buf, sizeof buf, models);
+    gmpe_site_text(vs30, z1, z25, site_text, sizeof site_text);
     double period = strcmp(im.measure, "PGA") ? im.period : 0;
     double *lnm = malloc(sizeof(double) * (size_t)(n + 1));
     hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n + 1));
-    static double annual[GMPE_MAX_MODELS][HAZARD_MAX_LEVELS];
-    char names[GMPE_MAX_MODELS][32];
-    plot_curve pc[GMPE_MAX_MODELS];
+    static double annual[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
+    static double poes[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
+    char names[GMPE_MAX_MODELS + 1][32], desc[256] = "", mean_label[320];
+    plot_curve pc[GMPE_MAX_MODELS + 1];
     int ng = 0;
     if (!lnm || !rups) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     /* entries come rupture by rupture; an area rupture's points are several entries */
@@ -109,51 +141,51 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
         snprintf(area_note, sizeof area_note, " (%ld of them area ruptures: %ld point sources)",
                  narea, npts);
     fprintf(out,
-            "%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km%s; Vs30 %g "
-            "m/s, sigma %s\n",
-            imname, site.short_name, site.lon, site.lat, erf, nrup, nall, max_km, area_note, vs30,
-            sigma);
+            "%s at %s (%.5f, %.5f), forecast %s: %ld of its %ld ruptures within %g km%s; %s, "
+            "sigma %s\n",
+            imname, site.short_name, site.lon, site.lat, erf, nrup, nall, max_km, area_note,
+            site_text, sigma);
     if (!rc && rupcsv) {
         rc = hazard_forecast_write_csv(rupcsv, fr, n, err);
         if (!rc) fprintf(out, "  ruptures and distances: %s\n", rupcsv);
     }
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && !rc;
-         t = strtok_r(NULL, ",", &save)) {
-        const char *label = gmpe_label(t);
-        if (!label || ng == GMPE_MAX_MODELS) {
-            rc = cs_error_input(err, "--gmpe", NULL, t,
-                                "models: " GMPE_NAMES " (at most " GMPE_MAX_MODELS_STR ")");
-            break;
-        }
-        const gmpe_psha gp = {.period = period, .mode = mode, .truncation = trunc, .vs30 = vs30};
-        if (!rc) rc = gmpe_psha_ruptures(t, &gp, fr, n, lnm, rups, err);
-        double poe[HAZARD_MAX_LEVELS];
+    for (int k = 0; k < gs.n && !rc; k++) {
+        const char *t = gs.name[k], *label = gmpe_label(t);
+        const gmpe_psha gp = {.period = period,
+                              .mode = mode,
+                              .truncation = trunc,
+                              .vs30 = vs30,
+                              .z1_m = z1,
+                              .z2p5_km = z25};
+        rc = gmpe_psha_ruptures(t, &gp, fr, n, lnm, rups, err);
+        double *poe = poes[ng];
         if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, err);
-        char inputs[320], tr[32] = "";
+        char inputs[400], tr[32] = "";
         if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
         snprintf(inputs, sizeof inputs,
-                 "GMPE %s over forecast %s within %g km, Vs30 %g m/s, sigma %s%s; cybershake %s",
-                 label, erf, max_km, vs30, sigma, tr, CS_VERSION);
-        long long id;
-        if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &id, err);
-        cs_copy(names[ng], sizeof names[ng], label);
-        for (int i = 0; i < nlev && !rc; i++)
-            annual[ng][i] = hazard_annual(poe[i], run.time_span);
-        if (!rc && csv) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s_%s.csv", csv, t);
-            rc = hazard_write_csv(path, &run, imname, "g", levels, poe, nlev, err);
-            if (!rc) fprintf(out, "  csv: %s\n", path);
-        }
-        if (!rc) {
-            double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
-            double x2 = hazard_level_at(levels, annual[ng], nlev, pa2),
-                   x10 = hazard_level_at(levels, annual[ng], nlev, pa10);
-            fprintf(out, "  %s (curve %lld): 2%% in 50 years %.4g g, 10%% in 50 years %.4g g\n",
-                    names[ng], id, x2, x10);
-            pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev};
-            ng++;
-        }
+                 "GMPE %s over forecast %s within %g km, %s, sigma %s%s; cybershake %s", label, erf,
+                 max_km, site_text, sigma, tr, CS_VERSION);
+        rc = rc ? rc
+                : report_curve(db, &run, type_id, levels, poe, nlev, inputs, csv, t, imname, label,
+                               names[ng], annual[ng], out, err);
+        if (!rc) pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev}, ng++;
+    }
+    if (!rc && gs.weighted) {
+        const double *curves[GMPE_MAX_MODELS];
+        for (int k = 0; k < gs.n; k++)
+            curves[k] = poes[k];
+        gmpe_set_mean(&gs, curves, nlev, poes[ng]);
+        gmpe_set_describe(&gs, desc, sizeof desc);
+        char inputs[600], tr[32] = "";
+        if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
+        snprintf(inputs, sizeof inputs,
+                 "GMPE weighted mean (%s) over forecast %s within %g km, %s, sigma %s%s, the mean "
+                 "of the models' probabilities of exceedance; cybershake %s",
+                 desc, erf, max_km, site_text, sigma, tr, CS_VERSION);
+        snprintf(mean_label, sizeof mean_label, "Weighted mean (%s)", desc);
+        rc = report_curve(db, &run, type_id, levels, poes[ng], nlev, inputs, csv, "mean", imname,
+                          mean_label, names[ng], annual[ng], out, err);
+        if (!rc) pc[ng] = (plot_curve){mean_label, levels, annual[ng], nlev}, ng++;
     }
     if (!rc && plot) {
         char title[160], xlabel[96];

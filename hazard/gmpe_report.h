@@ -3,7 +3,8 @@
  * probability and rake from the study, its distances from its surface points (forecast.h), each
  * model's median and sigma, the curve by the same integrator as the simulated curves; stored as
  * curves of the site without a run, reported at 2% and 10% in 50 years, written as CSV and
- * drawn. */
+ * drawn; with weights, their weighted mean (the mean of the models' probabilities of exceedance)
+ * as one more curve, stored, reported, written (PREFIX_mean.csv) and drawn. */
 #ifndef GMPE_REPORT_H
 #define GMPE_REPORT_H
 
@@ -13,11 +14,13 @@
 
 typedef struct {
     const char *study, *site, *erf, *im;
-    const char *models; /* comma-separated, at most GMPE_MAX_MODELS */
+    const char *models; /* gmpe_set_parse's form: names, or names with weights */
     const char *sigma;  /* its name, as reported */
     int mode;           /* 0 untruncated, 1 upper, 2 two-sided, 3 zero (median only) */
     double truncation;  /* sigmas, modes 1 and 2 */
     double vs30;        /* NAN: the site's, or 760 m/s */
+    double z1_m;        /* NAN: the site's, or unknown */
+    double z2p5_km;     /* NAN: the site's, or unknown */
     double max_km;
     const char *levels;   /* "L1,L2,..."; NULL: the default levels */
     const char *csv;      /* PREFIX of PREFIX_MODEL.csv; NULL: none */

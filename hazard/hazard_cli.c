@@ -12,7 +12,8 @@ static int cmd_curve(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard curve STUDY RUN_ID|SITE --im 'RotD50 3.0' [--levels L1,L2,...]\n"
         "          [--csv FILE.csv] [--plot FILE.png|FILE.svg]\n"
-        "          [--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14] [--vs30 M/S] [--truncation N]\n\n"
+        "          [--gmpe MODEL[:WEIGHT],...] [--vs30 M/S] [--z1 M] [--z2p5 KM]\n"
+        "          [--truncation N]\n\n"
         "The hazard curve of a run (or of a site's newest finished run): P(IM > x) =\n"
         "1 - prod_r (1 - P_r)^f_r(x), f_r the fraction of rupture r's variations above x, at\n"
         "--levels (default 51 levels log-spaced from 1e-4 to 10, in the IM's units: g for SA\n"
@@ -28,10 +29,16 @@ static int cmd_curve(int argc, char **argv) {
         "band\").\n"
         "--gmpe bssa14,sadigh97,cy14,i14,cb14,ask14 (up to 5) adds classical curves of those\n"
         "models over the same ruptures (the same integrator; --vs30, default the site's or 760\n"
-        "m/s; --truncation N sigmas, default none), stored and drawn on the same plot.\n"
+        "m/s; --z1 (m) and --z2p5 (km), default the site's, else unknown: each model's own\n"
+        "estimate or no basin term; --truncation N sigmas, default none), stored and drawn on\n"
+        "the same plot, and with --csv written beside it (FILE_gmpe_MODEL.csv). Weights\n"
+        "(--gmpe ask14:0.22,bssa14:0.22,cb14:0.22,cy14:0.22,i14:0.12, the NSHM 2014/2018\n"
+        "western-US weights; every model weighted, summing to 1) add their weighted mean, the\n"
+        "mean of the models' probabilities of exceedance, stored, drawn and written\n"
+        "(FILE_gmpe_mean.csv).\n"
         "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    curve_request rq = {.vs30 = NAN};
+    curve_request rq = {.vs30 = NAN, .z1_m = NAN, .z2p5_km = NAN};
     const cs_opt opts[] = {
         CS_OPT_STR("im", &rq.im),
         CS_OPT_STR("levels", &rq.levels),
@@ -39,6 +46,8 @@ static int cmd_curve(int argc, char **argv) {
         CS_OPT_STR("plot", &rq.plot),
         CS_OPT_STR("gmpe", &rq.gmpe),
         CS_OPT_NUM("vs30", &rq.vs30, 100, 3000, "(m/s) needs a number in [100, 3000]"),
+        CS_OPT_NUM("z1", &rq.z1_m, 0, 10000, "(m) needs a number in [0, 10000]"),
+        CS_OPT_NUM("z2p5", &rq.z2p5_km, 0, 20, "(km) needs a number in [0, 20]"),
         CS_OPT_NUM("truncation", &rq.truncation, 0.1, 10, "(sigmas) needs a number in [0.1, 10]"),
     };
     int first, npos;

@@ -476,15 +476,19 @@ int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, lo
     return rc;
 }
 
-double hazard_site_vs30(cs_db *db, const hazard_run *r) {
+void hazard_site_values(cs_db *db, const hazard_run *r, double *vs30, double *z1_m,
+                        double *z2p5_km) {
     sqlite3_stmt *st;
     cs_error ignored;
-    double v = NAN;
-    if (cs_db_prepare(db, "SELECT Vs30 FROM CyberShake_Sites WHERE CS_Site_ID = ?", &st, &ignored))
-        return NAN;
+    *vs30 = *z1_m = *z2p5_km = NAN;
+    if (cs_db_prepare(db, "SELECT Vs30, Z1_0, Z2_5 FROM CyberShake_Sites WHERE CS_Site_ID = ?", &st,
+                      &ignored))
+        return;
     sqlite3_bind_int64(st, 1, r->site_id);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_double(st, 0);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        double *out[3] = {vs30, z1_m, z2p5_km};
+        for (int i = 0; i < 3; i++)
+            if (sqlite3_column_type(st, i) != SQLITE_NULL) *out[i] = sqlite3_column_double(st, i);
+    }
     sqlite3_finalize(st);
-    return v;
 }

@@ -65,8 +65,9 @@ void hazard_set_free(hazard_set *set);
 int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, long long rupture,
                             gmpe_scenario *s, cs_error *err);
 
-/* The site's Vs30 (m/s), NAN when the study has none for it. */
-double hazard_site_vs30(cs_db *db, const hazard_run *r);
+/* The site's Vs30 (m/s), Z1.0 (m) and Z2.5 (km), each NAN when the study has none for it. */
+void hazard_site_values(cs_db *db, const hazard_run *r, double *vs30, double *z1_m,
+                        double *z2p5_km);
 
 /* Stores a curve (replacing the run's curve of that IM type in the same dataset) in one
  * transaction; the dataset (forecast, scenario, time span) is found or created with `inputs`. */

@@ -13,8 +13,11 @@
 
 enum { WIDTH = 760, HEIGHT = 560, LEFT = 90, RIGHT = 30, TOP = 50, BOTTOM = 70 };
 
+/* seven colours: a run's curve, five GMPE curves and their weighted mean (black) stay apart */
 static const double palette[][3] = {{0.00, 0.27, 0.60}, {0.80, 0.20, 0.10}, {0.10, 0.55, 0.20},
-                                    {0.55, 0.30, 0.65}, {0.85, 0.55, 0.05}, {0.30, 0.30, 0.30}};
+                                    {0.55, 0.30, 0.65}, {0.85, 0.55, 0.05}, {0.30, 0.30, 0.30},
+                                    {0.00, 0.00, 0.00}};
+#define NPALETTE ((int)(sizeof palette / sizeof palette[0]))
 
 typedef struct {
     double lx0, lx1, ly0, ly1; /* log10 of the axis ranges */
@@ -114,7 +117,7 @@ static void draw(cairo_t *cr, const plot_spec *p) {
     cairo_clip(cr);
     cairo_set_line_width(cr, 2.0);
     for (int c = 0; c < p->ncurves; c++) {
-        const double *col = palette[c % 6];
+        const double *col = palette[c % NPALETTE];
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         int pen = 0;
         for (int i = 0; i < p->curves[c].n; i++) {
@@ -134,7 +137,7 @@ static void draw(cairo_t *cr, const plot_spec *p) {
     cairo_restore(cr);
     /* legend, labels, title */
     for (int c = 0; c < p->ncurves; c++) {
-        const double *col = palette[c % 6];
+        const double *col = palette[c % NPALETTE];
         double y = TOP + 16 + 18 * c, x = LEFT + 14;
         cairo_set_source_rgb(cr, col[0], col[1], col[2]);
         cairo_set_line_width(cr, 2.0);

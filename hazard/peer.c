@@ -13,10 +13,21 @@ const peer_site peer_fault_sites[7] = {{38.113, -122.000}, {38.113, -122.114}, {
                                        {38.113, -121.886}};
 const peer_site peer_area_sites[4] = {
     {38.000, -122.000}, {37.550, -122.000}, {37.099, -122.000}, {36.874, -122.000}};
-const char *const peer_cases[] = {"1",  "2",  "3",  "4",  "5",  "6", "7",
-                                  "8a", "8b", "8c", "10", "11", NULL};
+const peer_site peer_set2_sites[6] = {{0.0, -64.91005}, {0.0, -65.04497}, {0.0, -65.08995},
+                                      {0.0, -65.13490}, {0.0, -65.22483}, {-0.42718, -65.00900}};
+const char *const peer_cases[] = {"1",     "2",     "3",     "4",     "5",     "6",     "7",
+                                  "8a",    "8b",    "8c",    "10",    "11",    "s2-2a", "s2-2b",
+                                  "s2-2c", "s2-2d", "s2-3a", "s2-3b", "s2-3c", "s2-3d", NULL};
+
+int peer_is_set2(const char *id) {
+    return !strncmp(id, "s2-", 3);
+}
 
 int peer_case_sites(const char *id, const peer_site **sites) {
+    if (peer_is_set2(id)) {
+        *sites = peer_set2_sites;
+        return 6;
+    }
     int area = !strcmp(id, "10") || !strcmp(id, "11");
     *sites = area ? peer_area_sites : peer_fault_sites;
     return area ? 4 : 7;
@@ -281,10 +292,143 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
     return rc;
 }
 
+/* (ln median, sigma) pairs by sigma */
+static int cmp_sigma(const void *a, const void *b) {
+    const double x = ((const double *)a)[1], y = ((const double *)b)[1];
+    return (x > y) - (x < y);
+}
+
+/* PEER 2018/03 Set 2, cases 2 and 3: the NGA-West2 models on a floating rupture of a planar
+ * fault, the sites at the equator (a local frame at 0 N, 65 W, x north, y east, km, on the sphere
+ * of 6371 km). Fault 3 (case 2): the trace from (65 W, 0.38221 N) to (65 W, 0.38221 S),
+ * vertical, 0-12 km, strike-slip; the truncated exponential of b 0.9 from 5.0 to 7.0 in 0.01
+ * bins, moment-balanced with its density normalised from M = 0 (case 5's rule, which gives
+ * nshmp-haz's rates); the models' sigma untruncated. Fault 4 (case 3): the same trace, dipping
+ * 45 degrees to the west (right of strike), 1-12 km, reverse; M 7.0 alone; sigma 0 (the
+ * hanging-wall cases). Slip rate 2 mm/yr, rigidity 3e10 Pa, the Set 1 rupture dimensions.
+ * Each rupture position's distances: Rrup to its rectangle, Rjb to its surface projection, Rx
+ * from its top edge perpendicular to strike (positive down dip), Ztor its top's depth, its width,
+ * the hypocentre at its centre (CB14's Zhyp: nshmp-haz's Faults.hypocentralDepth); no Ry0
+ * (nshmp-haz gives its models none: ASK14 takes the paper's taper on Rjb). The site: Vs30
+ * 760 m/s measured, Z1.0 48 m, Z2.5 0.607 km (the definitions' sites file). Case 2: the
+ * positions of a magnitude grouped by their sigma (which depends on the site's nonlinearity, so
+ * on the position, for CB14 and CY14), each group one integrator entry of its share of the
+ * magnitude's rate, its positions equally likely values; case 3: one entry per magnitude, its
+ * positions the equally likely values. */
+static int set2_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                         hazard_rupture **rups, long *n, cs_error *err) {
+    const char *models[4] = {"ask14", "bssa14", "cb14", "cy14"};
+    const int which = id[3] - '0', letter = id[4] - 'a';
+    if (strlen(id) != 5 || (which != 2 && which != 3) || letter < 0 || letter > 3)
+        return cs_error_input(err, "PEER case", NULL, id,
+                              "Set 2 cases built: s2-2a, s2-2b, s2-2c, s2-2d (Fault 3, the "
+                              "NGA-West2 models ASK14, BSSA14, CB14, CY14), s2-3a to s2-3d (Fault "
+                              "4, the hanging wall, sigma 0)");
+    const char *model = models[letter];
+    const double d2r = M_PI / 180, half = EARTH_KM * 0.38221 * d2r;
+    fault f = {.ax = half, .ay = 0, .sx = -1, .sy = 0, .length = 2 * half};
+    f.dx = -f.sy, f.dy = f.sx; /* right of strike: west */
+    if (which == 2)
+        f.dip = 90, f.ztop = 0, f.width = 12, f.rake = 0;
+    else
+        f.dip = 45, f.ztop = 1, f.width = 11 / sin(45 * d2r), f.rake = 90;
+    const double sx = EARTH_KM * site->lat * d2r, sy = EARTH_KM * (site->lon + 65.0) * d2r;
+    const double mrate = MU * f.length * 1e3 * f.width * 1e3 * SLIP_RATE;
+    const double beta = 0.9 * log(10.0), c = 1.5 * log(10.0), mmax = 7.0;
+    const int nb = which == 2 ? 200 : 1;
+    const double norm = 1 - exp(-beta * mmax);
+    const double total =
+        mrate / (pow(10.0, 9.05) * beta / norm * expm1((c - beta) * mmax) / (c - beta));
+    const double cd = cos(f.dip * d2r), sd = sin(f.dip * d2r);
+    /* the site along strike (p) and across it, horizontally, towards the dip (q) */
+    const double p = (sx - f.ax) * f.sx + (sy - f.ay) * f.sy;
+    const double q = (sx - f.ax) * f.dx + (sy - f.ay) * f.dy;
+    long cap = 0;
+    int rc = 0;
+    for (int b = 0; b < nb && !rc; b++) {
+        const double m = which == 2 ? 5.005 + 0.01 * b : 7.0;
+        const double rate =
+            which == 2 ? total * (exp(-beta * (m - 0.005)) - exp(-beta * (m + 0.005))) / norm
+                       : mrate / moment(7.0);
+        const double area = pow(10.0, m - 4);
+        double W = pow(10.0, 0.5 * m - 2.15), L = pow(10.0, 0.5 * m - 1.85);
+        if (W > f.width) {
+            W = f.width;
+            L = area / W;
+        }
+        if (L > f.length) L = f.length;
+        const int nu = positions(f.length - L, o->step_km), nw = positions(f.width - W, o->step_km);
+        const double du = nu > 1 ? (f.length - L) / (nu - 1) : 0,
+                     dw = nw > 1 ? (f.width - W) / (nw - 1) : 0;
+        const int npos = nu * nw;
+        double *lm = malloc(sizeof(double) * 2 * (size_t)npos); /* ln median, sigma pairs */
+        if (!lm) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        for (int i = 0; i < nu && !rc; i++)
+            for (int k = 0; k < nw && !rc; k++) {
+                const double u0 = i * du, w0 = k * dw;
+                const double qa = w0 * cd, qb = (w0 + W) * cd;
+                const double ep = p < u0 ? u0 - p : p > u0 + L ? p - u0 - L : 0;
+                const double eq = q < qa ? qa - q : q > qb ? q - qb : 0;
+                gmpe_scenario sc = {.mag = m,
+                                    .rake = f.rake,
+                                    .dip = f.dip,
+                                    .ztor = f.ztop + w0 * sd,
+                                    .rrup = rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W),
+                                    .rjb = hypot(ep, eq),
+                                    .rx = q - qa,
+                                    .ry0 = NAN, /* nshmp-haz: ASK14's Rjb taper */
+                                    .width = W,
+                                    .vs30 = 760,
+                                    .vs30_measured = 1,
+                                    .z1_m = 48,
+                                    .z2p5_km = 0.607};
+                sc.zhyp = sc.ztor + 0.5 * W * sd;
+                gmpe_value g;
+                rc = gmpe_eval(model, 0, &sc, &g, err);
+                lm[2 * (i * nw + k)] = g.ln_median;
+                lm[2 * (i * nw + k) + 1] = g.sigma;
+            }
+        /* case 3 (sigma 0): one entry, the positions its values; case 2: the positions grouped
+         * by their sigma (the same for every position where the site response is linear), each
+         * group one entry of the group's share of the rate */
+        if (!rc && which == 2) qsort(lm, (size_t)npos, 2 * sizeof(double), cmp_sigma);
+        for (int a = 0, e = 0; a < npos && !rc; a = e) {
+            e = a + 1;
+            while (e < npos && (which == 3 || lm[2 * e + 1] == lm[2 * a + 1]))
+                e++;
+            hazard_rupture h = {.prob = -expm1(-rate * (e - a) / npos),
+                                .nvalues = e - a,
+                                .lognormal = which == 2,
+                                .sigma = which == 2 ? lm[2 * a + 1] : 0};
+            h.values = malloc(sizeof(double) * (size_t)(e - a));
+            if (!h.values) {
+                rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+                break;
+            }
+            for (int v = a; v < e; v++)
+                h.values[v - a] = which == 2 ? lm[2 * v] : exp(lm[2 * v]);
+            hazard_sort_values(&h);
+            rc = push(rups, n, &cap, h, err);
+            if (rc) free(h.values);
+        }
+        free(lm);
+    }
+    return rc;
+}
+
 int peer_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
                        hazard_rupture **rups, long *n, cs_error *err) {
     *rups = NULL;
     *n = 0;
+    if (peer_is_set2(id)) {
+        int rc = set2_ruptures(id, site, o, rups, n, err);
+        if (rc) {
+            peer_free(*rups, *n);
+            *rups = NULL;
+            *n = 0;
+        }
+        return rc;
+    }
     if (!strcmp(id, "10") || !strcmp(id, "11")) {
         int rc = area_ruptures(id, site, o, rups, n, err);
         if (rc) {

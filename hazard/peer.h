@@ -7,7 +7,9 @@
  * magnitudes), 7 (Youngs-Coppersmith characteristic) with sigma 0; 8a, 8b, 8c (untruncated,
  * truncated at 2 and 3 sigma, renormalised over the upper tail); 10 and 11 (the area source,
  * point sources at one or six depths; the ground-motion sigma untruncated as PEER 2018/03
- * defines them, or 0 as the 2010 report did).
+ * defines them, or 0 as the 2010 report did). PEER 2018/03 Set 2 cases 2a-2d (Fault 3, the
+ * NGA-West2 models ASK14, BSSA14, CB14, CY14, sigma untruncated) and 3a-3d (Fault 4, dipping 45
+ * degrees: the hanging wall, sigma 0), as "s2-2a" ... "s2-3d" (peer.c, set2_ruptures).
  *
  * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
  * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
@@ -31,6 +33,10 @@ typedef struct {
 } peer_site;
 extern const peer_site peer_fault_sites[7];
 extern const peer_site peer_area_sites[4];
+/* Set 2's sites (PEER 2018/03 Set 2, cases 2 and 3): six, at the equator near 65 W. */
+extern const peer_site peer_set2_sites[6];
+/* Whether a case id is of Set 2 ("s2-2a" ...). */
+int peer_is_set2(const char *case_id);
 /* The sites of a case (the fault sites, or the area sites for cases 10 and 11): their count. */
 int peer_case_sites(const char *case_id, const peer_site **sites);
 

@@ -28,7 +28,9 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "10% of the level (the cut-off itself); exit 1 if a difference exceeds --tolerance (1%)\n"
         "or a zero lies elsewhere. --edition: the cases as PEER 2018/03 defines them (the\n"
         "default: cases 10 and 11 with Sadigh's sigma untruncated) or as the 2010 report did\n"
-        "(sigma 0 there). docs/hazard.md.\n";
+        "(sigma 0 there). Set 2 (PEER 2018/03): s2-2a, s2-2b, s2-2c, s2-2d (Fault 3 with ASK14,\n"
+        "BSSA14, CB14, CY14, sigma untruncated) and s2-3a to s2-3d (Fault 4, dipping 45 degrees:\n"
+        "the hanging wall, sigma 0), sites 1-6. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *sites_text = NULL;
     peer_request rq = {.po = {0.02, 1.0, 2018}, .tolerance = 0.01};

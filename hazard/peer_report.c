@@ -70,7 +70,8 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
     double worst = 0;
     int bad = 0, cutoffs = 0;
     char worst_at[128] = "";
-    fprintf(out, "PEER Set 1 case %s: annual probability of exceedance of PGA (g)\nsite", id);
+    fprintf(out, "PEER Set %d case %s: annual probability of exceedance of PGA (g)\nsite",
+            peer_is_set2(id) ? 2 : 1, peer_is_set2(id) ? id + 3 : id);
     for (int i = 0; i < PEER_NLEVELS; i++)
         fprintf(out, " %9g", peer_levels[i]);
     fprintf(out, "\n");
@@ -167,7 +168,14 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
                 snprintf(labels[st], sizeof labels[st], "site %d", st + 1);
                 pc[nc++] = (plot_curve){labels[st], peer_levels, poe[st], PEER_NLEVELS};
             }
-        snprintf(title, sizeof title, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
+        if (peer_is_set2(id))
+            snprintf(title, sizeof title, "PEER Set 2 case %s (%s)", id + 3,
+                     id[4] == 'a'   ? "ASK14"
+                     : id[4] == 'b' ? "BSSA14"
+                     : id[4] == 'c' ? "CB14"
+                                    : "CY14");
+        else
+            snprintf(title, sizeof title, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
         plot_spec ps = {
             title, "PGA (g)", "annual probability of exceedance", 1e-3, 1, 1e-6, 1, pc, nc,
             NULL,  0};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cs_strutil.h"
+#include "gmpe.h"
 #include "hazard_db.h"
 #include "im_band.h"
 
@@ -66,6 +67,10 @@ const cs_param_spec wf_config_specs[] = {
     I("disagg_top", "5", 1, 1000, "ruptures listed by each disaggregation"),
     S("gmpe", 0, NULL,
       "GMPE curves beside the simulated ones (bssa14,sadigh97,cy14,i14,cb14,ask14; up to 5)"),
+    S("gmpe_weights", 0, NULL,
+      "weights of the gmpe models, in their order, comma-separated, summing to 1: adds their "
+      "weighted mean curve (the NSHM 2014/2018 western-US weights for ask14,bssa14,cb14,cy14,i14: "
+      "0.22,0.22,0.22,0.22,0.12)"),
     /* execution */
     C("executor", "local", "local|slurm", "where steps run"),
     S("mpirun", 0, "mpirun", "MPI launcher; 'none' runs one rank without it"),
@@ -158,6 +163,44 @@ int wf_config_check_value(const char *place, const char *key, const char *value,
     return 0;
 }
 
+/* c->gmpe from `gmpe` and `gmpe_weights` (one weight a model, in order), checked as --gmpe
+ * checks it (gmpe_set_parse: known models, at most five, weights summing to 1). */
+static int gmpe_list(wf_config *c, cs_error *err) {
+    c->gmpe[0] = 0;
+    const int weighted = wf_cfg_given(c, "gmpe_weights");
+    if (!wf_cfg_given(c, "gmpe")) {
+        if (weighted)
+            return cs_error_input(err, cs_params_where(c->p, "gmpe_weights"), "gmpe_weights",
+                                  wf_cfg_str(c, "gmpe_weights"),
+                                  "weighs the models of gmpe, which is not given");
+        return 0;
+    }
+    const char *where = cs_params_where(c->p, weighted ? "gmpe_weights" : "gmpe");
+    char models[512], weights[512];
+    cs_copy(models, sizeof models, wf_cfg_str(c, "gmpe"));
+    cs_copy(weights, sizeof weights, wf_cfg_str(c, "gmpe_weights"));
+    if (strchr(models, ':'))
+        return cs_error_input(err, cs_params_where(c->p, "gmpe"), "gmpe", models,
+                              "names the models only; their weights go in gmpe_weights");
+    size_t len = 0;
+    int nm = 0, nw = 0;
+    char *sw = NULL, *w = weighted ? strtok_r(weights, ",", &sw) : NULL;
+    for (char *sm = NULL, *m = strtok_r(models, ",", &sm); m; m = strtok_r(NULL, ",", &sm), nm++) {
+        int k = snprintf(c->gmpe + len, sizeof c->gmpe - len, "%s%s%s%s", nm ? "," : "", cs_trim(m),
+                         w ? ":" : "", w ? cs_trim(w) : "");
+        if (k < 0 || (size_t)k >= sizeof c->gmpe - len)
+            return cs_error_input(err, where, "gmpe", wf_cfg_str(c, "gmpe"), "is too long");
+        len += (size_t)k;
+        if (w) nw++, w = strtok_r(NULL, ",", &sw);
+    }
+    if (weighted && (nw != nm || w))
+        return cs_error_input(err, where, "gmpe_weights", wf_cfg_str(c, "gmpe_weights"),
+                              "needs one weight for each of the %d models of gmpe (%s)", nm,
+                              wf_cfg_str(c, "gmpe"));
+    gmpe_set set;
+    return gmpe_set_parse(c->gmpe, weighted ? "gmpe, gmpe_weights" : "gmpe", &set, err);
+}
+
 /* What a run is asked for must be within its band (formats/im_band.h): an SA period or a
  * hazard IM outside it is refused here, before anything runs, naming it, the band and the
  * rule. */
@@ -230,6 +273,7 @@ static int read_config(const char *path, char *const *sets, int nsets, wf_config
     CS_CALL(err, split(wf_cfg_str(c, "hazard_ims"), c->ims, &c->nims, "hazard_ims", err));
     CS_CALL(err, split(wf_cfg_str(c, "poes"), c->poes, &c->npoes, "poes", err));
     CS_CALL(err, check_band(c, err));
+    CS_CALL(err, gmpe_list(c, err));
     /* The checksum covers what the steps compute from: every key but how they are executed, so
      * a run moved from the local machine to Slurm (or given more retries) is the same run. */
     static const char *exec_keys[] = {
@@ -244,7 +288,8 @@ static int read_config(const char *path, char *const *sets, int nsets, wf_config
         int skip = 0;
         for (size_t j = 0; j < sizeof exec_keys / sizeof *exec_keys; j++)
             skip |= !strcmp(k, exec_keys[j]);
-        if (skip) continue;
+        /* a key added later counts only when given: older configurations keep their checksum */
+        if (skip || (!strcmp(k, "gmpe_weights") && !wf_cfg_given(c, k))) continue;
         if (wf_config_specs[i].type == CS_PT_REAL)
             fprintf(m, "%s=%.17g\n", k, cs_params_has(c->p, k) ? cs_params_real(c->p, k) : 0.0);
         else if (wf_config_specs[i].type == CS_PT_INT)

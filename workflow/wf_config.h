@@ -20,6 +20,9 @@ typedef struct {
     int nims, npoes;
     char ims[WF_MAX_LIST][64];  /* hazard IMs: 'RotD50 3' */
     char poes[WF_MAX_LIST][64]; /* '2% in 50 yr' or an annual probability */
+    /* the GMPE comparison as `hazard curve --gmpe` takes it: `gmpe`, each model with its weight
+     * from `gmpe_weights` when given ("ask14:0.22,..."); "" when no gmpe */
+    char gmpe[512];
 } wf_config;
 
 extern const cs_param_spec wf_config_specs[];

@@ -231,7 +231,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
         add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
         add(&a, "--csv"), addf(&a, "%s/hazard/curve_%s.csv", w, name);
         add(&a, "--plot"), addf(&a, "%s/hazard/curve_%s.png", w, name);
-        if (wf_cfg_given(c, "gmpe")) add(&a, "--gmpe"), add(&a, wf_cfg_str(c, "gmpe"));
+        if (*c->gmpe) add(&a, "--gmpe"), add(&a, c->gmpe);
         rc |= finish_cmd(s, &a, err) | out(s, "hazard-csv", "%s/hazard/curve_%s.csv", w, name) |
               out(s, "hazard-plot", "%s/hazard/curve_%s.png", w, name);
     }

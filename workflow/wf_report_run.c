@@ -61,7 +61,7 @@ static void curve_label(const char *inputs, char *out, size_t size) {
     }
 }
 
-#define MAX_CURVES 6
+#define MAX_CURVES 7 /* the simulated curve, five GMPE curves and their weighted mean */
 #define MAX_PTS    512
 
 /* Every stored curve of the run, one plot an IM type, the simulated curve first. */

@@ -102,7 +102,7 @@ for i in range(5000): print(f'S{i},{30 + i * 1e-3:.6f},-118')" >many.csv
 t_migrate_older_schema_file() {
     sqlite3 old.sqlite <"$REPO/tests/data/study_schema_v1.sql" || return 1
     run "$CS" db sites old.sqlite && expect_rc 1 && expect_err "cybershake db migrate" || return 1
-    run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 9" || return 1
+    run "$CS" db migrate old.sqlite && expect_rc 0 && expect_out "schema version 1 -> 10" || return 1
     run "$CS" db sites old.sqlite && expect_out "OLDSITE" && expect_out "1 site" || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM PeakAmplitudes')" = 3 ] || return 1
     [ "$(sqlite3 old.sqlite 'SELECT count(*) FROM Files')" = 0 ] || return 1
@@ -114,8 +114,11 @@ t_migrate_older_schema_file() {
     [ "$(sqlite3 old.sqlite "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'Points' AND type = 'index'")" = 0 ] || return 1
     # each run's files (version 9): a table of its own
     [ "$(sqlite3 old.sqlite "SELECT count(*) FROM Run_Files")" = 0 ] || return 1
-    run "$CS" db migrate old.sqlite && expect_out "already at schema version 9" || return 1
-    run "$CS" db info old.sqlite && expect_out "schema version: 9" || return 1
+    # the sites' basin depths (version 10): two nullable columns, the old site's unknown
+    [ "$(sqlite3 old.sqlite "SELECT count(*) FROM pragma_table_info('CyberShake_Sites') WHERE name IN ('Z1_0', 'Z2_5')")" = 2 ] || return 1
+    [ "$(sqlite3 old.sqlite "SELECT count(*) FROM CyberShake_Sites WHERE Z1_0 IS NULL AND Z2_5 IS NULL")" = 1 ] || return 1
+    run "$CS" db migrate old.sqlite && expect_out "already at schema version 10" || return 1
+    run "$CS" db info old.sqlite && expect_out "schema version: 10" || return 1
 }
 
 # The read-only commands (db info, db sites, status) open the study read only: they work where
@@ -130,7 +133,7 @@ t_read_only_study_is_read() {
         "$CS" db import-sites rw/s.sqlite "$REPO/sites/demo/sites.csv" >/dev/null && cp rw/s.sqlite ro/ || return 1
     for study in rw/s.sqlite; do # writable: as this user
         before=$(study_state $study)
-        run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 9" || return 1
+        run "$CS" db info $study && expect_rc 0 && expect_out "schema version: 10" || return 1
         run "$CS" db sites $study && expect_rc 0 && expect_out "1 site" || return 1
         run "$CS" status $study && expect_rc 0 && expect_out "no workflow runs" || return 1
         # a name that is no site of the study is an error, not "no workflow runs"
@@ -147,7 +150,7 @@ t_read_only_study_is_read() {
     fi
     before=$(study_state ro/s.sqlite)
     run $as "$CS" db info ro/s.sqlite
-    expect_rc 0 && expect_out "schema version: 9" && expect_out "CyberShake_Sites                   1 rows" || return 1
+    expect_rc 0 && expect_out "schema version: 10" && expect_out "CyberShake_Sites                   1 rows" || return 1
     run $as "$CS" db sites ro/s.sqlite && expect_rc 0 && expect_out "1 site" || return 1
     run $as "$CS" status ro/s.sqlite DEMO && expect_rc 0 && expect_out "no workflow runs for DEMO" || return 1
     [ "$(study_state ro/s.sqlite)" = "$before" ] || { echo "    $before -> $(study_state ro/s.sqlite)" >&2; return 1; }
@@ -167,11 +170,11 @@ t_newer_schema_is_named() {
         [ "$cmd" = "db import-sites" ] && extra="$REPO/sites/demo/sites.csv"
         # shellcheck disable=SC2086
         run "$CS" $cmd s.sqlite $extra
-        expect_rc 1 && expect_err "s.sqlite: schema version = '99': is newer than the 9 this cybershake" &&
+        expect_rc 1 && expect_err "s.sqlite: schema version = '99': is newer than the 10 this cybershake" &&
             expect_err "made by a newer version of the toolkit" || { echo "    ($cmd)" >&2; return 1; }
         if grep -q "upgrade it with" "$T/err"; then echo "    $cmd tells to migrate" >&2; return 1; fi
     done
-    run "$CS" db info s.sqlite && expect_rc 0 && expect_out "schema version: 99 (newest known: 9)"
+    run "$CS" db info s.sqlite && expect_rc 0 && expect_out "schema version: 99 (newest known: 10)"
 }
 
 tcase help_and_exit_codes t_help_and_exit_codes

@@ -151,6 +151,35 @@ t_peer_2018_cases_against_nshmp() {
     expect_rc 1 || return 1
 }
 
+# PEER 2018/03 Set 2 against nshmp-haz's published results (tests/data/peer/NOTES.md), at its
+# runs' rupture spacing. Case 2 (Fault 3, the NGA-West2 models with their sigma, the site's Vs30
+# 760 m/s measured, Z1.0 48 m and Z2.5 0.607 km: every model's basin and site terms): sites 5
+# (25 km west) and 6 (5 km beyond the fault's end, the most sensitive to the spacing) for ASK14
+# and BSSA14, site 6 for CB14 and CY14 (the whole cases agree to 0.17%, docs/hazard.md; they
+# take minutes). Case 3 (Fault 4 dipping 45 degrees, sigma 0: the hanging wall) at every site,
+# within 1% away from the cut-offs, but ASK14 at site 6 (beyond the end): 3.1% at 0.4 g, one of
+# the 415 rupture positions (see docs/hazard.md).
+t_peer_set2_against_nshmp() {
+    for cs in 2a:5,6 2b:5,6 2c:6 2d:6; do
+        c=${cs%%:*}
+        run "$CS" hazard peer "s2-$c" --step 0.25 --sites "${cs#*:}" --reference "$PEER/nshmp_Set2-Case$c.csv"
+        expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+        tail -1 "$T/out" | sed "s/^/    case $c: /"
+    done
+    for c in 3b 3c 3d; do
+        run "$CS" hazard peer "s2-$c" --step 0.05 --reference "$PEER/nshmp_Set2-Case$c.csv"
+        expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+        tail -1 "$T/out" | sed "s/^/    case $c: /"
+    done
+    run "$CS" hazard peer s2-3a --step 0.05 --sites 1,2,3,4,5 --reference "$PEER/nshmp_Set2-Case3a.csv"
+    expect_rc 0 && expect_out "0 beyond 1%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed "s/^/    case 3a, sites 1-5: /"
+    run "$CS" hazard peer s2-3a --step 0.05 --sites 6 --reference "$PEER/nshmp_Set2-Case3a.csv" --tolerance 0.035
+    expect_rc 0 && expect_out "0 beyond 3.5%" || { cat "$T/out" >&2; return 1; }
+    tail -1 "$T/out" | sed "s/^/    case 3a, site 6: /"
+    run "$CS" hazard peer s2-4a && expect_rc 1 && expect_err "Set 2 cases built" || return 1
+}
+
 t_peer_regression_cases() {
     for c in 3 4 6 7 8a 8b 8c 10 11; do
         step=""
@@ -390,6 +419,85 @@ assert worst_d < 0.01, worst_d   # km: the CSV's 4 decimals, Rx in a projected f
 print(f"    gmpe-curve, four sigma rules: worst relative difference {worst:.1e} from the recomputation; "
       f"distances within {1000 * worst_d:.1f} m")
 PYEOF
+}
+
+# The NSHM weighting: --gmpe with weights (the NSHM 2014/2018 western-US weights) adds the
+# weighted mean curve, the mean of the models' probabilities of exceedance, stored, written and
+# drawn, in gmpe-curve and in hazard curve; it equals the hand-weighted sum of the models' curves
+# (the stored values to 1e-12, the CSVs to their seven digits). Weights that do not sum to 1, or
+# given for some models only, are refused. The site's Z1.0 and Z2.5 (sites table) reach the
+# models: the same as --z1 and --z2p5, and unlike unknown.
+NSHM="ask14:0.22,bssa14:0.22,cb14:0.22,cy14:0.22,i14:0.12"
+t_gmpe_weighted_mean() {
+    make_study || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'RotD50 3.0' --gmpe "$NSHM" --vs30 400 \
+        --csv w --plot w.png
+    expect_rc 0 && expect_out "Weighted mean (0.22 ASK14 + 0.22 BSSA14 + 0.22 CB14 + 0.22 CY14 + 0.12 I14) (curve" &&
+        [ -s w_mean.csv ] && [ -s w_i14.csv ] && [ -s w.png ] || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe "$NSHM" --vs30 400 --csv c.csv --plot c.svg
+    expect_rc 0 && expect_out "Weighted mean (0.22 ASK14" && expect_out "c_gmpe_mean.csv" &&
+        grep -q "<svg" c.svg && [ -s c_gmpe_mean.csv ] || return 1
+    "$PY" - <<'PYEOF' || return 1
+import csv, sqlite3
+w = {"ASK14": 0.22, "BSSA14": 0.22, "CB14": 0.22, "CY14": 0.22, "I14": 0.12}
+db = sqlite3.connect("s.sqlite")
+def curve(where, like):
+    rows = db.execute("SELECT p.X_Value, p.Y_Value FROM Hazard_Curve_Points p JOIN Hazard_Curves c "
+                      "USING (Hazard_Curve_ID) JOIN Hazard_Datasets d USING (Hazard_Dataset_ID) "
+                      f"WHERE {where} AND (d.Inputs LIKE ? OR d.Inputs LIKE ?) ORDER BY p.X_Value",
+                      (like, like.replace(",", " "))).fetchall()
+    assert rows, like
+    return rows
+worst = 0
+for where in ("c.Run_ID IS NULL", "c.Run_ID = 1"):
+    mean = curve(where, "GMPE weighted mean%")
+    parts = {m: curve(where, f"GMPE {m},%") for m in w}
+    for i, (x, y) in enumerate(mean):
+        want = sum(wt * parts[m][i][1] for m, wt in w.items())
+        assert all(parts[m][i][0] == x for m in w)
+        if want > 0:
+            worst = max(worst, abs(y / want - 1))
+assert worst < 1e-12, worst
+def poes(path):
+    rows = [l for l in csv.reader(open(path)) if not l[0].startswith("#")]
+    return [float(v) for v in rows[1][2:]]
+worst_csv = 0
+for mean, name in (("w_mean.csv", "w_%s.csv"), ("c_gmpe_mean.csv", "c_gmpe_%s.csv")):
+    got = poes(mean)
+    parts = {m: poes(name % m.lower()) for m in w}
+    for i, y in enumerate(got):
+        want = sum(wt * parts[m][i] for m, wt in w.items())
+        if want > 1e-300:
+            worst_csv = max(worst_csv, abs(y / want - 1))
+assert worst_csv < 3e-6, worst_csv
+print(f"    weighted mean = hand-weighted sum: stored {worst:.1e}, CSV {worst_csv:.1e} (relative)")
+PYEOF
+    # weights that do not sum to 1, or only some weights: refused, naming the sum
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'RotD50 3.0' --gmpe ask14:0.5,bssa14:0.4
+    expect_rc 1 && expect_err "the weights sum to 0.9, not 1" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe ask14:0.22,bssa14:0.22,cb14:0.22,cy14:0.22,i14:0.2
+    expect_rc 1 && expect_err "the weights sum to 1.08, not 1" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe ask14:0.5,bssa14
+    expect_rc 1 && expect_err "weights are given for every model" || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'RotD50 3.0' --gmpe ask14:1.5
+    expect_rc 1 && expect_err "the weight of ask14 must be a number in (0, 1]" || return 1
+    # the site's Z1.0 and Z2.5 reach the models
+    printf 'short_name,latitude,longitude,vs30,z1p0,z2p5\nBAS,34.0522,-118.2437,400,600,3.5\n' >bas.csv
+    "$CS" db import-sites s.sqlite bas.csv >/dev/null || return 1
+    run "$CS" hazard gmpe-curve s.sqlite BAS --erf t --im 'RotD50 3.0' --gmpe bssa14,cb14,cy14,ask14 --csv b
+    expect_rc 0 && expect_out "Vs30 400 m/s, Z1.0 600 m, Z2.5 3.5 km" || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'RotD50 3.0' --gmpe bssa14,cb14,cy14,ask14 --vs30 400 --z1 600 --z2p5 3.5 --csv d
+    expect_rc 0 || return 1
+    run "$CS" hazard gmpe-curve s.sqlite DEMO --erf t --im 'RotD50 3.0' --gmpe bssa14,cb14,cy14,ask14 --vs30 400 --csv u
+    expect_rc 0 && expect_out "Vs30 400 m/s, Z1.0 unknown, Z2.5 unknown" || return 1
+    for m in bssa14 cb14 cy14 ask14; do
+        [ "$(tail -1 b_$m.csv)" = "$(tail -1 d_$m.csv)" ] || { echo "    $m: the site's basin depths differ from --z1/--z2p5" >&2; return 1; }
+        [ "$(tail -1 b_$m.csv)" != "$(tail -1 u_$m.csv)" ] || { echo "    $m: no basin term" >&2; return 1; }
+    done
+    sqlite3 s.sqlite "UPDATE CyberShake_Sites SET Vs30 = 400, Z1_0 = 600, Z2_5 = 3.5 WHERE CS_Short_Name = 'DEMO'" || return 1
+    run "$CS" hazard curve s.sqlite 1 --im 'RotD50 3.0' --gmpe bssa14
+    expect_rc 0 && expect_out "BSSA14 (Vs30 400 m/s)" || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Hazard_Datasets WHERE Inputs LIKE 'GMPE BSSA14, Vs30 400 m/s, Z1.0 600 m, Z2.5 3.5 km,%'")" = 1 ] || return 1
 }
 
 # An area source in the forecast (erf add-area): PEER Set 1's area 1 (a 100 km circle, 90
@@ -643,6 +751,7 @@ tcase help_and_usage t_help_and_usage
 tcase basemap_checked t_basemap_checked
 tcase basemap_vs30_raster_and_errors t_basemap_vs30_raster_and_errors
 tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
+tcase gmpe_weighted_mean t_gmpe_weighted_mean
 tcase area_source_in_the_forecast t_area_source_in_the_forecast
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
@@ -650,6 +759,7 @@ tcase disaggregation_rerun_replaces_its_rows t_disaggregation_rerun_replaces_its
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5
 tcase peer_regression_cases t_peer_regression_cases
 tcase peer_2018_cases_against_nshmp t_peer_2018_cases_against_nshmp
+tcase peer_set2_against_nshmp t_peer_set2_against_nshmp
 tcase curve_stored_exported_drawn_and_recomputed t_curve_stored_exported_drawn_and_recomputed
 tcase bad_requests_name_the_problem t_bad_requests_name_the_problem
 tcase ims_outside_the_band_are_not_integrated t_ims_outside_the_band_are_not_integrated

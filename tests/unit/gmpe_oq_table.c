@@ -62,7 +62,10 @@ static int split(char *line, char **tok, int max) {
 int oq_table_open(oq_table *t, const char *name) {
     memset(t, 0, sizeof *t);
     char path[4200], line[8192];
-    snprintf(path, sizeof path, "%s/tests/data/gmpe/%s", tf_repo(), name);
+    if (name[0] == '/')
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%s/tests/data/gmpe/%s", tf_repo(), name);
     t->f = fopen(path, "r");
     if (!t->f) {
         snprintf(t->error, sizeof t->error, "%s missing", path);

@@ -26,7 +26,8 @@ typedef struct {
     double value[OQ_MAX_COLS];
 } oq_row;
 
-/* Open tests/data/gmpe/NAME and read its header; 0, or -1 with t->error. */
+/* Open tests/data/gmpe/NAME (NAME itself when it starts with '/') and read its header; 0, or -1
+ * with t->error. */
 int oq_table_open(oq_table *t, const char *name);
 /* The next row: 1, 0 at the end, -1 with t->error on a malformed row. */
 int oq_table_next(oq_table *t, oq_row *r);

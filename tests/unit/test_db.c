@@ -186,6 +186,44 @@ TEST(sites_import_and_list) {
     cs_db_close(db);
 }
 
+/* The basin depths: optional columns z1p0 (m) and z2p5 (km), empty or absent unknown (NAN), kept
+ * and listed; a redefinition with another depth is refused like any other change. */
+static void expect_rejected(const char *text, const char *where, const char *rule);
+
+TEST(sites_basin_depths_imported_and_listed) {
+    cs_error e;
+    cs_db *db = new_study(&e);
+    CHECK_MSG(db, "%s", e.message);
+    const char *csv = tf_path("sites.csv");
+    write_text(csv, "short_name,latitude,longitude,vs30,z1p0,z2p5\n"
+                    "BAS,34.05,-118.24,400,600,3.5\nROCK,34.2,-118.1,760,,\n");
+    cs_sites_import_result r;
+    CHECK_OK(cs_sites_import(db, csv, &r, &e), &e);
+    CHECK(r.added == 2);
+    cs_site s;
+    CHECK_OK(cs_sites_find(db, "BAS", &s, &e), &e);
+    CHECK(s.vs30 == 400 && s.z1p0_m == 600 && s.z2p5_km == 3.5);
+    CHECK_OK(cs_sites_find(db, "ROCK", &s, &e), &e);
+    CHECK(isnan(s.z1p0_m) && isnan(s.z2p5_km));
+    CHECK_OK(cs_sites_import(db, csv, &r, &e), &e);
+    CHECK(r.unchanged == 2);
+    const char *csv2 = tf_path("deeper.csv");
+    write_text(csv2,
+               "short_name,latitude,longitude,vs30,z1p0,z2p5\nBAS,34.05,-118.24,400,650,3.5\n");
+    CHECK(cs_sites_import(db, csv2, &r, &e) == CS_ERR_INPUT);
+    CHECK_CONTAINS(e.message, "already in the study with other values");
+    cs_db_close(db);
+}
+
+TEST(sites_reject_bad_basin_depths) {
+    expect_rejected("short_name,latitude,longitude,z1p0\nA,34,-118,-5\n", "2",
+                    "z1p0 = '-5': must lie in [0, 10000] m");
+    expect_rejected("short_name,latitude,longitude,z2p5\nA,34,-118,deep\n", "2",
+                    "z2p5 = 'deep': not a number (km)");
+    expect_rejected("short_name,latitude,longitude,z2p5\nA,34,-118,25\n", "2",
+                    "z2p5 = '25': must lie in [0, 20] km");
+}
+
 /* Each malformed file must be rejected with file:line and leave the study untouched. */
 static void expect_rejected(const char *text, const char *where, const char *rule) {
     cs_error e;

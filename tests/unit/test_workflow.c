@@ -100,3 +100,47 @@ TEST(batch_script_values_are_checked) {
     CHECK_OK(wf_config_check_value("x", "slurm_account", "geo_123.x-y", &e), &e);
     CHECK_OK(wf_config_check_value("x", "work_dir", "/scratch/my runs #1", &e), &e);
 }
+
+/* The GMPE comparison with the NSHM weighting: gmpe_weights, one weight a model of gmpe, makes
+ * the hazard step's --gmpe list NAME:WEIGHT; weights that do not sum to 1, a count that differs
+ * from the models', or weights without models are refused when the configuration is read;
+ * without gmpe_weights a configuration keeps its checksum. */
+static int gmpe_config(const char *extra, wf_config *c, cs_error *err) {
+    FILE *f = fopen(tf_path("g.cfg"), "w");
+    if (!f) return -1;
+    fprintf(f, "erf = demo\nfmax = 0.5 Hz\nmodel_file = /m.fk1d\n%s\n", extra);
+    fclose(f);
+    cs_error_clear(err);
+    return wf_config_read(tf_path("g.cfg"), NULL, 0, c, err);
+}
+
+TEST(gmpe_weights_make_the_weighted_list) {
+    wf_config c;
+    cs_error err;
+    CHECK_OK(gmpe_config("gmpe = ask14,bssa14,cb14,cy14,i14\n"
+                         "gmpe_weights = 0.22, 0.22, 0.22, 0.22, 0.12",
+                         &c, &err),
+             &err);
+    CHECK_MSG(!strcmp(c.gmpe, "ask14:0.22,bssa14:0.22,cb14:0.22,cy14:0.22,i14:0.12"), "%s", c.gmpe);
+    wf_config_free(&c);
+    CHECK_OK(gmpe_config("gmpe = bssa14,cy14", &c, &err), &err);
+    CHECK(!strcmp(c.gmpe, "bssa14,cy14"));
+    wf_config_free(&c);
+    CHECK(gmpe_config("gmpe = ask14,bssa14\ngmpe_weights = 0.5,0.4", &c, &err) == CS_ERR_INPUT);
+    wf_config_free(&c);
+    CHECK_CONTAINS(err.message, "the weights sum to 0.9, not 1");
+    CHECK(gmpe_config("gmpe = ask14,bssa14\ngmpe_weights = 1", &c, &err) == CS_ERR_INPUT);
+    wf_config_free(&c);
+    CHECK_CONTAINS(err.message, "needs one weight for each of the 2 models of gmpe");
+    CHECK(gmpe_config("gmpe_weights = 1", &c, &err) == CS_ERR_INPUT);
+    wf_config_free(&c);
+    CHECK_CONTAINS(err.message, "weighs the models of gmpe, which is not given");
+    CHECK(gmpe_config("gmpe = ask14:1", &c, &err) == CS_ERR_INPUT);
+    wf_config_free(&c);
+    CHECK_CONTAINS(err.message, "their weights go in gmpe_weights");
+    /* weights make another run (another checksum); without them the key is left out of it */
+    char a[CS_SHA256_HEX], b[CS_SHA256_HEX];
+    CHECK(config_sha("gmpe = bssa14", a) == 0);
+    CHECK(config_sha("gmpe = bssa14\ngmpe_weights = 1", b) == 0);
+    CHECK(strcmp(a, b));
+}

@@ -3,7 +3,7 @@
 
     subsample_oq.py MODEL OUTPREFIX TABLE_KIND=PATH ...
 
-MODEL is cb14 or ask14. Rows are chosen from the first table greedily until every pair of the
+MODEL is cb14, ask14 or bssa14. Rows are chosen from the first table greedily until every pair of the
 model's listed scenario features (below) whose combination the full table has is covered by a
 kept row; then every STEP-th row of the table is added (deterministic spread). The same rows
 (the tables share their scenarios, checked) are written from each table to
@@ -36,6 +36,16 @@ MODELS = {
         "pairs": [("M", "hw"), ("M", "vs30"), ("vs30", "z2.5"), ("dip", "hw"), ("ztor", "hw"),
                   ("rake", "M"), ("M", "rrup"), ("M", "zhyp"), ("M", "dip"), ("vs30", "rrup")],
         "step": 600,
+    },
+    "bssa14": {
+        "features": {
+            "M": lambda d: d["rup_mag"],
+            "rake": lambda d: d["rup_rake"],
+            "rjb": lambda d: d["dist_rjb"],
+            "site": lambda d: d["site_vs30"] + "/" + d["site_z1pt0"],
+        },
+        "pairs": [("M", "site"), ("rake", "M"), ("rjb", "site"), ("M", "rjb"), ("rake", "site")],
+        "step": 100,
     },
     "ask14": {
         "features": {
