@@ -12,7 +12,8 @@
 #     <!-- docs-test: skip REASON -->
 # REASON one of: needs a GPU; is the test command itself; submits to a batch system; long
 # benchmark. A block that fails, an annotation without a reason or with another, fails the suite.
-# Each case is named PAGE:LINE (the line of the block's opening fence).
+# Each case is named PAGE:LINE (the line of the block's opening fence). DOCS_PAGES="README.md
+# docs/sgt.md" runs those pages' blocks only.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -98,6 +99,9 @@ skipped=0
 if [ -f "$BLOCKS/blocks.tsv" ]; then
     tab=$(printf '\t')
     while IFS="$tab" read -r page line state script reason; do
+        if [ -n "${DOCS_PAGES:-}" ]; then # DOCS_PAGES="README.md docs/sgt.md": those pages only
+            case " $DOCS_PAGES " in *" $page "*) ;; *) continue ;; esac
+        fi
         B_NAME="$page:$line"
         B_SCRIPT=$script
         B_REASON=$reason
