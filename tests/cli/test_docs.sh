@@ -45,7 +45,7 @@ run_block() {
     cd "$B_DIR" || return 1
     env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
         -u OMPI_MCA_rmaps_base_oversubscribe -u CS_REPO PATH="$T_ROOT/bin:$PATH" \
-        timeout 600 sh -e "$B_SCRIPT" >"$T/out" 2>"$T/err"
+        timeout 600 sh -e "$B_SCRIPT" </dev/null >"$T/out" 2>"$T/err"
     rc=$?
     [ "$rc" = 0 ] && return 0
     echo "    the block at $B_NAME exited $rc (in $B_DIR):" >&2
