@@ -34,7 +34,7 @@ page_dir() {
     mkdir -p "$d"
     {
         git -C "$REPO" ls-files 2>/dev/null | cut -d/ -f1 | sort -u
-        echo build
+        echo build; echo .git
     } | while read -r e; do
         [ -e "$REPO/$e" ] && [ ! -e "$d/$e" ] && ln -s "$REPO/$e" "$d/$e"
     done
