@@ -13,7 +13,9 @@ static const char *usage =
     "\n"
     "Runs `mpirun -np N cybershake COMMAND ARGS...` with what this machine needs: as root, Open\n"
     "MPI's --allow-run-as-root; with more ranks than cores, --oversubscribe --bind-to none (Open\n"
-    "MPI refuses both otherwise). The launcher is $MPIRUN, else mpirun from the PATH.\n"
+    "MPI refuses both otherwise) and, unless OMP_NUM_THREADS is set, one OpenMP thread a rank\n"
+    "(unbound, each rank would start a thread per core). The launcher is $MPIRUN, else mpirun\n"
+    "from the PATH.\n"
     "\n"
     "  -np N, -n N   ranks\n"
     "  --dry-run     print the launcher's command line and run nothing\n"
@@ -81,7 +83,11 @@ int cs_mpirun_cli_main(int argc, char **argv) {
         fprintf(stderr, "cybershake mpirun: %s\n", err.message);
         return 1;
     }
+    /* more ranks than cores, unbound: a thread a rank, not a thread a core in every rank (on
+     * two cores, four ranks of two threads spent most of their time waiting at barriers) */
+    int one_thread = h.open_mpi && np > h.cores && !getenv("OMP_NUM_THREADS");
     if (dry) {
+        if (one_thread) printf("OMP_NUM_THREADS=1 ");
         for (char **p = v; *p; p++)
             printf("%s%s", p == v ? "" : " ", *p);
         printf("\n");
@@ -89,6 +95,7 @@ int cs_mpirun_cli_main(int argc, char **argv) {
         return 0;
     }
     fflush(stdout);
+    if (one_thread) setenv("OMP_NUM_THREADS", "1", 1);
     execvp(v[0], v);
     fprintf(stderr,
             "cybershake mpirun: cannot run '%s': %s (install Open MPI, or name the "

@@ -205,10 +205,14 @@ int cs_status_cli_main(int argc, char **argv) {
     }
     sqlite3_finalize(runs);
     sqlite3_finalize(steps);
-    /* nothing for a name that is neither a site of the study nor a number: a typo, not news */
+    /* nothing for a name that is no site of the study, or a number that is no run of it (nor a
+     * site's name): a typo, not news */
     cs_site site;
-    if (!nruns && filter && strspn(filter, "0123456789") != strlen(filter) &&
-        cs_sites_find(db, filter, &site, &err)) {
+    if (!nruns && filter && cs_sites_find(db, filter, &site, &err)) {
+        if (err.status == CS_ERR_INPUT && strspn(filter, "0123456789") == strlen(filter))
+            cs_error_input(&err, argv[1], "run", filter,
+                           "no such workflow run in the study; 'cybershake status %s' lists them",
+                           argv[1]);
         cs_db_close(db);
         return cs_cli_fail(argv[0], &err);
     }

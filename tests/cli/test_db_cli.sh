@@ -138,6 +138,8 @@ t_read_only_study_is_read() {
         run "$CS" status $study && expect_rc 0 && expect_out "no workflow runs" || return 1
         # a name that is no site of the study is an error, not "no workflow runs"
         run "$CS" status $study NOSUCHSITE && expect_rc 1 && expect_err "no such site" || return 1
+        # and so is a number that is no run of it
+        run "$CS" status $study 99 && expect_rc 1 && expect_err "run = '99': no such workflow run" || return 1
         [ "$(study_state $study)" = "$before" ] || { echo "    $before -> $(study_state $study)" >&2; return 1; }
     done
     chmod 444 ro/s.sqlite && chmod 555 ro || return 1

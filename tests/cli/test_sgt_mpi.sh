@@ -235,6 +235,10 @@ t_mpirun_wrapper_runs_as_root_on_few_cores() {
     np=$(($(nproc) + 1))
     run $bare "$CS" mpirun --dry-run -np "$np" sgt run.par
     expect_rc 0 && expect_out "mpirun" && expect_out "--oversubscribe --bind-to none -np $np" || return 1
+    # one OpenMP thread a rank when unbound, unless OMP_NUM_THREADS says otherwise
+    expect_out "OMP_NUM_THREADS=1 " || return 1
+    run env OMP_NUM_THREADS=2 $bare "$CS" mpirun --dry-run -np "$np" sgt run.par
+    expect_rc 0 && ! grep -q OMP_NUM_THREADS "$T/out" || return 1
     if [ "$(id -u)" = 0 ]; then
         expect_out "--allow-run-as-root" || return 1
         # what the wrapper spares the user
