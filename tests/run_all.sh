@@ -10,10 +10,15 @@ log=$(mktemp)
 passed=0
 failed=0
 skipped=0
+times=""
 run_suite() {
     echo "== $1"
+    name=$1
     shift
+    ts=$(date +%s)
     "$@" 2>&1 | tee "$log"
+    times="$times$(($(date +%s) - ts)) s  $name
+"
     line=$(grep '^TESTSUMMARY' "$log" | tail -1)
     if [ -z "$line" ]; then
         echo "FAIL suite $*: ended without a summary"
@@ -39,6 +44,8 @@ py=/usr/bin/python3
 run_suite "physics (tests/physics)" "$py" "$repo/tests/physics/run.py"
 rm -f "$log"
 echo
+echo "time per suite:"
+printf '%s' "$times" | sort -rn | sed 's/^/    /'
 echo "$skipped skipped (not counted as passed); $(($(date +%s) - t0)) s in all"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
