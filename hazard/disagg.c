@@ -160,6 +160,11 @@ int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int 
     return 0;
 }
 
+int disagg_largest_annual(const hazard_rupture *rups, long n, double years, double *pa,
+                          cs_error *err) {
+    return mean_annual(&rups, &n, 1, years, 1e-8, pa, err);
+}
+
 int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa, double *level,
                      cs_error *err) {
     return disagg_level_for_mean(&rups, &n, 1, years, pa, level, err);

@@ -44,6 +44,10 @@ void disagg_free(disagg_result *d);
 
 /* The level at which the curve reaches annual probability pa (time span in years): bisection on
  * the curve in ln x between 1e-8 and 1e3; an error when the curve never reaches it. */
+/* The largest annual probability of exceedance the ruptures' curve reaches (at 1e-8, the
+ * smallest level disagg_level_for searches). */
+int disagg_largest_annual(const hazard_rupture *rups, long n, double years, double *pa,
+                          cs_error *err);
 int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa, double *level,
                      cs_error *err);
 /* The same for the mean of several curves' annual probabilities (equal weights: the branches of

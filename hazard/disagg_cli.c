@@ -28,14 +28,17 @@ int cs_disagg_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard disagg STUDY RUN_ID|SITE --im 'RotD50 3.0'\n"
         "          (--poe '2% in 50 yr' | --poe ANNUAL | --level X) [--top N]\n"
-        "          [--m-bins E1,E2,...] [--r-bins ...] [--eps-bins ...] [--plot FILE.png|svg]\n\n"
+        "          [--m-bins E1,E2,...] [--r-bins ...] [--eps-bins ...] [--plot FILE.png|svg]\n"
+        "          [--if-reached]\n\n"
         "Disaggregates the run's hazard curve at a level (--level, in the IM's units) or at an\n"
         "annual probability of exceedance (--poe): each rupture's share lambda_r P(IM > x | r)\n"
         "of the total, the same exceedance rule as the curve. Prints the mean and modal\n"
         "magnitude, Rrup and epsilon, the --top N ruptures (10), and the M x Rrup table;\n"
         "stores it (Disaggregations, Disagg_Bins, Disagg_Ruptures); --plot draws the M x Rrup\n"
         "contributions. Default bins: PEER Set 2 Case 1's (M 5-7 by 0.1, Rrup 0-100 km by 20,\n"
-        "epsilon -1..2 by 1, open bins beyond). Also 'cybershake db disagg'. docs/hazard.md.\n";
+        "epsilon -1..2 by 1, open bins beyond). --if-reached: a --poe the curve never reaches is\n"
+        "reported (and drawn as a note with --plot), stores nothing and exits 0, as the\n"
+        "workflow asks for it. Also 'cybershake db disagg'. docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     disagg_request rq = {.level = NAN, .top = 10};
     disagg_default_bins(&rq.bins);
@@ -48,6 +51,7 @@ int cs_disagg_cli_main(int argc, char **argv) {
         CS_OPT_FN("r-bins", &rq.bins, r_bins),
         CS_OPT_FN("eps-bins", &rq.bins, eps_bins),
         CS_OPT_STR("plot", &rq.plot),
+        CS_OPT_SET("if-reached", &rq.if_reached),
     };
     int first, npos;
     int rc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 2, 2,

@@ -9,6 +9,7 @@
 #include "cs_strutil.h"
 #include "hazard_db.h"
 #include "disagg_plot.h"
+#include "hazard_plot.h"
 
 typedef struct {
     long idx;
@@ -198,6 +199,29 @@ int disagg_report(const disagg_request *rq, FILE *out, cs_error *err) {
     int rc = hazard_run_find(db, rq->run, &run, err);
     if (!rc) rc = hazard_im_type(db, &run, &im, &type_id, units, sizeof units, err);
     if (!rc) rc = hazard_load(db, &run, type_id, &set, err);
+    if (!rc && poetext && rq->if_reached) {
+        double largest = 0;
+        rc = disagg_largest_annual(set.rups, set.n, run.time_span, &largest, err);
+        if (!rc && largest < annual) {
+            /* nothing to disaggregate: said, drawn as a note, nothing stored */
+            char why[256];
+            snprintf(why, sizeof why,
+                     "the hazard curve never reaches %s (annual %.4g):\nits largest annual "
+                     "probability of exceedance is %.4g\nno disaggregation at this probability",
+                     poetext, annual, largest);
+            fprintf(out, "site %s, run %lld, %s: %s\n", run.site, run.run_id, imname, why);
+            if (plot) {
+                char title[160];
+                snprintf(title, sizeof title, "%s, run %lld: %s, %s", run.site, run.run_id, imname,
+                         poetext);
+                rc = hazard_plot_note(plot, title, why, err);
+                if (!rc) fprintf(out, "  plot: %s\n", plot);
+            }
+            cs_db_close(db);
+            hazard_set_free(&set);
+            return rc ? err->status : 0;
+        }
+    }
     if (!rc && poetext) rc = disagg_level_for(set.rups, set.n, run.time_span, annual, &level, err);
     if (!rc) rc = disagg_compute(set.rups, set.mag, set.rrup, set.n, level, &b, &d, err);
     if (!rc && isnan(annual)) annual = hazard_annual(-expm1(-d.total), run.time_span);

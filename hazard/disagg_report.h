@@ -18,6 +18,7 @@ typedef struct {
     long top;          /* ruptures listed and stored */
     disagg_bins bins;
     const char *plot; /* PNG or SVG of the M x Rrup shares; NULL: none */
+    int if_reached;   /* a --poe the curve never reaches is reported, not an error */
 } disagg_request;
 
 /* Computes, stores and reports (to out) the disaggregation rq asks for. */

@@ -184,6 +184,35 @@ static int write_surface(const char *path, hazard_plot_drawer fn, const void *sp
     return hazard_plot_write(path, WIDTH, HEIGHT, fn, spec, err);
 }
 
+typedef struct {
+    const char *title, *text;
+} note_spec;
+
+static void draw_note(cairo_t *cr, const void *spec) {
+    const note_spec *n = spec;
+    hazard_plot_begin(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 20);
+    text_at(cr, 0.5 * WIDTH, 0.3 * HEIGHT, n->title, 0.5, 0.5);
+    cairo_set_font_size(cr, 16);
+    const char *t = n->text;
+    for (int line = 0; line < 4 && t && *t; line++) {
+        const char *e = strchr(t, '\n');
+        size_t len = e ? (size_t)(e - t) : strlen(t);
+        char buf[256];
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        memcpy(buf, t, len);
+        buf[len] = 0;
+        text_at(cr, 0.5 * WIDTH, 0.3 * HEIGHT + 50 + 28 * line, buf, 0.5, 0.5);
+        t = e ? e + 1 : NULL;
+    }
+}
+
+int hazard_plot_note(const char *path, const char *title, const char *text, cs_error *err) {
+    const note_spec n = {title, text};
+    return write_surface(path, draw_note, &n, err);
+}
+
 int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err) {
     if (!(p->xmin > 0 && p->xmax > p->xmin && p->ymin > 0 && p->ymax > p->ymin))
         return cs_error_set(err, CS_ERR_INTERNAL, "plot %s: bad axis ranges", path);

@@ -29,6 +29,10 @@ typedef struct {
 
 int hazard_plot_loglog(const char *path, const plot_spec *p, cs_error *err);
 
+/* A plot that says why there is nothing to draw: the title and up to 4 lines of text, each
+ * line ending at a newline. */
+int hazard_plot_note(const char *path, const char *title, const char *text, cs_error *err);
+
 /* Hazard curves as the field draws them: annual probability of exceedance against the levels
  * (log-log), lines at 2% and 10% in 50 years, the probability axis down to 1e-6 or the first
  * curve's smallest positive value (not below 1e-8). */

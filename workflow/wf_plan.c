@@ -247,6 +247,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
             add(&a, rid), add(&a, "--im"), add(&a, c->ims[i]);
             add(&a, "--poe"), add(&a, c->poes[j]);
             add(&a, "--top"), addf(&a, "%ld", wf_cfg_int(c, "disagg_top"));
+            add(&a, "--if-reached"); /* a site whose curve stays below it is no failure */
             add(&a, "--plot"), addf(&a, "%s/hazard/disagg_%s_%s.png", w, name, poe);
             rc |= finish_cmd(s, &a, err) |
                   out(s, "disagg-plot", "%s/hazard/disagg_%s_%s.png", w, name, poe);

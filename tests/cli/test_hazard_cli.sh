@@ -264,6 +264,22 @@ PYEOF
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Disagg_Bins')" = "$n_bins" ] || return 1
 }
 
+# A probability the curve never reaches: an error when asked for alone; with --if-reached (as the
+# workflow asks) said, drawn as a note, nothing stored, exit 0.
+t_disaggregation_beyond_the_curve() {
+    make_study || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe 0.5
+    expect_rc 1 && expect_err "never reaches" || return 1
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe 0.5 --if-reached --plot n.png
+    expect_rc 0 && expect_out "never reaches 0.5" && expect_out "no disaggregation" || return 1
+    "$PY" "$REPO/tests/cli/png_check.py" n.png 760 560 2 || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Disaggregations')" = 0 ] ||
+        { echo "    a disaggregation was stored for a probability the curve never reaches" >&2; return 1; }
+    # a probability it does reach is disaggregated as without the flag
+    run "$CS" hazard disagg s.sqlite 1 --im 'RotD50 3.0' --poe '10% in 50 yr' --if-reached
+    expect_rc 0 && expect_out "mean M" || return 1
+}
+
 # A disaggregation run again (same run, IM and target) replaces its rows in one transaction: the
 # same rows with the same values, none left behind (bins and ruptures of the first included),
 # and a rerun with fewer leading ruptures keeps only those.
@@ -756,6 +772,7 @@ tcase area_source_in_the_forecast t_area_source_in_the_forecast
 tcase map_and_uhs_agree_with_the_disaggregation t_map_and_uhs_agree_with_the_disaggregation
 tcase disaggregation_stored_and_recomputed t_disaggregation_stored_and_recomputed
 tcase disaggregation_rerun_replaces_its_rows t_disaggregation_rerun_replaces_its_rows
+tcase disaggregation_beyond_the_curve t_disaggregation_beyond_the_curve
 tcase peer_cases_1_2_5 t_peer_cases_1_2_5
 tcase peer_regression_cases t_peer_regression_cases
 tcase peer_2018_cases_against_nshmp t_peer_2018_cases_against_nshmp
