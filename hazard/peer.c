@@ -117,17 +117,18 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
         return 0;
     }
     if (!strcmp(id, "3")) {
-        /* M 6.0, log10 A normal about M - 4 with sigma 0.25 truncated at +-2 sigma: 41 equal
-         * steps in z, weights by the normal density renormalised over the steps; every event
-         * has the moment of M 6.0, so the total rate is case 2's */
-        enum { NZ = 41 };
+        /* M 6.0, log10 A normal about M - 4 with sigma 0.25 truncated at +-2 sigma, discretised
+         * as nshmp-haz does (RuptureScaling.PEER, Mfds.newGaussianMFD(0, 0.25, 21, 1)): 21 points
+         * 0.2 sigma apart from -2 to +2 sigma, the endpoints included, each weighted by the
+         * normal density there, renormalised over the 21; every event has the moment of M 6.0,
+         * so the total rate is case 2's */
+        enum { NZ = 21 };
         double w[NZ], sum = 0;
         for (int k = 0; k < NZ; k++)
-            sum += w[k] = exp(-0.5 * pow(-2 + 4 * (k + 0.5) / NZ, 2));
+            sum += w[k] = exp(-0.5 * pow(-2 + 0.2 * k, 2));
         *bins = malloc(sizeof **bins * NZ);
         for (int k = 0; k < NZ; k++)
-            (*bins)[k] = (mag_bin){6.0, mrate / moment(6.0) * w[k] / sum, 0,
-                                   0.25 * (-2 + 4 * (k + 0.5) / NZ)};
+            (*bins)[k] = (mag_bin){6.0, mrate / moment(6.0) * w[k] / sum, 0, 0.25 * (-2 + 0.2 * k)};
         *n = NZ;
         return 0;
     }
@@ -446,7 +447,7 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
     int nb = 0;
     CS_CALL(err, case_bins(id, &f, &bins, &nb, err));
     double trunc = !strcmp(id, "8b") ? 2 : !strcmp(id, "8c") ? 3 : 0;
-    int with_sigma = id[0] == '8';
+    int with_sigma = id[0] == '8', aleatory = !strcmp(id, "3");
     long cap = 0;
     for (int b = 0; b < nb && !rc; b++) {
         double m = bins[b].m, L, W;
@@ -456,8 +457,11 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
         } else {
             double ma = m + bins[b].dloga; /* the magnitude whose median area this is */
             double area = pow(10.0, ma - 4);
-            W = pow(10.0, 0.5 * ma - 2.15);
-            L = pow(10.0, 0.5 * ma - 1.85);
+            /* case 3 as nshmp-haz builds it (RuptureScaling.PEER): aspect ratio 2 exactly,
+             * W = sqrt(A / 2), where log W = 0.5 M - 2.15 gives 10^0.3 = 1.995; the other
+             * cases keep the definition's relations */
+            W = aleatory ? sqrt(area / 2) : pow(10.0, 0.5 * ma - 2.15);
+            L = aleatory ? area / W : pow(10.0, 0.5 * ma - 1.85);
             if (W > f.width) {
                 W = f.width;
                 L = area / W;
