@@ -143,7 +143,7 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
     (void)frame;
     erf_rupture_key *keys;
     long nkeys;
-    if (erf_db_rupture_keys(db, erf_id, &keys, &nkeys, err)) return -1;
+    CS_CALL(err, erf_db_rupture_keys(db, erf_id, &keys, &nkeys, err));
     if (nkeys == 0) {
         free(keys);
         return cs_error_input(err, cs_db_path(db), "ERF_ID", NULL, "forecast %lld has no ruptures",
@@ -153,12 +153,18 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
     cs_geo_frame **frames = calloc((size_t)nth, sizeof *frames);
     cs_db **conns = calloc((size_t)nth, sizeof *conns);
     planned_rupture *blk = calloc(PLAN_BLOCK, sizeof *blk);
-    int rc = frames && conns && blk ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (int k = 0; k < nth && !rc; k++) {
-        rc = cs_geo_frame_create(p->site_lon, p->site_lat, o->rotation, &frames[k], err);
-        if (!rc) rc = k ? cs_db_open_current(cs_db_path(db), &conns[k], err) : 0;
+    int rc = 0;
+    if (!frames || !conns || !blk) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto release;
     }
-    if (conns) conns[0] = db;
+    for (int k = 0; k < nth; k++) {
+        CS_CALL_GOTO(rc, err,
+                     cs_geo_frame_create(p->site_lon, p->site_lat, o->rotation, &frames[k], err),
+                     release);
+        if (k) CS_CALL_GOTO(rc, err, cs_db_open_current(cs_db_path(db), &conns[k], err), release);
+    }
+    conns[0] = db;
     cs_progress prog;
     cs_progress_begin(&prog, "rupture distances", nkeys, "ruptures");
     for (long c0 = 0; c0 < nkeys && !rc; c0 += PLAN_BLOCK) {
@@ -192,6 +198,7 @@ static int select_ruptures(cs_db *db, long long erf_id, const cs_geo_frame *fram
         cs_progress_update(&prog, c0 + n);
     }
     if (!rc) cs_progress_end(&prog);
+release:
     for (int k = 0; frames && k < nth; k++)
         if (frames[k]) cs_geo_frame_free(frames[k]);
     for (int k = 1; conns && k < nth; k++)
@@ -256,7 +263,7 @@ static int adaptive_mesh(const site_plan *p, const plan_options *o, int si, int 
                     double r =
                         p->h * sqrt((double)(i - si) * (i - si) + (double)(j - sj) * (j - sj));
                     if (r <= r_in || r > r_out) continue;
-                    if (push_index(l, ((int64_t)k * p->ny + j) * p->nx + i, err)) return -1;
+                    CS_CALL(err, push_index(l, ((int64_t)k * p->ny + j) * p->nx + i, err));
                 }
             }
     }
@@ -271,13 +278,13 @@ int site_plan_make(cs_db *db, const char *site, long long erf_id, const erf_medi
     if (o->ranks_x < 1 || o->ranks_y < 1 || o->decimation < 1 || o->mesh_max_stride < 1)
         return cs_error_set(err, CS_ERR_INPUT, "ranks, decimation and mesh stride must be >= 1");
     cs_site s;
-    if (cs_sites_find(db, site, &s, err)) return -1;
+    CS_CALL(err, cs_sites_find(db, site, &s, err));
     p->site_id = s.id;
     p->erf_id = erf_id;
     p->site_lon = s.lon;
     p->site_lat = s.lat;
     cs_geo_frame *frame;
-    if (cs_geo_frame_create(s.lon, s.lat, o->rotation, &frame, err)) return -1;
+    CS_CALL(err, cs_geo_frame_create(s.lon, s.lat, o->rotation, &frame, err));
     points3 rp = {0};
     index_list l = {0};
     int rc = select_ruptures(db, erf_id, frame, o, p, &rp, err);
@@ -379,7 +386,7 @@ out:
 
 static int write_points(const char *path, const site_plan *p, char sha[65], cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     fprintf(a.f,
             "# SGT save points (grid indices i j k): %ld nodes, %ld from %d ruptures plus the "
             "adaptive mesh\n",
@@ -395,11 +402,11 @@ static int write_params(const char *path, const site_plan *p, const plan_options
     cs_atomic_file a;
     /* paths as the parameter file must hold them ('#' would start a comment) */
     char model_text[4200], points_text[4200];
-    if (cs_params_text_value(PLAN_KEY_MODEL_FILE, model_file, model_text, sizeof model_text, err) ||
-        cs_params_text_value(PLAN_KEY_SAVE_POINTS, points_path, points_text, sizeof points_text,
-                             err))
-        return -1;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_params_text_value(PLAN_KEY_MODEL_FILE, model_file, model_text,
+                                      sizeof model_text, err));
+    CS_CALL(err, cs_params_text_value(PLAN_KEY_SAVE_POINTS, points_path, points_text,
+                                      sizeof points_text, err));
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     FILE *f = a.f;
     fprintf(f,
             "# SGT run of site %s planned by 'cybershake plan' on forecast %lld: %d ruptures\n"
@@ -424,9 +431,11 @@ static int write_params(const char *path, const site_plan *p, const plan_options
             p->site_lon, PLAN_KEY_SOURCE_LAT, p->site_lat, PLAN_KEY_SAVE_POINTS, points_text,
             PLAN_KEY_DECIMATION, o->decimation);
     site_plan_box b;
-    if (site_plan_box_values(p, o, &b, err)) {
+    int rc = site_plan_box_values(p, o, &b, err);
+    if (rc) {
         cs_atomic_abort(&a);
-        return -1;
+        CS_TRACE(err);
+        return rc;
     }
     fprintf(f, "# The same in the box frame, for builds without geodesy (a full build checks "
                "them):\n");
@@ -463,10 +472,10 @@ int site_plan_write(cs_db *db, const site_plan *p, const plan_options *o, const 
     snprintf(points_path, sizeof points_path, "%s/%s.points", abs_dir, site);
     snprintf(params_path, params_size, "%s/%s.sgt.params", abs_dir, site);
     free(abs_dir);
-    if (write_points(points_path, p, sha_pts, err) ||
-        write_params(params_path, p, o, site, model_format, model_abs, points_path, sha_par, err))
-        return -1;
-    if (cs_db_begin(db, err)) return -1;
+    CS_CALL(err, write_points(points_path, p, sha_pts, err));
+    CS_CALL(err, write_params(params_path, p, o, site, model_format, model_abs, points_path,
+                              sha_par, err));
+    CS_CALL(err, cs_db_begin(db, err));
     sqlite3_stmt *del = NULL, *ins = NULL, *plan = NULL;
     int rc = cs_db_prepare(
         db, "DELETE FROM CyberShake_Site_Ruptures WHERE CS_Site_ID = ? AND ERF_ID = ?", &del, err);

@@ -24,8 +24,10 @@ static int find_scenario(master *m, const char *name, rupgen_params *gen, cs_err
             m->db,
             "SELECT Rup_Var_Scenario_ID, coalesce(Parameters, '') FROM "
             "Rupture_Variation_Scenario_IDs WHERE ERF_ID = ? AND Rup_Var_Scenario_Name = ?",
-            &st, err))
-        return -1;
+            &st, err)) {
+        CS_TRACE(err);
+        return -1; /* not a status: 1 means "no such scenario", so a failure is -1 (err set) */
+    }
     sqlite3_bind_int64(st, 1, m->erf_id);
     sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st), out = 1;
@@ -44,13 +46,13 @@ static int create_scenario(master *m, const char *name, const rupgen_params *gen
     char params[1024];
     rupgen_params_format(gen, params, sizeof params);
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db,
-                      "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, Rup_Var_Scenario_Name, "
-                      "Rup_Var_Scenario_Description, Generator, Parameters, Seed) VALUES "
-                      "(?, ?, 'Graves-Pitarka-like kinematic generator (in memory, SGT material)', "
-                      "'cybershake rupgen 1', ?, ?)",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     m->db,
+                     "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, Rup_Var_Scenario_Name, "
+                     "Rup_Var_Scenario_Description, Generator, Parameters, Seed) VALUES "
+                     "(?, ?, 'Graves-Pitarka-like kinematic generator (in memory, SGT material)', "
+                     "'cybershake rupgen 1', ?, ?)",
+                     &st, err));
     sqlite3_bind_int64(st, 1, m->erf_id);
     sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
@@ -67,9 +69,8 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
                    cs_error *err) {
     cs_site site;
     double span;
-    if (cs_sites_find(m->db, o->site, &site, err) ||
-        erf_db_find(m->db, o->erf, &m->erf_id, &span, err))
-        return -1;
+    CS_CALL(err, cs_sites_find(m->db, o->site, &site, err));
+    CS_CALL(err, erf_db_find(m->db, o->erf, &m->erf_id, &span, err));
     m->site_id = site.id;
     double d = cs_geo_distance(site.lon, site.lat, sgt->site_lon, sgt->site_lat);
     if (d > sgt->h)
@@ -77,7 +78,7 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
                               "the SGT's force lies %.0f m from site %s (%.6f, %.6f): these SGTs "
                               "are not this site's",
                               d, o->site, site.lon, site.lat);
-    if (cs_db_begin(m->db, err)) return -1;
+    CS_CALL(err, cs_db_begin(m->db, err));
     int rc = 0;
     char scen[160];
     if (o->scenario[0]) {
@@ -87,13 +88,13 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
             rc = cs_error_input(err, m->db ? cs_db_path(m->db) : "", "scenario", scen,
                                 "no such variation scenario for forecast %s", o->erf);
         else if (found < 0)
-            rc = -1;
+            rc = err->status, CS_TRACE(err); /* find_scenario filled err */
     } else {
         cfg->gen = o->gen;
         snprintf(scen, sizeof scen, "gp-%llu", o->gen.seed);
         rupgen_params have;
         int found = find_scenario(m, scen, &have, err);
-        if (found < 0) rc = -1;
+        if (found < 0) rc = err->status, CS_TRACE(err); /* find_scenario filled err */
         if (found == 1) rc = create_scenario(m, scen, &o->gen, err);
         if (found == 0) {
             char a[1024], b[1024];
@@ -136,8 +137,9 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
     sqlite3_finalize(st);
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
     /* an extraction started over (the workflow reset it) may read other files than before */
-    if (!rc) rc = cs_db_forget_run_files(m->db, m->run_id, "sgt-", err);
-    if (!rc) rc = cs_db_forget_run_files(m->db, m->run_id, "seismograms", err);
+    if (rc) goto done;
+    CS_CALL_GOTO(rc, err, cs_db_forget_run_files(m->db, m->run_id, "sgt-", err), done);
+    CS_CALL_GOTO(rc, err, cs_db_forget_run_files(m->db, m->run_id, "seismograms", err), done);
     for (int q = 0; q < 3 && !rc; q++) {
         cfg->sgt[q][0] = '\0';
         if (!sgt->has_force[q]) continue; /* a horizontal-only set: no Z */
@@ -151,6 +153,7 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
         cs_copy(cfg->sgt[q], sizeof cfg->sgt[q], abs ? abs : sgt->path[q]);
         free(abs);
     }
+done:
     if (!rc)
         rc = cs_db_commit(m->db, err);
     else
@@ -161,11 +164,11 @@ static int new_run(master *m, const extract_options *o, run_config *cfg, const s
 /* An existing run: its site, forecast and scenario, and its SGT files verified. */
 static int old_run(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db,
-                      "SELECT Site_ID, ERF_ID, Rup_Var_Scenario_ID, coalesce(Max_Frequency, 0) "
-                      "FROM CyberShake_Runs WHERE Run_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(m->db,
+                          "SELECT Site_ID, ERF_ID, Rup_Var_Scenario_ID, coalesce(Max_Frequency, 0) "
+                          "FROM CyberShake_Runs WHERE Run_ID = ?",
+                          &st, err));
     sqlite3_bind_int64(st, 1, o->run_id);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
@@ -181,25 +184,30 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
                               "start one)",
                               o->run_id);
     m->run_id = o->run_id;
-    if (cs_db_prepare(m->db,
-                      "SELECT coalesce(Parameters, '') FROM Rupture_Variation_Scenario_IDs WHERE "
-                      "Rup_Var_Scenario_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     m->db,
+                     "SELECT coalesce(Parameters, '') FROM Rupture_Variation_Scenario_IDs WHERE "
+                     "Rup_Var_Scenario_ID = ?",
+                     &st, err));
     sqlite3_bind_int64(st, 1, m->scen_id);
-    rc = sqlite3_step(st) == SQLITE_ROW
-             ? rupgen_params_parse((const char *)sqlite3_column_text(st, 0), &cfg->gen, err)
-             : cs_error_input(err, cs_db_path(m->db), "Rup_Var_Scenario_ID", NULL,
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return cs_error_input(err, cs_db_path(m->db), "Rup_Var_Scenario_ID", NULL,
                               "run %lld names scenario %lld, which is not in the study", o->run_id,
                               m->scen_id);
+    }
+    rc = rupgen_params_parse((const char *)sqlite3_column_text(st, 0), &cfg->gen, err);
     sqlite3_finalize(st);
-    if (rc) return -1;
+    if (rc) {
+        CS_TRACE(err);
+        return rc;
+    }
     static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
     for (int q = 0; q < 3; q++) {
         cfg->sgt[q][0] = '\0';
-        if (cs_db_prepare(m->db, "SELECT Path, SHA256 FROM Run_Files WHERE Run_ID = ? AND Kind = ?",
-                          &st, err))
-            return -1;
+        CS_CALL(err, cs_db_prepare(
+                         m->db, "SELECT Path, SHA256 FROM Run_Files WHERE Run_ID = ? AND Kind = ?",
+                         &st, err));
         sqlite3_bind_int64(st, 1, m->run_id);
         sqlite3_bind_text(st, 2, kinds[q], -1, SQLITE_STATIC);
         char want[CS_SHA256_HEX] = "";
@@ -213,7 +221,7 @@ static int old_run(master *m, const extract_options *o, run_config *cfg, cs_erro
             return cs_error_input(err, cs_db_path(m->db), "Files", kinds[q],
                                   "run %lld has no %s file recorded", m->run_id, kinds[q]);
         char sha[CS_SHA256_HEX];
-        if (cs_sha256_file(cfg->sgt[q], sha, err)) return -1;
+        CS_CALL(err, cs_sha256_file(cfg->sgt[q], sha, err));
         if (strcmp(sha, want))
             return cs_error_input(err, cfg->sgt[q], "SHA-256", sha,
                                   "differs from the %s recorded with run %lld (%s): the file "
@@ -241,18 +249,19 @@ static int same_sgt_files(const master *m, const extract_options *o, const run_c
 }
 
 static int register_ims(master *m, const im_config *ims, cs_error *err) {
-    if (im_types(ims, &m->types, &m->nim, err)) return -1;
+    CS_CALL(err, im_types(ims, &m->types, &m->nim, err));
     m->type_ids = malloc(sizeof(long long) * (size_t)m->nim);
     if (!m->type_ids) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sqlite3_stmt *ins, *sel;
-    if (cs_db_begin(m->db, err)) return -1;
+    CS_CALL(err, cs_db_begin(m->db, err));
     int rc = cs_db_prepare(m->db,
                            "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
                            "IM_Type_Units, IM_Type_Component) VALUES (?, ?, ?, ?)",
                            &ins, err);
     if (rc) {
         cs_db_rollback(m->db);
-        return -1;
+        CS_TRACE(err);
+        return rc;
     }
     rc = cs_db_prepare(m->db,
                        "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "
@@ -289,7 +298,7 @@ static int register_ims(master *m, const im_config *ims, cs_error *err) {
     sqlite3_finalize(sel);
     if (rc) {
         cs_db_rollback(m->db);
-        return -1;
+        return rc;
     }
     return cs_db_commit(m->db, err);
 }
@@ -304,15 +313,15 @@ static int cmp_todo(const void *a, const void *b) {
 /* The site's ruptures not yet finished in this run, largest first. */
 static int list_todo(master *m, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db,
-                      "SELECT sr.Source_ID, sr.Rupture_ID, r.Num_Points, "
-                      "(SELECT count(*) FROM Extraction_Ruptures e WHERE e.Run_ID = ? AND "
-                      " e.Source_ID = sr.Source_ID AND e.Rupture_ID = sr.Rupture_ID) "
-                      "FROM CyberShake_Site_Ruptures sr JOIN Ruptures r ON r.ERF_ID = sr.ERF_ID "
-                      "AND r.Source_ID = sr.Source_ID AND r.Rupture_ID = sr.Rupture_ID "
-                      "WHERE sr.CS_Site_ID = ? AND sr.ERF_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     m->db,
+                     "SELECT sr.Source_ID, sr.Rupture_ID, r.Num_Points, "
+                     "(SELECT count(*) FROM Extraction_Ruptures e WHERE e.Run_ID = ? AND "
+                     " e.Source_ID = sr.Source_ID AND e.Rupture_ID = sr.Rupture_ID) "
+                     "FROM CyberShake_Site_Ruptures sr JOIN Ruptures r ON r.ERF_ID = sr.ERF_ID "
+                     "AND r.Source_ID = sr.Source_ID AND r.Rupture_ID = sr.Rupture_ID "
+                     "WHERE sr.CS_Site_ID = ? AND sr.ERF_ID = ?",
+                     &st, err));
     sqlite3_bind_int64(st, 1, m->run_id);
     sqlite3_bind_int64(st, 2, m->site_id);
     sqlite3_bind_int64(st, 3, m->erf_id);
@@ -350,12 +359,12 @@ static int list_todo(master *m, cs_error *err) {
  * and forecast go into the options, and *opened says so. */
 static int run_opened_by_workflow(master *m, extract_options *o, int *opened, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db,
-                      "SELECT s.CS_Short_Name, e.ERF_Name, r.Rup_Var_Scenario_ID IS NULL FROM "
-                      "CyberShake_Runs r JOIN CyberShake_Sites s ON s.CS_Site_ID = r.Site_ID "
-                      "JOIN ERF_IDs e ON e.ERF_ID = r.ERF_ID WHERE r.Run_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(m->db,
+                          "SELECT s.CS_Short_Name, e.ERF_Name, r.Rup_Var_Scenario_ID IS NULL FROM "
+                          "CyberShake_Runs r JOIN CyberShake_Sites s ON s.CS_Site_ID = r.Site_ID "
+                          "JOIN ERF_IDs e ON e.ERF_ID = r.ERF_ID WHERE r.Run_ID = ?",
+                          &st, err));
     sqlite3_bind_int64(st, 1, o->run_id);
     *opened = 0;
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 2)) {
@@ -368,36 +377,38 @@ static int run_opened_by_workflow(master *m, extract_options *o, int *opened, cs
 }
 
 int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, cs_error *err) {
-    if (cs_db_open_current(o->study, &m->db, err)) return -1;
+    CS_CALL(err, cs_db_open_current(o->study, &m->db, err));
     extract_options taken = *o;
     int opened = 0;
-    if (o->run_id > 0 && run_opened_by_workflow(m, &taken, &opened, err)) return -1;
+    if (o->run_id > 0) CS_CALL(err, run_opened_by_workflow(m, &taken, &opened, err));
     if (o->run_id > 0 && !opened) {
-        if (old_run(m, o, cfg, err)) return -1;
+        CS_CALL(err, old_run(m, o, cfg, err));
         /* A resumed run reads the SGT files it started with; --sgt may name them again (the
          * workflow always does) but not others. */
-        if (o->sgt[0][0] && same_sgt_files(m, o, cfg, err)) return -1;
+        if (o->sgt[0][0]) CS_CALL(err, same_sgt_files(m, o, cfg, err));
     } else {
         if (!o->sgt[0][0])
             return cs_error_input(err, cs_db_path(m->db), "Run_ID", NULL,
                                   "run %lld has no extraction yet: give its SGT files (--sgt)",
                                   o->run_id);
         sgt_set sgt;
-        if (sgt_set_open_list(&sgt, o->sgt, err)) return -1;
+        CS_CALL(err, sgt_set_open_list(&sgt, o->sgt, err));
         /* the band is the SGTs': periods outside it are refused before the run is recorded */
         m->fmax = sgt.fmax;
         im_config band = o->ims;
-        int rc = im_config_band(&band, m->fmax, err);
-        if (!rc) rc = new_run(m, &taken, cfg, &sgt, err);
+        int rc;
+        CS_CALL_GOTO(rc, err, im_config_band(&band, m->fmax, err), close_sgt);
+        CS_CALL_GOTO(rc, err, new_run(m, &taken, cfg, &sgt, err), close_sgt);
+    close_sgt:
         sgt_set_close(&sgt);
-        if (rc) return -1;
+        if (rc) return rc;
     }
     cfg->run_id = m->run_id;
     /* the site's name goes into the seismogram file (SAC's station) */
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db, "SELECT CS_Short_Name FROM CyberShake_Sites WHERE CS_Site_ID = ?", &st,
-                      err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(m->db, "SELECT CS_Short_Name FROM CyberShake_Sites WHERE CS_Site_ID = ?",
+                          &st, err));
     sqlite3_bind_int64(st, 1, m->site_id);
     if (sqlite3_step(st) == SQLITE_ROW)
         cs_copy(m->site_name, sizeof m->site_name, (const char *)sqlite3_column_text(st, 0));
@@ -406,13 +417,13 @@ int extract_study_prepare(master *m, const extract_options *o, run_config *cfg, 
     /* no Z force, no vertical measure: nothing is reported for a component not simulated */
     cfg->ims.vertical = cfg->sgt[2][0] != '\0';
     /* nor a measure outside the run's band (formats/im_band.h): not computed, not stored */
-    if (im_config_band(&cfg->ims, m->fmax, err)) return -1;
+    CS_CALL(err, im_config_band(&cfg->ims, m->fmax, err));
     cfg->method = o->method;
     cfg->want_seis = o->seismograms[0] != 0;
     cfg->max_memory = o->max_memory_gb * 1e9;
     cfg->backend = o->backend;
     cs_copy(m->seis_path, sizeof m->seis_path, o->seismograms);
-    if (list_todo(m, err)) return -1;
+    CS_CALL(err, list_todo(m, err));
     return extract_study_recorder(m, &cfg->ims, err);
 }
 
@@ -432,43 +443,45 @@ static int prepare_variation_insert(master *m, cs_error *err) {
 }
 
 int extract_study_recorder(master *m, const im_config *ims, cs_error *err) {
-    if (register_ims(m, ims, err)) return -1;
+    CS_CALL(err, register_ims(m, ims, err));
     /* The rows this connection writes reference the run, the IM types and the ruptures it has
      * just read or registered itself: a foreign-key lookup per row (two per amplitude) checks
      * nothing, and cost a third of recording a production site. */
-    if (cs_db_exec(m->db, "PRAGMA foreign_keys = OFF", err)) return -1;
+    CS_CALL(err, cs_db_exec(m->db, "PRAGMA foreign_keys = OFF", err));
     /* a batch's pages stay in memory until it commits (with the default 2 MB cache they were
      * spilled to the log and written again, most of a 20 M-row site's time) */
-    if (cs_db_exec(m->db, "PRAGMA cache_size = -262144", err)) return -1;
-    if (prepare_variation_insert(m, err)) return -1;
+    CS_CALL(err, cs_db_exec(m->db, "PRAGMA cache_size = -262144", err));
+    CS_CALL(err, prepare_variation_insert(m, err));
     sqlite3_stmt *st;
-    if (cs_db_prepare(m->db,
-                      "SELECT count(*) FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? AND "
-                      "Rup_Var_LFN IS NOT NULL",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     m->db,
+                     "SELECT count(*) FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? AND "
+                     "Rup_Var_LFN IS NOT NULL",
+                     &st, err));
     sqlite3_bind_int64(st, 1, m->scen_id);
     if (sqlite3_step(st) == SQLITE_ROW) m->scen_has_files = sqlite3_column_int(st, 0) > 0;
     sqlite3_finalize(st);
-    if (cs_db_prepare(m->db,
-                      "INSERT INTO PeakAmplitudes (Run_ID, Source_ID, Rupture_ID, Rup_Var_ID, "
-                      "IM_Type_ID, IM_Value) VALUES (?, ?, ?, ?, ?, ?)",
-                      &m->ins_pa, err) ||
-        cs_db_prepare(m->db,
-                      "INSERT OR IGNORE INTO Rupture_Variations (Rup_Var_Scenario_ID, ERF_ID, "
-                      "Source_ID, Rupture_ID, Rup_Var_ID, Hypocenter_Lat, Hypocenter_Lon, "
-                      "Hypocenter_Depth, Slip_Realisation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      &m->ins_rv, err) ||
-        cs_db_prepare(m->db,
-                      "INSERT INTO Extraction_Ruptures (Run_ID, Source_ID, Rupture_ID, "
-                      "Num_Variations, Finished_At) VALUES (?, ?, ?, ?, "
-                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                      &m->ins_done, err) ||
-        cs_db_prepare(m->db,
-                      "SELECT Rup_Var_LFN FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? "
-                      "AND Source_ID = ? AND Rupture_ID = ? ORDER BY Rup_Var_ID",
-                      &m->lfns, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(m->db,
+                          "INSERT INTO PeakAmplitudes (Run_ID, Source_ID, Rupture_ID, Rup_Var_ID, "
+                          "IM_Type_ID, IM_Value) VALUES (?, ?, ?, ?, ?, ?)",
+                          &m->ins_pa, err));
+    CS_CALL(err,
+            cs_db_prepare(m->db,
+                          "INSERT OR IGNORE INTO Rupture_Variations (Rup_Var_Scenario_ID, ERF_ID, "
+                          "Source_ID, Rupture_ID, Rup_Var_ID, Hypocenter_Lat, Hypocenter_Lon, "
+                          "Hypocenter_Depth, Slip_Realisation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          &m->ins_rv, err));
+    CS_CALL(err, cs_db_prepare(m->db,
+                               "INSERT INTO Extraction_Ruptures (Run_ID, Source_ID, Rupture_ID, "
+                               "Num_Variations, Finished_At) VALUES (?, ?, ?, ?, "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                               &m->ins_done, err));
+    CS_CALL(err, cs_db_prepare(
+                     m->db,
+                     "SELECT Rup_Var_LFN FROM Rupture_Variations WHERE Rup_Var_Scenario_ID = ? "
+                     "AND Source_ID = ? AND Rupture_ID = ? ORDER BY Rup_Var_ID",
+                     &m->lfns, err));
     return 0;
 }
 
@@ -491,7 +504,7 @@ void extract_study_close(master *m) {
 int extract_study_build_task(master *m, const run_config *cfg, const todo_item *t, char **buf,
                              long *size, cs_error *err) {
     erf_rupture r;
-    if (erf_db_load_rupture(m->db, m->erf_id, t->source, t->rupture, &r, err)) return -1;
+    CS_CALL(err, erf_db_load_rupture(m->db, m->erf_id, t->source, t->rupture, &r, err));
     task_header h = {t->source, t->rupture,  r.nrows,      r.ncols, 0,
                      0,         r.magnitude, r.spacing_km, r.prob,  0};
     char *lfn = NULL;
@@ -537,9 +550,11 @@ int extract_study_build_task(master *m, const run_config *cfg, const todo_item *
         }
     } else {
         rupgen_layout lay;
-        if (rupgen_plan(&r, &cfg->gen, &lay, err)) {
+        int rc = rupgen_plan(&r, &cfg->gen, &lay, err);
+        if (rc) {
             erf_rupture_free(&r);
-            return -1;
+            CS_TRACE(err);
+            return rc;
         }
         h.nvar = lay.nvariations;
     }
@@ -573,9 +588,9 @@ static int commit_result(master *m, const result_header *h, const double *hypo, 
     if (seis && m->seis_path[0]) {
         char dir[4200];
         seis_parts_dir(m->seis_path, dir, sizeof dir);
-        if (seis_write_part(dir, h->source, h->rupture, h->nvar, &m->meta, seis, err)) return -1;
+        CS_CALL(err, seis_write_part(dir, h->source, h->rupture, h->nvar, &m->meta, seis, err));
     }
-    if (!m->batch_open && cs_db_begin(m->db, err)) return -1;
+    if (!m->batch_open) CS_CALL(err, cs_db_begin(m->db, err));
     m->batch_open = 1;
     int rc = 0;
     for (int v = 0; v < h->nvar && !rc; v++) {
@@ -635,7 +650,7 @@ static int commit_result(master *m, const result_header *h, const double *hypo, 
         /* the batch goes: its ruptures are not marked done, a resumed run does them again */
         cs_db_rollback(m->db);
         m->batch_open = 0, m->batch_rows = 0;
-        return -1;
+        return rc;
     }
     m->batch_rows += (long)h->nvar * h->nim;
     /* fault injection for the restart tests: die like a killed node once N ruptures are
@@ -666,7 +681,8 @@ static int seismograms_made(master *m, char sha[CS_SHA256_HEX], cs_error *err) {
                       "'seismograms'",
                       &st, err)) {
         free(abs);
-        return -1;
+        CS_TRACE(err);
+        return -1; /* not a status: 1 means "made", so a failure is -1 (err set) */
     }
     sqlite3_bind_int64(st, 1, m->run_id);
     sqlite3_bind_text(st, 2, abs, -1, SQLITE_TRANSIENT);
@@ -676,7 +692,10 @@ static int seismograms_made(master *m, char sha[CS_SHA256_HEX], cs_error *err) {
     sqlite3_finalize(st);
     free(abs);
     if (!want[0]) return 0;
-    if (cs_sha256_file(m->seis_path, sha, err)) return -1;
+    if (cs_sha256_file(m->seis_path, sha, err)) {
+        CS_TRACE(err);
+        return -1; /* err set, as above */
+    }
     return !strcmp(sha, want);
 }
 
@@ -685,11 +704,11 @@ int extract_study_finish_run(master *m, cs_error *err) {
     CS_CALL(err, extract_study_flush(m, err));
     if (m->seis_path[0]) {
         sqlite3_stmt *st;
-        if (cs_db_prepare(m->db,
-                          "SELECT Source_ID, Rupture_ID FROM Extraction_Ruptures WHERE Run_ID = ? "
-                          "ORDER BY Source_ID, Rupture_ID",
-                          &st, err))
-            return -1;
+        CS_CALL(err, cs_db_prepare(
+                         m->db,
+                         "SELECT Source_ID, Rupture_ID FROM Extraction_Ruptures WHERE Run_ID = ? "
+                         "ORDER BY Source_ID, Rupture_ID",
+                         &st, err));
         sqlite3_bind_int64(st, 1, m->run_id);
         seis_rupture *rups = malloc(sizeof *rups * (size_t)(m->ntotal + 1));
         long n = 0;
@@ -700,7 +719,7 @@ int extract_study_finish_run(master *m, cs_error *err) {
         char sha[CS_SHA256_HEX];
         long nrec = 0;
         int made = seismograms_made(m, sha, err);
-        int rc = made < 0 ? -1 : 0;
+        int rc = made < 0 ? err->status : 0; /* seismograms_made filled err */
         if (!rc && !made) rc = seis_merge(m->seis_path, rups, n, &m->meta, sha, &nrec, err);
         char *abs = rc || made ? NULL : realpath(m->seis_path, NULL);
         if (!rc && !made)
@@ -709,7 +728,10 @@ int extract_study_finish_run(master *m, cs_error *err) {
         free(abs);
         if (!rc) seis_remove_parts(m->seis_path, rups, n);
         free(rups);
-        if (rc) return -1;
+        if (rc) {
+            CS_TRACE(err);
+            return rc;
+        }
         if (made)
             cs_log(CS_LOG_INFO, "seismograms: %s was made before (sha256 %s)", m->seis_path, sha);
         else
@@ -719,12 +741,11 @@ int extract_study_finish_run(master *m, cs_error *err) {
     sqlite3_stmt *st;
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    if (cs_db_prepare(m->db,
-                      "UPDATE CyberShake_Runs SET Status = 'PP Generated', Status_Time = "
-                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), PP_Host = ?, PP_Time = "
-                      "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE Run_ID = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(m->db,
+                               "UPDATE CyberShake_Runs SET Status = 'PP Generated', Status_Time = "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), PP_Host = ?, PP_Time = "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE Run_ID = ?",
+                               &st, err));
     sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, m->run_id);
     int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : cs_db_fail(m->db, "updating the run", err);

@@ -22,7 +22,7 @@ static int cmp_point(const void *a, const void *b) {
 static int same_double(hid_t f, const char *path, const char *name, const double *want, int n,
                        cs_error *err) {
     double v[9];
-    if (cs_h5_read_attr_double(f, path, name, v, n, err)) return -1;
+    CS_CALL(err, cs_h5_read_attr_double(f, path, name, v, n, err));
     for (int i = 0; i < n; i++)
         if (v[i] != want[i])
             return cs_error_input(err, path, "attribute", name,
@@ -35,18 +35,17 @@ static int same_double(hid_t f, const char *path, const char *name, const double
 static int read_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
     double dt, ts, fmax, h, box[5];
     int nt, grid[3];
-    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_DT, &dt, 1, err) ||
-        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
-        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &ts, 1, err) ||
-        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_FMAX, &fmax, 1, err) ||
-        cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_H, &h, 1, err) ||
-        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
-        return -1;
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_DT, &dt, 1, err));
+    CS_CALL(err, cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err));
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &ts, 1, err));
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_FMAX, &fmax, 1, err));
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_H, &h, 1, err));
+    CS_CALL(err, cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err));
     if (H5Aexists(f, SGT_FILE_ATTR_BOX) <= 0)
         return cs_error_input(err, path, "attribute", SGT_FILE_ATTR_BOX,
                               "missing: the SGT run was not placed geographically (origin_lon, "
                               "origin_lat, rotation), so rupture points cannot be put on its grid");
-    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_BOX, box, 5, err)) return -1;
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_BOX, box, 5, err));
     s->dt = dt;
     s->nt = nt;
     s->time_shift = ts;
@@ -61,15 +60,20 @@ static int read_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
     return 0;
 }
 
+/* The slot of the file's force (0 E, 1 N, 2 Z), or -1 with err set: a slot, not a status (a
+ * status of 1 would read as slot N). */
 static int force_slot(const char *path, hid_t f, cs_error *err) {
     char fc[16];
-    if (cs_h5_read_attr_string(f, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc, sizeof fc, err))
+    if (cs_h5_read_attr_string(f, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc, sizeof fc, err)) {
+        CS_TRACE(err);
         return -1;
+    }
     if (!strcmp(fc, "E")) return 0;
     if (!strcmp(fc, "N")) return 1;
     if (!strcmp(fc, "Z")) return 2;
-    return cs_error_input(err, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc,
-                          "the extractor needs geographic forces E, N and Z (one file each)");
+    cs_error_input(err, path, SGT_FILE_ATTR_FORCE_COMPONENT, fc,
+                   "the extractor needs geographic forces E, N and Z (one file each)");
+    return -1;
 }
 
 /* Opens the files, checks each against the SGT file contract, and puts each in the slot of its
@@ -80,30 +84,30 @@ static int open_files(sgt_set *s, const char *const *paths, int n, cs_error *err
                               "give 2 (forces E and N) or 3 (E, N, Z), not %d", n);
     for (int q = 0; q < n; q++) {
         hid_t f = H5Fopen(paths[q], H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f < 0) {
-            cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
-            return -1;
-        }
+        if (f < 0)
+            return cs_error_input(err, paths[q], NULL, NULL, "cannot be opened as an HDF5 file");
         /* The contract first: a file of another version or convention is refused before any of
          * its numbers is read. */
-        if (sgt_file_check(f, paths[q], err)) {
+        int rc = sgt_file_check(f, paths[q], err);
+        if (rc) {
             H5Fclose(f);
-            return -1;
+            CS_TRACE(err);
+            return rc;
         }
         int slot = force_slot(paths[q], f, err);
         if (slot < 0) {
             H5Fclose(f);
-            return -1;
+            CS_TRACE(err);
+            return err->status; /* force_slot filled err */
         }
         if (s->file[slot] >= 0) {
             H5Fclose(f);
-            cs_error_input(err, paths[q], SGT_FILE_ATTR_FORCE_COMPONENT,
-                           slot == 0   ? "E"
-                           : slot == 1 ? "N"
-                                       : "Z",
-                           "two of the files hold the same force (%s and %s)", paths[q],
-                           s->path[slot]);
-            return -1;
+            return cs_error_input(err, paths[q], SGT_FILE_ATTR_FORCE_COMPONENT,
+                                  slot == 0   ? "E"
+                                  : slot == 1 ? "N"
+                                              : "Z",
+                                  "two of the files hold the same force (%s and %s)", paths[q],
+                                  s->path[slot]);
         }
         s->file[slot] = f;
         s->has_force[slot] = 1;
@@ -124,19 +128,16 @@ static int same_header(sgt_set *s, hid_t f, const char *path, cs_error *err) {
     double want[5] = {s->lon0, s->lat0, s->rotation, s->x0, s->y0};
     double want_h = s->h, want_dt = s->dt, want_ts = s->time_shift;
     int nt, grid[3];
-    if (same_double(f, path, SGT_FILE_ATTR_BOX, want, 5, err) ||
-        same_double(f, path, SGT_FILE_ATTR_H, &want_h, 1, err) ||
-        same_double(f, path, SGT_FILE_ATTR_DT, &want_dt, 1, err) ||
-        same_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &want_ts, 1, err) ||
-        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err) ||
-        cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err))
-        return -1;
-    if (nt != s->nt || memcmp(grid, s->grid, sizeof grid)) {
-        cs_error_input(err, path, "attribute", "nt/grid",
-                       "differs from %s's: the three force files must come from one plan",
-                       s->path[0]);
-        return -1;
-    }
+    CS_CALL(err, same_double(f, path, SGT_FILE_ATTR_BOX, want, 5, err));
+    CS_CALL(err, same_double(f, path, SGT_FILE_ATTR_H, &want_h, 1, err));
+    CS_CALL(err, same_double(f, path, SGT_FILE_ATTR_DT, &want_dt, 1, err));
+    CS_CALL(err, same_double(f, path, SGT_FILE_ATTR_TIME_SHIFT, &want_ts, 1, err));
+    CS_CALL(err, cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_NT, &nt, 1, err));
+    CS_CALL(err, cs_h5_read_attr_int(f, path, SGT_FILE_ATTR_GRID, grid, 3, err));
+    if (nt != s->nt || memcmp(grid, s->grid, sizeof grid))
+        return cs_error_input(err, path, "attribute", "nt/grid",
+                              "differs from %s's: the three force files must come from one plan",
+                              s->path[0]);
     return 0;
 }
 
@@ -146,41 +147,34 @@ static int read_points(sgt_set *s, int q, int first, int **idx_other, float **ma
                        cs_error *err) {
     hid_t f = s->file[q];
     const char *path = s->path[q];
-    if (cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err)) return -1;
-    if (!(s->impulse[q] > 0)) {
-        cs_error_input(err, path, SGT_FILE_ATTR_IMPULSE, NULL, "must be positive");
-        return -1;
-    }
+    CS_CALL(err, cs_h5_read_attr_double(f, path, SGT_FILE_ATTR_IMPULSE, &s->impulse[q], 1, err));
+    if (!(s->impulse[q] > 0))
+        return cs_error_input(err, path, SGT_FILE_ATTR_IMPULSE, NULL, "must be positive");
     hsize_t d[3];
-    if (cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err)) return -1;
+    CS_CALL(err, cs_h5_dims(f, path, SGT_FILE_POINTS_INDEX, 2, d, err));
     if (first) {
         s->npoints = (long)d[0];
         s->index = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
         s->material = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
         *idx_other = malloc(sizeof(int) * 3 * (size_t)(s->npoints ? s->npoints : 1));
         *mat_other = malloc(sizeof(float) * 3 * (size_t)(s->npoints ? s->npoints : 1));
-        if (!s->index || !s->material || !*idx_other || !*mat_other) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
-            return -1;
-        }
+        if (!s->index || !s->material || !*idx_other || !*mat_other)
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points",
+                                s->npoints);
     } else if ((long)d[0] != s->npoints) {
-        cs_error_input(err, path, "dataset", SGT_FILE_POINTS_INDEX,
-                       "has %llu points, %s has %ld: the three force files must share their "
-                       "save points",
-                       (unsigned long long)d[0], s->path[0], s->npoints);
-        return -1;
+        return cs_error_input(err, path, "dataset", SGT_FILE_POINTS_INDEX,
+                              "has %llu points, %s has %ld: the three force files must share "
+                              "their save points",
+                              (unsigned long long)d[0], s->path[0], s->npoints);
     }
     int *idx = first ? s->index : *idx_other;
     float *mat = first ? s->material : *mat_other;
-    if (cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err) ||
-        cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err))
-        return -1;
+    CS_CALL(err, cs_h5_read(f, path, SGT_FILE_POINTS_INDEX, H5T_NATIVE_INT, idx, err));
+    CS_CALL(err, cs_h5_read(f, path, SGT_FILE_POINTS_MATERIAL, H5T_NATIVE_FLOAT, mat, err));
     if (!first && (memcmp(idx, s->index, sizeof(int) * 3 * (size_t)s->npoints) ||
-                   memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints))) {
-        cs_error_input(err, path, "dataset", "points",
-                       "the save points or their material differ from %s's", s->path[0]);
-        return -1;
-    }
+                   memcmp(mat, s->material, sizeof(float) * 3 * (size_t)s->npoints)))
+        return cs_error_input(err, path, "dataset", "points",
+                              "the save points or their material differ from %s's", s->path[0]);
     return 0;
 }
 
@@ -189,24 +183,19 @@ static int open_strain(sgt_set *s, int q, cs_error *err) {
     hid_t f = s->file[q];
     const char *path = s->path[q];
     hsize_t sd[3];
-    if (cs_h5_dims(f, path, SGT_FILE_STRAIN, 3, sd, err)) return -1;
-    if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt) {
-        cs_error_input(err, path, "dataset", "strain",
-                       "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
-                       (unsigned long long)sd[0], (unsigned long long)sd[1],
-                       (unsigned long long)sd[2], s->npoints, s->nt);
-        return -1;
-    }
+    CS_CALL(err, cs_h5_dims(f, path, SGT_FILE_STRAIN, 3, sd, err));
+    if ((long)sd[0] != s->npoints || sd[1] != 6 || (int)sd[2] != s->nt)
+        return cs_error_input(err, path, "dataset", "strain",
+                              "has shape %llu x %llu x %llu, expected %ld x 6 x %d",
+                              (unsigned long long)sd[0], (unsigned long long)sd[1],
+                              (unsigned long long)sd[2], s->npoints, s->nt);
     /* a chunk cache that holds a few chunks of 64 points, so reading a rupture's points
      * one row at a time decompresses nothing twice */
     hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
     H5Pset_chunk_cache(dapl, 521, (size_t)4 * 64 * 6 * (size_t)s->nt * 4, 1.0);
     s->strain[q] = H5Dopen2(f, SGT_FILE_STRAIN, dapl);
     H5Pclose(dapl);
-    if (s->strain[q] < 0) {
-        cs_error_input(err, path, "dataset", "strain", "cannot be opened");
-        return -1;
-    }
+    if (s->strain[q] < 0) return cs_error_input(err, path, "dataset", "strain", "cannot be opened");
     return 0;
 }
 
@@ -214,10 +203,8 @@ static int open_strain(sgt_set *s, int q, cs_error *err) {
 static int index_points(sgt_set *s, cs_error *err) {
     s->keys = malloc(sizeof(int64_t) * (size_t)(s->npoints ? s->npoints : 1));
     s->order = malloc(sizeof(long) * (size_t)(s->npoints ? s->npoints : 1));
-    if (!s->keys || !s->order) {
-        cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
-        return -1;
-    }
+    if (!s->keys || !s->order)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld save points", s->npoints);
     for (long p = 0; p < s->npoints; p++) {
         s->keys[p] = node_key(s, s->index[3 * p], s->index[3 * p + 1], s->index[3 * p + 2]);
         s->order[p] = p;
@@ -229,12 +216,12 @@ static int index_points(sgt_set *s, cs_error *err) {
 
 /* The geographic frame and the site (the source node of the SGT runs). */
 static int locate_site(sgt_set *s, cs_error *err) {
-    if (cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err)) return -1;
+    CS_CALL(err, cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err));
     int src[3];
-    if (cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err) ||
-        cs_geo_to_geographic(s->frame, s->x0 + src[0] * s->h, s->y0 + src[1] * s->h, &s->site_lon,
-                             &s->site_lat, err))
-        return -1;
+    CS_CALL(err,
+            cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err));
+    CS_CALL(err, cs_geo_to_geographic(s->frame, s->x0 + src[0] * s->h, s->y0 + src[1] * s->h,
+                                      &s->site_lon, &s->site_lat, err));
     return 0;
 }
 
@@ -245,25 +232,26 @@ int sgt_set_open(sgt_set *s, const char *const *paths, int n, cs_error *err) {
     cs_h5_quiet();
     float *mat_other = NULL;
     int *idx_other = NULL;
-    int rc = open_files(s, paths, n, err);
+    int rc;
+    CS_CALL_GOTO(rc, err, open_files(s, paths, n, err), done);
     /* E first: the other files are compared with it */
-    for (int q = 0, first = 1; q < 3 && !rc; q++) {
+    for (int q = 0, first = 1; q < 3; q++) {
         if (!s->has_force[q]) continue;
-        rc = first ? read_header(s, s->file[q], s->path[q], err)
-                   : same_header(s, s->file[q], s->path[q], err);
-        if (!rc) rc = read_points(s, q, first, &idx_other, &mat_other, err);
-        if (!rc) rc = open_strain(s, q, err);
+        CS_CALL_GOTO(rc, err,
+                     first ? read_header(s, s->file[q], s->path[q], err)
+                           : same_header(s, s->file[q], s->path[q], err),
+                     done);
+        CS_CALL_GOTO(rc, err, read_points(s, q, first, &idx_other, &mat_other, err), done);
+        CS_CALL_GOTO(rc, err, open_strain(s, q, err), done);
         first = 0;
     }
+    CS_CALL_GOTO(rc, err, index_points(s, err), done);
+    CS_CALL_GOTO(rc, err, locate_site(s, err), done);
+done:
     free(idx_other);
     free(mat_other);
-    if (!rc) rc = index_points(s, err);
-    if (!rc) rc = locate_site(s, err);
-    if (rc) {
-        sgt_set_close(s);
-        return -1;
-    }
-    return 0;
+    if (rc) sgt_set_close(s);
+    return rc;
 }
 
 int sgt_set_open_list(sgt_set *s, const char paths[3][4096], cs_error *err) {
@@ -292,6 +280,7 @@ void sgt_set_close(sgt_set *s) {
     s->frame = NULL;
 }
 
+/* -1 is "no save point there", not a failure. */
 long sgt_set_find(const sgt_set *s, int i, int j, int k) {
     if (i < 0 || j < 0 || k < 0 || i >= s->grid[0] || j >= s->grid[1] || k >= s->grid[2]) return -1;
     int64_t key = node_key(s, i, j, k);
@@ -311,7 +300,7 @@ long sgt_set_find(const sgt_set *s, int i, int j, int k) {
 int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
                    cs_error *err) {
     double x, y;
-    if (cs_geo_to_local(s->frame, lon, lat, &x, &y, err)) return -1;
+    CS_CALL(err, cs_geo_to_local(s->frame, lon, lat, &x, &y, err));
     int i = (int)lround((x - s->x0) / s->h), j = (int)lround((y - s->y0) / s->h);
     int k = (int)lround(depth_km * 1e3 / s->h);
     *point = sgt_set_find(s, i, j, k);

@@ -35,7 +35,8 @@ static int keep_comment(srf_cursor *c, const char *start, size_t n, cs_error *er
     return 0;
 }
 
-/* 1 with the next token in c->tok, 0 at the end of the file, <0 on error. */
+/* 1 with the next token in c->tok, 0 at the end of the file, -1 on error (err set): a count,
+ * not a status (a status of 1 would read as a token). */
 static int next_token(srf_cursor *c, cs_error *err) {
     int at_line_start = c->p == c->text || c->p[-1] == '\n';
     for (;;) {
@@ -53,7 +54,10 @@ static int next_token(srf_cursor *c, cs_error *err) {
             size_t n = (size_t)(c->p - start);
             while (n > 0 && (start[n - 1] == '\r' || start[n - 1] == ' '))
                 n--;
-            if (keep_comment(c, start, n, err)) return -1;
+            if (keep_comment(c, start, n, err)) {
+                CS_TRACE(err);
+                return -1;
+            }
             continue;
         }
         break;
@@ -67,8 +71,9 @@ static int next_token(srf_cursor *c, cs_error *err) {
     if (n >= sizeof c->tok) {
         char place[4200];
         snprintf(place, sizeof place, "%s:%d", c->path, c->line);
-        return cs_error_input(err, place, NULL, "(long token)",
-                              "a token of %zu characters is not an SRF field", n);
+        cs_error_input(err, place, NULL, "(long token)",
+                       "a token of %zu characters is not an SRF field", n);
+        return -1;
     }
     memcpy(c->tok, start, n);
     c->tok[n] = 0;
@@ -82,7 +87,10 @@ static const char *here(srf_cursor *c) {
 
 static int expect_number(srf_cursor *c, const char *field, double *v, cs_error *err) {
     int r = next_token(c, err);
-    if (r < 0) return -1;
+    if (r < 0) {
+        CS_TRACE(err);
+        return err->status; /* next_token filled err */
+    }
     if (r == 0) {
         c->tok_line = c->line;
         return cs_error_input(err, here(c), field, "(end of file)",
@@ -95,7 +103,7 @@ static int expect_number(srf_cursor *c, const char *field, double *v, cs_error *
 
 static int expect_count(srf_cursor *c, const char *field, long max, long *v, cs_error *err) {
     double d;
-    if (expect_number(c, field, &d, err)) return -1;
+    CS_CALL(err, expect_number(c, field, &d, err));
     if (d != floor(d) || d < 0 || d > (double)max)
         return cs_error_input(err, here(c), field, c->tok, "must be a whole number in [0, %ld]",
                               max);
@@ -110,10 +118,10 @@ static int read_plane(srf_cursor *c, srf_plane *pl, cs_error *err) {
     for (int i = 0; i < 11; i++) {
         if (i == 2 || i == 3) {
             long n;
-            if (expect_count(c, names[i], 1000000, &n, err)) return -1;
+            CS_CALL(err, expect_count(c, names[i], 1000000, &n, err));
             v[i] = (double)n;
-        } else if (expect_number(c, names[i], &v[i], err)) {
-            return -1;
+        } else {
+            CS_CALL(err, expect_number(c, names[i], &v[i], err));
         }
     }
     *pl = (srf_plane){v[0], v[1], (int)v[2], (int)v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
@@ -144,9 +152,8 @@ static int grow(void **p, long *cap, long need, size_t each, cs_error *err) {
 }
 
 static int read_point(srf_cursor *c, int version, srf_growth *g, long *cap_offsets, cs_error *err) {
-    if (grow((void **)&g->points, &g->cap_points, g->npoints + 1, sizeof *g->points, err) ||
-        grow((void **)&g->offsets, cap_offsets, g->npoints + 1, sizeof *g->offsets, err))
-        return -1;
+    CS_CALL(err, grow((void **)&g->points, &g->cap_points, g->npoints + 1, sizeof *g->points, err));
+    CS_CALL(err, grow((void **)&g->offsets, cap_offsets, g->npoints + 1, sizeof *g->offsets, err));
     srf_point *p = &g->points[g->npoints];
     memset(p, 0, sizeof *p);
     double *head[] = {&p->lon,  &p->lat,   &p->dep, &p->stk, &p->dip,
@@ -155,27 +162,26 @@ static int read_point(srf_cursor *c, int version, srf_growth *g, long *cap_offse
                                   "AREA", "TINIT", "DT",  "VS",  "DEN"};
     int nhead = version == 2 ? 10 : 8;
     for (int i = 0; i < nhead; i++)
-        if (expect_number(c, names[i], head[i], err)) return -1;
+        CS_CALL(err, expect_number(c, names[i], head[i], err));
     if (version == 1) p->vs = p->den = NAN;
     if (p->area <= 0) return cs_error_input(err, here(c), "AREA", "", "must be > 0 (cm^2)");
-    if (expect_number(c, "RAKE", &p->rake, err)) return -1;
+    CS_CALL(err, expect_number(c, "RAKE", &p->rake, err));
     for (int k = 0; k < 3; k++) {
         static const char *slip_names[] = {"SLIP1", "SLIP2", "SLIP3"};
         static const char *nt_names[] = {"NT1", "NT2", "NT3"};
         long nt = 0; /* set by expect_count; gcc 13 cannot tell on every path */
-        if (expect_number(c, slip_names[k], &p->slip[k], err) ||
-            expect_count(c, nt_names[k], 100000000, &nt, err))
-            return -1;
+        CS_CALL(err, expect_number(c, slip_names[k], &p->slip[k], err));
+        CS_CALL(err, expect_count(c, nt_names[k], 100000000, &nt, err));
         p->nt[k] = (int)nt;
     }
     long total = (long)p->nt[0] + p->nt[1] + p->nt[2];
     if (total > 0 && !(p->dt > 0))
         return cs_error_input(err, here(c), "DT", "", "must be > 0 when the point has samples");
     g->offsets[g->npoints] = g->nsamples;
-    if (grow((void **)&g->samples, &g->cap_samples, g->nsamples + total, sizeof *g->samples, err))
-        return -1;
+    CS_CALL(err, grow((void **)&g->samples, &g->cap_samples, g->nsamples + total,
+                      sizeof *g->samples, err));
     for (long i = 0; i < total; i++)
-        if (expect_number(c, "slip-rate sample", &g->samples[g->nsamples + i], err)) return -1;
+        CS_CALL(err, expect_number(c, "slip-rate sample", &g->samples[g->nsamples + i], err));
     g->nsamples += total;
     g->npoints++;
     return 0;
@@ -217,15 +223,16 @@ static int read_text(const char *path, char **text, cs_error *err) {
 int srf_read(const char *path, srf_file *s, cs_error *err) {
     memset(s, 0, sizeof *s);
     srf_cursor c = {.path = path, .line = 1, .s = s};
-    if (read_text(path, &c.text, err)) return -1;
+    CS_CALL(err, read_text(path, &c.text, err));
     c.p = c.text;
     srf_growth g = {0};
     long cap_offsets = 0;
-    int rc = -1;
+    int rc = 0;
 
     int r = next_token(&c, err);
-    if (r <= 0) {
-        if (r == 0) cs_error_input(err, path, NULL, "(empty)", "an SRF starts with its version");
+    if (r < 0) goto token_failed;
+    if (r == 0) {
+        rc = cs_error_input(err, path, NULL, "(empty)", "an SRF starts with its version");
         goto out;
     }
     if (strcmp(c.tok, "1.0") == 0)
@@ -233,54 +240,55 @@ int srf_read(const char *path, srf_file *s, cs_error *err) {
     else if (strcmp(c.tok, "2.0") == 0)
         s->version = 2;
     else {
-        cs_error_input(err, here(&c), "VERSION", c.tok, "must be 1.0 or 2.0");
+        rc = cs_error_input(err, here(&c), "VERSION", c.tok, "must be 1.0 or 2.0");
         goto out;
     }
-    if ((r = next_token(&c, err)) < 0) goto out;
+    if ((r = next_token(&c, err)) < 0) goto token_failed;
     if (r == 1 && strcmp(c.tok, "PLANE") == 0) {
         long np;
-        if (expect_count(&c, "PLANE", 10000, &np, err)) goto out;
+        CS_CALL_GOTO(rc, err, expect_count(&c, "PLANE", 10000, &np, err), out);
         if (np < 1) {
-            cs_error_input(err, here(&c), "PLANE", c.tok, "must be at least 1");
+            rc = cs_error_input(err, here(&c), "PLANE", c.tok, "must be at least 1");
             goto out;
         }
         s->nplanes = (int)np;
         s->planes = calloc((size_t)np, sizeof *s->planes);
         if (!s->planes) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
             goto out;
         }
         for (int i = 0; i < s->nplanes; i++)
-            if (read_plane(&c, &s->planes[i], err)) goto out;
-        if ((r = next_token(&c, err)) < 0) goto out;
+            CS_CALL_GOTO(rc, err, read_plane(&c, &s->planes[i], err), out);
+        if ((r = next_token(&c, err)) < 0) goto token_failed;
     }
     /* One POINTS block per plane (a file without PLANE has one block). */
     int nblocks = s->nplanes ? s->nplanes : 1;
     s->block_start = calloc((size_t)nblocks, sizeof *s->block_start);
     s->block_count = calloc((size_t)nblocks, sizeof *s->block_count);
     if (!s->block_start || !s->block_count) {
-        cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
         goto out;
     }
     for (int b = 0; b < nblocks; b++) {
-        if (b > 0 && (r = next_token(&c, err)) < 0) goto out;
+        if (b > 0 && (r = next_token(&c, err)) < 0) goto token_failed;
         if (r == 0 || strcmp(c.tok, "POINTS") != 0) {
             if (r == 0) c.tok_line = c.line;
-            cs_error_input(err, here(&c), NULL, r ? c.tok : "(end of file)",
-                           "expected POINTS for block %d of %d (one per PLANE)", b + 1, nblocks);
+            rc = cs_error_input(err, here(&c), NULL, r ? c.tok : "(end of file)",
+                                "expected POINTS for block %d of %d (one per PLANE)", b + 1,
+                                nblocks);
             goto out;
         }
         long n;
-        if (expect_count(&c, "POINTS", 100000000, &n, err)) goto out;
+        CS_CALL_GOTO(rc, err, expect_count(&c, "POINTS", 100000000, &n, err), out);
         s->block_start[b] = g.npoints;
         s->block_count[b] = n;
         for (long i = 0; i < n; i++)
-            if (read_point(&c, s->version, &g, &cap_offsets, err)) goto out;
+            CS_CALL_GOTO(rc, err, read_point(&c, s->version, &g, &cap_offsets, err), out);
     }
-    if ((r = next_token(&c, err)) != 0) {
-        if (r > 0)
-            cs_error_input(err, here(&c), NULL, c.tok,
-                           "data after the last POINTS block (does a POINTS count fall short?)");
+    if ((r = next_token(&c, err)) < 0) goto token_failed;
+    if (r > 0) {
+        rc = cs_error_input(err, here(&c), NULL, c.tok,
+                            "data after the last POINTS block (does a POINTS count fall short?)");
         goto out;
     }
     s->points = g.points;
@@ -296,7 +304,11 @@ int srf_read(const char *path, srf_file *s, cs_error *err) {
             base += s->points[i].nt[k];
         }
     }
-    rc = 0;
+    goto out;
+token_failed:
+    /* next_token returns -1, not a status, and has filled err */
+    rc = err->status;
+    CS_TRACE(err);
 out:
     free(c.text);
     free(g.points);
@@ -358,7 +370,7 @@ static void put_numbers(FILE *f, const double *v, int n) {
 
 int srf_write(const char *path, const srf_file *s, char sha[65], cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     FILE *f = a.f;
     fprintf(f, "%s\n", s->version == 2 ? "2.0" : "1.0");
     for (int i = 0; i < s->ncomments; i++)

@@ -79,21 +79,21 @@ int hazard_run_find(cs_db *db, const char *run_or_site, hazard_run *r, cs_error 
     long id;
     int by_id = cs_parse_long(run_or_site, &id) == 0;
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      by_id ? "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
-                              "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
-                              "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
-                              "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
-                              "e.ERF_ID = u.ERF_ID WHERE u.Run_ID = ?"
-                            : "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
-                              "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
-                              "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
-                              "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
-                              "e.ERF_ID = u.ERF_ID WHERE s.CS_Short_Name = ? AND u.Status IN ('PP "
-                              "Generated', 'Curves Generated', 'Verified') ORDER BY u.Run_ID DESC "
-                              "LIMIT 1",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     by_id ? "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
+                             "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
+                             "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
+                             "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
+                             "e.ERF_ID = u.ERF_ID WHERE u.Run_ID = ?"
+                           : "SELECT u.Run_ID, u.Site_ID, u.ERF_ID, u.Rup_Var_Scenario_ID, "
+                             "s.CS_Short_Name, s.CS_Site_Lon, s.CS_Site_Lat, e.Time_Span_Years, "
+                             "coalesce(u.Max_Frequency, 0) FROM CyberShake_Runs u JOIN "
+                             "CyberShake_Sites s ON s.CS_Site_ID = u.Site_ID JOIN ERF_IDs e ON "
+                             "e.ERF_ID = u.ERF_ID WHERE s.CS_Short_Name = ? AND u.Status IN ('PP "
+                             "Generated', 'Curves Generated', 'Verified') ORDER BY u.Run_ID DESC "
+                             "LIMIT 1",
+                     &st, err));
     if (by_id)
         sqlite3_bind_int64(st, 1, id);
     else
@@ -135,12 +135,12 @@ int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long lon
     /* never a value from outside the run's band, even one an older extraction stored */
     CS_CALL(err, hazard_im_band(r, im, err));
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "
-                      "AND IM_Type_Component = ? AND ((? = 0 AND IM_Type_Value IS NULL) OR "
-                      "abs(IM_Type_Value - ?) < 1e-9)",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     "SELECT IM_Type_ID, IM_Type_Units FROM IM_Types WHERE IM_Type_Measure = ? "
+                     "AND IM_Type_Component = ? AND ((? = 0 AND IM_Type_Value IS NULL) OR "
+                     "abs(IM_Type_Value - ?) < 1e-9)",
+                     &st, err));
     sqlite3_bind_text(st, 1, im->measure, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, im->component, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 3, im->period);
@@ -156,10 +156,11 @@ int hazard_im_type(cs_db *db, const hazard_run *r, const hazard_im *im, long lon
     if (rc != SQLITE_ROW)
         return cs_error_input(err, "--im", NULL, name, "no such intensity measure in the study");
     /* the run must have values of it */
-    if (cs_db_prepare(
-            db, "SELECT EXISTS (SELECT 1 FROM PeakAmplitudes WHERE Run_ID = ? AND IM_Type_ID = ?)",
-            &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(
+                db,
+                "SELECT EXISTS (SELECT 1 FROM PeakAmplitudes WHERE Run_ID = ? AND IM_Type_ID = ?)",
+                &st, err));
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_int64(st, 2, *type_id);
     long long n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
@@ -208,33 +209,36 @@ static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long 
 /* Builds the run's per-rupture arrays of an IM type from PeakAmplitudes, when missing. */
 static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_error *err) {
     long long have = 0;
-    if (cs_db_cache_count(db, r->run_id, type_id, &have, err)) return -1;
+    CS_CALL(err, cs_db_cache_count(db, r->run_id, type_id, &have, err));
     if (have > 0) return 0;
     sqlite3_stmt *sel = NULL, *pts = NULL, *ins = NULL;
     double *vals = NULL;
     long cap = 0, nv = 0;
-    if (cs_db_begin(db, err)) return -1;
-    int rc = cs_db_prepare(db,
-                           "SELECT p.Source_ID, p.Rupture_ID, r.Prob, r.Magnitude, p.IM_Value FROM "
-                           "PeakAmplitudes p JOIN Ruptures r ON r.ERF_ID = ? AND r.Source_ID = "
-                           "p.Source_ID AND r.Rupture_ID = p.Rupture_ID WHERE p.Run_ID = ? AND "
-                           "p.IM_Type_ID = ? ORDER BY p.Source_ID, p.Rupture_ID",
-                           &sel, err);
-    if (!rc)
-        rc = cs_db_prepare(db,
-                           "SELECT Lat, Lon, Depth FROM Points WHERE ERF_ID = ? AND Source_ID = ? "
-                           "AND Rupture_ID = ?",
-                           &pts, err);
-    if (!rc) rc = cs_db_prepare(db, CS_DB_CACHE_INSERT, &ins, err);
-    if (!rc) {
-        sqlite3_bind_int64(sel, 1, r->erf_id);
-        sqlite3_bind_int64(sel, 2, r->run_id);
-        sqlite3_bind_int64(sel, 3, type_id);
-    }
+    CS_CALL(err, cs_db_begin(db, err));
+    int rc;
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "SELECT p.Source_ID, p.Rupture_ID, r.Prob, r.Magnitude, p.IM_Value "
+                               "FROM PeakAmplitudes p JOIN Ruptures r ON r.ERF_ID = ? AND "
+                               "r.Source_ID = p.Source_ID AND r.Rupture_ID = p.Rupture_ID WHERE "
+                               "p.Run_ID = ? AND p.IM_Type_ID = ? ORDER BY p.Source_ID, "
+                               "p.Rupture_ID",
+                               &sel, err),
+                 cleanup);
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "SELECT Lat, Lon, Depth FROM Points WHERE ERF_ID = ? AND "
+                               "Source_ID = ? AND Rupture_ID = ?",
+                               &pts, err),
+                 cleanup);
+    CS_CALL_GOTO(rc, err, cs_db_prepare(db, CS_DB_CACHE_INSERT, &ins, err), cleanup);
+    sqlite3_bind_int64(sel, 1, r->erf_id);
+    sqlite3_bind_int64(sel, 2, r->run_id);
+    sqlite3_bind_int64(sel, 3, type_id);
     long long cur_s = -1, cur_r = -1;
     double prob = 0, mag = 0;
     int step = SQLITE_DONE;
-    for (int done = rc != 0; !done;) {
+    for (;;) {
         step = sqlite3_step(sel);
         int row = step == SQLITE_ROW;
         long long s = row ? sqlite3_column_int64(sel, 0) : -2,
@@ -279,13 +283,14 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
     }
     if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
         rc = cs_db_fail(db, "reading the amplitudes", err);
+cleanup:
     free(vals);
     sqlite3_finalize(sel);
     sqlite3_finalize(pts);
     sqlite3_finalize(ins);
     if (rc) {
         cs_db_rollback(db);
-        return -1;
+        return rc;
     }
     rc = cs_db_commit(db, err);
     cs_fault_point("hazard-curve-stored");
@@ -294,9 +299,9 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
 
 int hazard_load(cs_db *db, const hazard_run *r, long long type_id, hazard_set *set, cs_error *err) {
     memset(set, 0, sizeof *set);
-    if (materialise(db, r, type_id, err)) return -1;
+    CS_CALL(err, materialise(db, r, type_id, err));
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, CS_DB_CACHE_SELECT, &st, err)) return -1;
+    CS_CALL(err, cs_db_prepare(db, CS_DB_CACHE_SELECT, &st, err));
     sqlite3_bind_int64(st, 1, r->run_id);
     sqlite3_bind_int64(st, 2, type_id);
     long cap = 0;
@@ -358,11 +363,10 @@ static void bind_id(sqlite3_stmt *st, int i, long long id) {
 static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long long *id,
                         cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT Hazard_Dataset_ID FROM Hazard_Datasets WHERE ERF_ID = ? AND "
-                      "Rup_Var_Scenario_ID IS ? AND Time_Span_Years = ? AND Inputs = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "SELECT Hazard_Dataset_ID FROM Hazard_Datasets WHERE ERF_ID = ? AND "
+                               "Rup_Var_Scenario_ID IS ? AND Time_Span_Years = ? AND Inputs = ?",
+                               &st, err));
     sqlite3_bind_int64(st, 1, r->erf_id);
     bind_id(st, 2, r->scen_id);
     sqlite3_bind_double(st, 3, r->time_span);
@@ -371,12 +375,12 @@ static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long
     if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     if (rc == SQLITE_ROW) return 0;
-    if (cs_db_prepare(db,
-                      "INSERT INTO Hazard_Datasets (ERF_ID, Rup_Var_Scenario_ID, Prob_Model, "
-                      "Time_Span_Years, Max_Frequency, Inputs, Created_At) VALUES (?, ?, "
-                      "'Poisson', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "INSERT INTO Hazard_Datasets (ERF_ID, Rup_Var_Scenario_ID, Prob_Model, "
+                          "Time_Span_Years, Max_Frequency, Inputs, Created_At) VALUES (?, ?, "
+                          "'Poisson', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                          &st, err));
     sqlite3_bind_int64(st, 1, r->erf_id);
     bind_id(st, 2, r->scen_id);
     sqlite3_bind_double(st, 3, r->time_span);
@@ -391,7 +395,7 @@ static int find_dataset(cs_db *db, const hazard_run *r, const char *inputs, long
 
 int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double *levels,
                  const double *poe, int n, const char *inputs, long long *curve_id, cs_error *err) {
-    if (cs_db_begin(db, err)) return -1;
+    CS_CALL(err, cs_db_begin(db, err));
     long long ds = 0;
     sqlite3_stmt *st = NULL;
     int rc = find_dataset(db, r, inputs, &ds, err);
@@ -453,7 +457,7 @@ int hazard_store(cs_db *db, const hazard_run *r, long long type_id, const double
     sqlite3_finalize(st);
     if (rc) {
         cs_db_rollback(db);
-        return -1;
+        return rc;
     }
     return cs_db_commit(db, err);
 }
@@ -462,7 +466,7 @@ int hazard_rupture_scenario(cs_db *db, const hazard_run *r, long long source, lo
                             gmpe_scenario *s, cs_error *err) {
     erf_rupture rup;
     memset(&rup, 0, sizeof rup);
-    if (erf_db_load_rupture(db, r->erf_id, source, rupture, &rup, err)) return -1;
+    CS_CALL(err, erf_db_load_rupture(db, r->erf_id, source, rupture, &rup, err));
     erf_distances d;
     int rc =
         erf_distances_at(rup.lat, rup.lon, rup.dep, rup.nrows, rup.ncols, r->lon, r->lat, &d, err);

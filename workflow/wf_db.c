@@ -20,6 +20,7 @@ static void col_copy(char *dst, size_t size, sqlite3_stmt *st, int i) {
     cs_copy(dst, size, t ? (const char *)t : "");
 }
 
+/* 1 found, 0 none, -1 failed (err set): a count, not a status. */
 static int read_run(cs_db *db, const char *where, sqlite3_int64 a, const char *b, wf_run_row *r,
                     cs_error *err) {
     char sql[512];
@@ -28,7 +29,10 @@ static int read_run(cs_db *db, const char *where, sqlite3_int64 a, const char *b
              "WHERE %s ORDER BY Run_ID DESC LIMIT 1",
              where);
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, sql, &st, err)) return -1;
+    if (cs_db_prepare(db, sql, &st, err)) {
+        CS_TRACE(err);
+        return -1;
+    }
     sqlite3_bind_int64(st, 1, a);
     if (b) sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st), found = 0;
@@ -51,13 +55,19 @@ static int read_run(cs_db *db, const char *where, sqlite3_int64 a, const char *b
 int wf_db_find_run(cs_db *db, const char *site, const wf_config *c, wf_run_row *run,
                    cs_error *err) {
     cs_site s;
-    if (cs_sites_find(db, site, &s, err)) return -1;
+    if (cs_sites_find(db, site, &s, err)) {
+        CS_TRACE(err);
+        return -1; /* 1 is "found" here (wf_db.h), so a failure is -1 with err set */
+    }
     return read_run(db, "Site_ID = ? AND Config_SHA256 = ?", s.id, c->sha256, run, err);
 }
 
 int wf_db_get_run(cs_db *db, long long run_id, wf_run_row *run, cs_error *err) {
     int f = read_run(db, "Run_ID = ?", run_id, NULL, run, err);
-    if (f < 0) return -1;
+    if (f < 0) {
+        CS_TRACE(err);
+        return err->status; /* read_run filled err */
+    }
     if (f == 0)
         return cs_error_input(err, cs_db_path(db), "Workflow_Runs", NULL,
                               "has no run %lld ('cybershake status' lists them)", run_id);
@@ -70,9 +80,8 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
     cs_site s;
     long long erf_id;
     double span;
-    if (cs_sites_find(db, site, &s, err) ||
-        erf_db_find(db, wf_cfg_str(c, "erf"), &erf_id, &span, err))
-        return -1;
+    CS_CALL(err, cs_sites_find(db, site, &s, err));
+    CS_CALL(err, erf_db_find(db, wf_cfg_str(c, "erf"), &erf_id, &span, err));
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
@@ -81,9 +90,11 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
     fclose(m);
     /* The lookup and the insert in one write transaction: two drivers started at once for a
      * site's first run find or make one run between them, not one each. */
-    if (cs_db_begin(db, err)) {
+    int rc = cs_db_begin(db, err);
+    if (rc) {
         free(text);
-        return -1;
+        CS_TRACE(err);
+        return rc;
     }
     int f = new_run ? 0 : wf_db_find_run(db, site, c, run, err);
     cs_fault_point("run-looked-up");
@@ -91,16 +102,17 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
         free(text);
         if (f < 0) {
             cs_db_rollback(db);
-            return -1;
+            CS_TRACE(err);
+            return err->status; /* wf_db_find_run filled err */
         }
         return cs_db_commit(db, err);
     }
     sqlite3_stmt *st = NULL;
-    int rc = cs_db_prepare(db,
-                           "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Status, Status_Time, "
-                           "Max_Frequency, Comment, Last_User) VALUES (?, ?, 'Initial', " NOW
-                           ", ?, 'cybershake run', ?)",
-                           &st, err);
+    rc = cs_db_prepare(db,
+                       "INSERT INTO CyberShake_Runs (Site_ID, ERF_ID, Status, Status_Time, "
+                       "Max_Frequency, Comment, Last_User) VALUES (?, ?, 'Initial', " NOW
+                       ", ?, 'cybershake run', ?)",
+                       &st, err);
     if (!rc) {
         const char *user = getenv("USER");
         sqlite3_bind_int64(st, 1, s.id);
@@ -133,7 +145,7 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
     free(text);
     if (rc) {
         cs_db_rollback(db);
-        return -1;
+        return rc;
     }
     return cs_db_commit(db, err);
 }
@@ -141,7 +153,7 @@ int wf_db_open_run(cs_db *db, const char *site, const wf_config *c, const char *
 static int exec_bound(cs_db *db, const char *sql, long long run_id, const char *a, const char *b,
                       const char *c, const char *what, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db, sql, &st, err)) return -1;
+    CS_CALL(err, cs_db_prepare(db, sql, &st, err));
     sqlite3_bind_int64(st, 1, run_id);
     const char *v[3] = {a, b, c};
     for (int i = 0; i < 3; i++)
@@ -169,11 +181,11 @@ int wf_db_set_run_state(cs_db *db, long long run_id, const char *state, const ch
 
 int wf_db_add_steps(cs_db *db, long long run_id, const wf_plan *p, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT INTO Workflow_Steps (Run_ID, Step_Name, Position) VALUES (?, ?, ?) "
-                      "ON CONFLICT (Run_ID, Step_Name) DO UPDATE SET Position = excluded.Position",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     "INSERT INTO Workflow_Steps (Run_ID, Step_Name, Position) VALUES (?, ?, ?) "
+                     "ON CONFLICT (Run_ID, Step_Name) DO UPDATE SET Position = excluded.Position",
+                     &st, err));
     int rc = 0;
     for (int i = 0; i < p->n && !rc; i++) {
         sqlite3_reset(st);
@@ -189,12 +201,12 @@ int wf_db_add_steps(cs_db *db, long long run_id, const wf_plan *p, cs_error *err
 int wf_db_get_step(cs_db *db, long long run_id, const char *step, wf_step_row *row, cs_error *err) {
     memset(row, 0, sizeof *row);
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT State, Attempts, coalesce(Job_ID, ''), coalesce(Host, ''), "
-                      "coalesce(Error, ''), coalesce(Log_File, '') FROM Workflow_Steps WHERE "
-                      "Run_ID = ? AND Step_Name = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "SELECT State, Attempts, coalesce(Job_ID, ''), coalesce(Host, ''), "
+                          "coalesce(Error, ''), coalesce(Log_File, '') FROM Workflow_Steps WHERE "
+                          "Run_ID = ? AND Step_Name = ?",
+                          &st, err));
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, step, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
@@ -217,12 +229,12 @@ int wf_db_step_started(cs_db *db, long long run_id, const char *step, const char
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "UPDATE Workflow_Steps SET State = 'running', Attempts = Attempts + 1, "
-                      "Host = ?, Command = ?, Job_ID = ?, Log_File = ?, Started_At = " NOW
-                      ", Finished_At = NULL, Error = NULL WHERE Run_ID = ? AND Step_Name = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err,
+            cs_db_prepare(db,
+                          "UPDATE Workflow_Steps SET State = 'running', Attempts = Attempts + 1, "
+                          "Host = ?, Command = ?, Job_ID = ?, Log_File = ?, Started_At = " NOW
+                          ", Finished_At = NULL, Error = NULL WHERE Run_ID = ? AND Step_Name = ?",
+                          &st, err));
     sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, command, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, job, -1, SQLITE_TRANSIENT);
@@ -254,12 +266,12 @@ int wf_db_step_state(cs_db *db, long long run_id, const char *step, const char *
 static int link_file(cs_db *db, long long run_id, const char *step, const char *path,
                      const char *role, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT OR IGNORE INTO Step_Files (Step_ID, File_ID, Role) SELECT s.Step_ID, "
-                      "f.File_ID, ? FROM Workflow_Steps s, Files f WHERE s.Run_ID = ? AND "
-                      "s.Step_Name = ? AND f.Path = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(
+                     db,
+                     "INSERT OR IGNORE INTO Step_Files (Step_ID, File_ID, Role) SELECT s.Step_ID, "
+                     "f.File_ID, ? FROM Workflow_Steps s, Files f WHERE s.Run_ID = ? AND "
+                     "s.Step_Name = ? AND f.Path = ?",
+                     &st, err));
     sqlite3_bind_text(st, 1, role, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, run_id);
     sqlite3_bind_text(st, 3, step, -1, SQLITE_TRANSIENT);
@@ -275,38 +287,42 @@ int wf_db_step_done(cs_db *db, long long run_id, const wf_plan *p, int step, cs_
     if (!sha) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     int rc = 0;
     /* Checksums first, outside the write lock: an SGT file takes seconds to read. */
-    for (int i = 0; i < s->nout && !rc; i++) {
-        if (access(s->out[i], R_OK))
+    for (int i = 0; i < s->nout; i++) {
+        if (access(s->out[i], R_OK)) {
             rc = cs_error_input(err, s->out[i], NULL, NULL,
                                 "step %s finished without writing this file", s->name);
-        else
-            rc = cs_sha256_file(s->out[i], sha[i], err);
+            goto out;
+        }
+        CS_CALL_GOTO(rc, err, cs_sha256_file(s->out[i], sha[i], err), out);
     }
-    if (!rc) rc = cs_db_begin(db, err);
-    if (rc) {
-        free(sha);
-        return -1;
+    CS_CALL_GOTO(rc, err, cs_db_begin(db, err), out);
+    CS_CALL_GOTO(rc, err,
+                 exec_bound(db,
+                            "DELETE FROM Step_Files WHERE Step_ID = (SELECT Step_ID FROM "
+                            "Workflow_Steps WHERE Run_ID = ?1 AND Step_Name = ?2)",
+                            run_id, s->name, NULL, NULL, "clearing a step's files", err),
+                 rollback);
+    for (int i = 0; i < s->nout; i++) {
+        CS_CALL_GOTO(rc, err,
+                     cs_db_record_file(db, s->out[i], sha[i], cs_file_size(s->out[i]),
+                                       s->out_kind[i], run_id, err),
+                     rollback);
+        CS_CALL_GOTO(rc, err, link_file(db, run_id, s->name, s->out[i], "output", err), rollback);
     }
-    rc = exec_bound(db,
-                    "DELETE FROM Step_Files WHERE Step_ID = (SELECT Step_ID FROM "
-                    "Workflow_Steps WHERE Run_ID = ?1 AND Step_Name = ?2)",
-                    run_id, s->name, NULL, NULL, "clearing a step's files", err);
-    for (int i = 0; i < s->nout && !rc; i++)
-        rc = cs_db_record_file(db, s->out[i], sha[i], cs_file_size(s->out[i]), s->out_kind[i],
-                               run_id, err) ||
-             link_file(db, run_id, s->name, s->out[i], "output", err);
-    for (int d = 0; d < s->ndeps && !rc; d++) {
+    for (int d = 0; d < s->ndeps; d++) {
         const wf_step *dep = &p->steps[s->deps[d]];
-        for (int i = 0; i < dep->nout && !rc; i++)
-            rc = link_file(db, run_id, s->name, dep->out[i], "input", err);
+        for (int i = 0; i < dep->nout; i++)
+            CS_CALL_GOTO(rc, err, link_file(db, run_id, s->name, dep->out[i], "input", err),
+                         rollback);
     }
-    if (!rc) rc = wf_db_step_state(db, run_id, s->name, "done", NULL, err);
+    CS_CALL_GOTO(rc, err, wf_db_step_state(db, run_id, s->name, "done", NULL, err), rollback);
+    rc = cs_db_commit(db, err);
+    goto out;
+rollback:
+    cs_db_rollback(db);
+out:
     free(sha);
-    if (rc) {
-        cs_db_rollback(db);
-        return -1;
-    }
-    return cs_db_commit(db, err);
+    return rc;
 }
 
 int wf_db_verify_step(cs_db *db, long long run_id, const char *step, char *why, size_t size,
@@ -316,8 +332,10 @@ int wf_db_verify_step(cs_db *db, long long run_id, const char *step, char *why, 
                       "SELECT f.Path, f.SHA256 FROM Step_Files l JOIN Files f USING (File_ID) "
                       "JOIN Workflow_Steps s USING (Step_ID) WHERE s.Run_ID = ? AND "
                       "s.Step_Name = ? AND l.Role = 'output'",
-                      &st, err))
-        return -1;
+                      &st, err)) {
+        CS_TRACE(err);
+        return -1; /* 1 is "changed" here (wf_db.h), so a failure is -1 with err set */
+    }
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, step, -1, SQLITE_TRANSIENT);
     int out = 0, rc;
@@ -349,15 +367,16 @@ int wf_db_reset_extraction(cs_db *db, long long run_id, cs_error *err) {
         "UPDATE CyberShake_Runs SET Rup_Var_Scenario_ID = NULL, Status = 'Initial' WHERE "
         "Run_ID = ?1",
     };
-    if (cs_db_begin(db, err)) return -1;
+    CS_CALL(err, cs_db_begin(db, err));
+    int rc;
     for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
-        if (exec_bound(db, sql[i], run_id, NULL, NULL, NULL, "resetting the extraction", err)) {
-            cs_db_rollback(db);
-            return -1;
-        }
-    if (cs_db_cache_invalidate(db, run_id, err)) {
-        cs_db_rollback(db);
-        return -1;
-    }
+        CS_CALL_GOTO(
+            rc, err,
+            exec_bound(db, sql[i], run_id, NULL, NULL, NULL, "resetting the extraction", err),
+            rollback);
+    CS_CALL_GOTO(rc, err, cs_db_cache_invalidate(db, run_id, err), rollback);
     return cs_db_commit(db, err);
+rollback:
+    cs_db_rollback(db);
+    return rc;
 }

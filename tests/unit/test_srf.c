@@ -152,6 +152,15 @@ TEST(srf_malformed_files_name_the_line) {
     expect_error(GOOD_HEAD
                  "POINTS 1\n-118 34 12 280 30 0 0.5 0.1 3.5e5 2.7\n 90 10 2 0 0 0 0\n 0 1\n",
                  "AREA");
+    /* a token too long for the reader is refused, not read as the token before it */
+    char digits[201], text[1024];
+    memset(digits, '5', 200);
+    digits[200] = 0;
+    snprintf(text, sizeof text,
+             GOOD_HEAD "POINTS 1\n-118 34 12 280 30 1e10 0.5 0.1 3.5e5 2.7\n 90 10 2 %s 0 0 0\n"
+                       " 0 100\n",
+             digits);
+    expect_error(text, "bad.srf:7: '(long token)'");
 }
 
 /* Two segments, each PLANE with its own POINTS block, read back into the right blocks. */
