@@ -143,34 +143,30 @@ int main(int argc, char **argv) {
     double *vf = malloc(sizeof(double) * 3 * (size_t)c.nt),
            *vt = malloc(sizeof(double) * 3 * (size_t)c.nt);
     synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
-    double *sr = NULL;
+    double *times = malloc(sizeof(double) * (size_t)(n + 1));
     double t_gen = 0, t_freq = 0, t_time = 0, t_im = 0, worst = 0;
     long nsub = 0;
+    /* the slip realisations once per rupture, as the extractor's variation source makes them */
+    t0 = cs_now();
+    bench_source bs;
+    if (bench_source_open(&bs, &r, &p, medium, &err))
+        return fprintf(stderr, "%s\n", err.message), 1;
+    double t_real = cs_now() - t0;
+    im_workspace *imws = im_workspace_new();
+    if (!imws || !times) return fprintf(stderr, "out of memory\n"), 1;
     for (int v = 0; v < nvar; v++) {
-        srf_file srf;
-        rupgen_info info;
         t0 = cs_now();
-        if (rupgen_variation(&r, &p, medium, NULL, v % lay.nvariations, &srf, &info, &err))
+        if (bench_variation(&bs, m6, n, v % lay.nvariations, sf, times, &err))
             return fprintf(stderr, "%s\n", err.message), 1;
-        sr = realloc(sr, sizeof(double) * (size_t)srf.nsamples);
-        long at = 0;
-        for (long i = 0; i < n; i++) {
-            const srf_point *q = &srf.points[i];
-            sf[i] = (synth_subfault){(int)i,   {0},    3e10 * q->area * 1e-4, q->tinit, q->dt,
-                                     q->nt[0], sr + at};
-            memcpy(sf[i].m, m6, sizeof m6);
-            for (int j = 0; j < q->nt[0]; j++)
-                sr[at + j] = q->sr[0][j] * 0.01;
-            at += q->nt[0];
-            nsub += q->nt[0];
-        }
+        for (long i = 0; i < n; i++)
+            nsub += sf[i].nsr;
         t_gen += cs_now() - t0;
         t0 = cs_now();
         if (synth_frequency(&c, &cache, sf, n, vf, &err))
             return fprintf(stderr, "%s\n", err.message), 1;
         t_freq += cs_now() - t0;
         t0 = cs_now();
-        if (im_compute(&ims, vf, c.nt, c.dt, values, &err)) return 1;
+        if (im_compute_in(imws, &ims, vf, c.nt, c.dt, values, &err)) return 1;
         t_im += cs_now() - t0;
         if (v < nvar_time) {
             t0 = cs_now();
@@ -185,8 +181,9 @@ int main(int argc, char **argv) {
             double mis = sqrt(num / den);
             if (mis > worst) worst = mis;
         }
-        srf_free(&srf);
     }
+    /* the realisations' cost shared by the rupture's variations */
+    t_gen += t_real * nvar / lay.nvariations;
     double per_freq = (t_gen + t_freq + t_im) / nvar;
     double per_time = (t_gen) / nvar + t_time / nvar_time + t_im / nvar;
     printf(
@@ -197,8 +194,9 @@ int main(int argc, char **argv) {
     printf("setup: synthetic SGT %.1f s; SGT spectra of the rupture's points, combined with their "
            "moment tensors, %.2f s (once per rupture, %.3f s per variation of this rupture's %d)\n",
            t_setup, t_spectra, t_spectra / lay.nvariations, lay.nvariations);
-    printf("per variation: generator %.3f s, frequency path %.3f s, time path %.3f s, IMs %.3f s\n",
-           t_gen / nvar, t_freq / nvar, t_time / nvar_time, t_im / nvar);
+    printf("per variation: generator %.4f s (with its share of the rupture's %d slip "
+           "realisations, %.3f s), frequency path %.3f s, time path %.3f s, IMs %.4f s\n",
+           t_gen / nvar, bs.nreal, t_real, t_freq / nvar, t_time / nvar_time, t_im / nvar);
     printf("case frequency: %.3f variations/s per core (with generation and IMs; %.3f with the "
            "rupture's spectra shared over its %d variations)\n",
            1 / per_freq, 1 / (per_freq + t_spectra / lay.nvariations), lay.nvariations);
@@ -208,8 +206,7 @@ int main(int argc, char **argv) {
            t_time / nvar_time / (t_freq / nvar), per_time / per_freq,
            per_time / (per_freq + t_spectra / lay.nvariations), worst, nvar_time);
     int ngpu = (int)arg(argc, argv, "--gpu-variations", 0);
-    if (ngpu > 0 &&
-        extract_gpu_part(&c, &r, &p, medium, strain, mall, m6, n, ngpu, &ims, &cache, &err))
+    if (ngpu > 0 && extract_gpu_part(&c, &bs, strain, mall, m6, n, ngpu, &ims, &cache, &err))
         return fprintf(stderr, "%s\n", err.message), 1;
     return worst <= 0.01 ? 0 : 2;
 }

@@ -9,38 +9,77 @@
 #include "cs_progress.h"
 #include "synth_gpu.h"
 
-/* Variation v's subfaults (mu 3e10, the bench's), as the CPU and the GPU take them. */
-static int make_variation(const erf_rupture *r, const rupgen_params *p, rupgen_medium medium,
-                          const double *m6, long n, int v, synth_subfault *sf, double **sr,
-                          cs_error *err) {
-    srf_file srf;
-    rupgen_info info;
-    CS_CALL(err, rupgen_variation(r, p, medium, NULL, v, &srf, &info, err));
-    double *grown = realloc(*sr, sizeof(double) * (size_t)(srf.nsamples + 1));
-    if (!grown) {
-        srf_free(&srf);
+int bench_source_open(bench_source *bs, const erf_rupture *r, const rupgen_params *p,
+                      rupgen_medium medium, cs_error *err) {
+    memset(bs, 0, sizeof *bs);
+    bs->r = r;
+    bs->p = p;
+    int n = erf_rupture_npoints(r);
+    rupgen_layout lay;
+    CS_CALL(err, rupgen_plan(r, p, &lay, err));
+    bs->nhypo = lay.nhypo_strike * lay.nhypo_dip;
+    bs->nvariations = lay.nvariations;
+    bs->nreal = lay.nvariations / bs->nhypo;
+    double *m = malloc(sizeof(double) * 2 * (size_t)n);
+    bs->real = calloc((size_t)bs->nreal, sizeof *bs->real);
+    bs->sr = calloc((size_t)bs->nreal, sizeof *bs->sr);
+    if (!m || !bs->real || !bs->sr) {
+        free(m);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
-    *sr = grown;
-    long at = 0;
-    for (long i = 0; i < n; i++) {
-        const srf_point *q = &srf.points[i];
-        sf[i] = (synth_subfault){(int)i,   {0},     3e10 * q->area * 1e-4, q->tinit, q->dt,
-                                 q->nt[0], *sr + at};
-        memcpy(sf[i].m, m6, sizeof sf[i].m);
-        for (int j = 0; j < q->nt[0]; j++)
-            (*sr)[at + j] = q->sr[0][j] * 0.01;
-        at += q->nt[0];
+    int rc = rupgen_medium_sample(r, medium, NULL, m, m + n, err);
+    for (int k = 0; !rc && k < bs->nreal; k++) {
+        CS_CALL_GOTO(rc, err, rupgen_realisation_make(r, p, m, m + n, k, &bs->real[k], err), done);
+        bs->sr[k] = malloc(sizeof(double) * (size_t)(bs->real[k].nsamples + 1));
+        if (!bs->sr[k]) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+            break;
+        }
+        for (long j = 0; j < bs->real[k].nsamples; j++)
+            bs->sr[k][j] = bs->real[k].sr[j] * 0.01;
     }
-    srf_free(&srf);
+done:
+    free(m);
+    return rc;
+}
+
+void bench_source_close(bench_source *bs) {
+    for (int k = 0; k < bs->nreal; k++) {
+        rupgen_realisation_free(&bs->real[k]);
+        free(bs->sr[k]);
+    }
+    free(bs->real);
+    free(bs->sr);
+    memset(bs, 0, sizeof *bs);
+}
+
+int bench_variation(const bench_source *bs, const double *m6, long n, int v, synth_subfault *sf,
+                    double *t, cs_error *err) {
+    rupgen_info info;
+    CS_CALL(err, rupgen_hypocentre(bs->r, bs->p, v, &info, err));
+    const rupgen_realisation *re = &bs->real[info.slip_index];
+    CS_CALL(err, rupgen_times(bs->r, re, info.hypo_point, t, err));
+    for (long i = 0; i < n; i++) {
+        sf[i] = (synth_subfault){(int)i, {0},       3e10 * re->area_cm2 * 1e-4,         t[i],
+                                 re->dt, re->nt[i], bs->sr[info.slip_index] + re->at[i]};
+        memcpy(sf[i].m, m6, sizeof sf[i].m);
+    }
     return 0;
+}
+
+/* Variation v's subfaults (mu 3e10, the bench's), as the CPU and the GPU take them: from the
+ * realisation of its slip, as the extractor's variation source makes them. */
+static int make_variation(const bench_source *bs, const double *m6, long n, int v,
+                          synth_subfault *sf, double **t, cs_error *err) {
+    if (!*t && !(*t = malloc(sizeof(double) * (size_t)(n + 1))))
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    return bench_variation(bs, m6, n, v, sf, *t, err);
 }
 
 /* The host's share of a batch: its variations made and staged by every thread, as
  * extract_gpu.c does. */
-static int gen_batch(const synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
-                     rupgen_medium medium, const double *m6, long n, int nlay, int v0, int nb,
-                     synth_gpu *g) {
+static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m6, long n, int nlay,
+                     int v0, int nb, synth_gpu *g) {
     int failed = 0;
 #pragma omp parallel reduction(| : failed)
     {
@@ -51,8 +90,7 @@ static int gen_batch(const synth_ctx *c, const erf_rupture *r, const rupgen_para
         for (int b = 0; b < nb; b++) {
             cs_error e;
             cs_error_clear(&e);
-            if (!tsf || !tgs ||
-                make_variation(r, p, medium, m6, n, (v0 + b) % nlay, tsf, &tsr, &e)) {
+            if (!tsf || !tgs || make_variation(bs, m6, n, (v0 + b) % nlay, tsf, &tsr, &e)) {
                 failed = 1;
                 continue;
             }
@@ -76,13 +114,15 @@ static int gen_batch(const synth_ctx *c, const erf_rupture *r, const rupgen_para
 }
 
 static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const double *vel, int nb,
-                     double *values) {
+                     double *values, im_workspace **ws) {
     int bad = 0;
 #pragma omp parallel for schedule(dynamic) reduction(| : bad)
     for (int b = 0; b < nb; b++) {
         cs_error e;
-        if (im_compute(ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt, values + (size_t)b * nim,
-                       &e))
+        im_workspace **mine = &ws[omp_get_thread_num()];
+        if (!*mine) *mine = im_workspace_new();
+        if (!*mine || im_compute_in(*mine, ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt,
+                                    values + (size_t)b * nim, &e))
             bad = 1;
     }
     return bad ? -1 : 0;
@@ -90,34 +130,32 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
 
 /* The extractor's pipeline (extract_gpu.c): while the device sums batch i, the host's threads
  * take the measures of batch i - 1 and make batch i + 1. Returns the wall time. */
-static double pipelined(const synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
-                        rupgen_medium medium, const double *m6, long n, int nlay, int nvar,
-                        int batch, synth_gpu *g, const im_config *ims, int nim, double *vel2,
-                        double *values, cs_error *err) {
+static double pipelined(const synth_ctx *c, const bench_source *bs, const double *m6, long n,
+                        int nlay, int nvar, int batch, synth_gpu *g, const im_config *ims, int nim,
+                        double *vel2, double *values, im_workspace **ws, cs_error *err) {
     size_t rec = 3 * (size_t)c->nt * (size_t)batch;
     double t0 = cs_now();
     int nb = nvar < batch ? nvar : batch;
-    if (synth_gpu_begin(g, nb, err) || gen_batch(c, r, p, medium, m6, n, nlay, 0, nb, g) ||
+    if (synth_gpu_begin(g, nb, err) || gen_batch(c, bs, m6, n, nlay, 0, nb, g) ||
         synth_gpu_accumulate(g, err))
         return -1;
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
-        if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec, batch, values))
+        if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec, batch, values, ws))
             return -1;
-        if (nnext > 0 && (synth_gpu_begin(g, nnext, err) ||
-                          gen_batch(c, r, p, medium, m6, n, nlay, next, nnext, g)))
+        if (nnext > 0 &&
+            (synth_gpu_begin(g, nnext, err) || gen_batch(c, bs, m6, n, nlay, next, nnext, g)))
             return -1;
         if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, err)) return -1;
         if (nnext > 0 && synth_gpu_accumulate(g, err)) return -1;
-        if (nnext <= 0 && ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, nb, values))
+        if (nnext <= 0 && ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, nb, values, ws))
             return -1;
     }
     return cs_now() - t0;
 }
 
-int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
-                     rupgen_medium medium, const float *strain, const double *mall,
+int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, const double *mall,
                      const double *m6, long n, int nvar, const im_config *ims,
                      const synth_cache *cache, cs_error *err) {
     synth_gpu_shape shape = {c->nf,
@@ -131,8 +169,8 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
     long block = 128;
     int batch = 128;
     synth_gpu *g = NULL;
-    rupgen_layout lay;
-    CS_CALL(err, rupgen_plan(r, p, &lay, err));
+    im_workspace **ws = calloc((size_t)omp_get_max_threads(), sizeof *ws);
+    if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     CS_CALL(err, synth_gpu_open(&g, 0, &shape, block, batch, n, err));
     double t0 = cs_now();
     for (long q0 = 0; q0 < n; q0 += block) {
@@ -156,7 +194,7 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         if (synth_gpu_begin(g, nb, err)) goto fail;
         t0 = cs_now();
-        if (gen_batch(c, r, p, medium, m6, n, lay.nvariations, v0, nb, g)) {
+        if (gen_batch(c, bs, m6, n, bs->nvariations, v0, nb, g)) {
             cs_error_set(err, CS_ERR_INTERNAL, "making a batch's variations failed");
             goto fail;
         }
@@ -165,7 +203,7 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
         if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, err)) goto fail;
         t_gpu += cs_now() - t0;
         t0 = cs_now();
-        if (ims_batch(c, ims, nim, vel, nb, values)) {
+        if (ims_batch(c, ims, nim, vel, nb, values, ws)) {
             cs_error_set(err, CS_ERR_INTERNAL, "IMs failed");
             goto fail;
         }
@@ -173,7 +211,7 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
         if (v0 == 0) {
             /* the GPU's first records against the CPU's frequency path (its cache, shared) */
             for (int b = 0; b < (nb < 4 ? nb : 4); b++) {
-                if (make_variation(r, p, medium, m6, n, b, sf, &sr, err) ||
+                if (make_variation(bs, m6, n, b, sf, &sr, err) ||
                     synth_frequency(c, cache, sf, n, vc, err))
                     goto fail;
                 double num = 0, den = 0;
@@ -186,8 +224,8 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
             }
         }
     }
-    double t_pipe = pipelined(c, r, p, medium, m6, n, lay.nvariations, nvar, batch, g, ims, nim,
-                              vel, values, err);
+    double t_pipe =
+        pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, values, ws, err);
     if (t_pipe < 0) goto fail;
     printf("gpu: %s; spectra of %ld points %.3f s; per variation: host generation (%d threads) "
            "%.5f s, GPU "
@@ -204,6 +242,9 @@ int extract_gpu_part(synth_ctx *c, const erf_rupture *r, const rupgen_params *p,
     free(vel);
     free(vc);
     free(values);
+    for (int i = 0; i < omp_get_max_threads(); i++)
+        im_workspace_free(ws[i]);
+    free(ws);
     synth_gpu_close(g);
     return 0;
 fail:

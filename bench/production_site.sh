@@ -204,8 +204,8 @@ extract_ranks = 2
 mpirun_args = --bind-to none --oversubscribe
 forces = EN
 checkpoint_every = 0
-periods = 3,5,10
-hazard_ims = RotD50 3; RotD50 5; RotD50 10
+periods = 7.5,10
+hazard_ims = RotD50 7.5; RotD50 10
 CFG
     t0=$(date +%s)
     timeout "${SITE_LIMIT:-480}" "$CS" run "$SITE" --study "$s" --config "$d/run.cfg" >"$OUT/site.log" 2>&1

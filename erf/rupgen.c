@@ -319,17 +319,76 @@ done:
     return rc;
 }
 
-int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const double *vs,
-                        const double *rho, int variation, srf_file *out, rupgen_info *info,
-                        cs_error *err) {
-    CS_CALL(err, rupgen_hypocentre(r, p, variation, info, err));
-    int n = erf_rupture_npoints(r), nx = r->ncols;
-    int hcol = info->hypo_point % nx, hrow = info->hypo_point / nx;
+void rupgen_realisation_free(rupgen_realisation *s) {
+    free(s->slip);
+    free(s->nt);
+    free(s->at);
+    free(s->sr);
+    memset(s, 0, sizeof *s);
+}
 
-    double *work = calloc((size_t)n * 7, sizeof(double));
-    if (!work)
+/* Rise times, their sampling and the normalised slip-rate functions of s (slip set); mu per
+ * point for the moment. */
+static int slip_rates(const erf_rupture *r, const rupgen_params *p, const double *mu, double smean,
+                      double *tau, rupgen_realisation *s, cs_error *err) {
+    int n = s->n;
+    /* Rise times: c sqrt(s / s_mean), doubled in the shallow zone, mean over slipping points
+     * equal to 1.6e-9 M0^(1/3) (M0 in dyne-cm; Graves and Pitarka 2010). */
+    double m0 = srf_moment_of_magnitude(r->magnitude);
+    double tmean = 1.6e-9 * cbrt(m0 * 1e7), shape_sum = 0;
+    int nslipping = 0;
+    for (int i = 0; i < n; i++) {
+        tau[i] = sqrt(s->slip[i] / smean) * (1.0 + shallow_weight(r->dep[i], p));
+        if (s->slip[i] > 0) {
+            shape_sum += tau[i];
+            nslipping++;
+        }
+    }
+    double c = tmean * nslipping / shape_sum;
+    double dt = s->dt = p->dt > 0 ? p->dt : fmin(0.05, tmean / 20);
+    s->nsamples = 0;
+    for (int i = 0; i < n; i++) {
+        tau[i] = fmax(c * tau[i], 2 * dt);
+        s->nt[i] = s->slip[i] > 0 ? (int)ceil(tau[i] / dt) + 1 : 0;
+        s->at[i] = s->nsamples;
+        s->nsamples += s->nt[i];
+    }
+    s->sr = malloc(sizeof(double) * (size_t)(s->nsamples ? s->nsamples : 1));
+    if (!s->sr) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
+    s->area_cm2 = r->spacing_km * r->spacing_km * 1e10;
+    s->moment = 0;
+    for (int i = 0; i < n; i++) {
+        double *sr = s->sr + s->at[i], sum = 0;
+        for (int j = 0; j < s->nt[i]; j++)
+            sum += (sr[j] = rupgen_liu_stf(j * dt, tau[i]));
+        for (int j = 0; j < s->nt[i]; j++)
+            sr[j] *= s->slip[i] / (sum * dt);
+        s->moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * s->slip[i] * 0.01;
+    }
+    return 0;
+}
+
+int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                            const double *rho, int slip_index, rupgen_realisation *out,
+                            cs_error *err) {
+    int n = erf_rupture_npoints(r);
+    memset(out, 0, sizeof *out);
+    out->slip_index = slip_index;
+    out->n = n;
+    size_t nn = (size_t)(n ? n : 1);
+    /* slip, vr and xyz in one block (5 n); mu and tau in a scratch block */
+    out->slip = malloc(sizeof(double) * 5 * nn);
+    out->nt = malloc(sizeof(int) * nn);
+    out->at = malloc(sizeof(long) * nn);
+    double *scratch = calloc(2 * nn, sizeof(double));
+    if (!out->slip || !out->nt || !out->at || !scratch) {
+        free(scratch);
+        rupgen_realisation_free(out);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
-    double *mu = work, *slip = work + n, *v = work + 2 * n, *t = work + 3 * n, *xyz = work + 4 * n;
+    }
+    out->vr = out->slip + n;
+    out->xyz = out->vr + n;
+    double *mu = scratch, *tau = scratch + n;
     int rc = -1;
     for (int i = 0; i < n; i++) {
         if (!(vs[i] > 0 && rho[i] > 0)) {
@@ -338,50 +397,49 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
                              "source %lld rupture %lld point %d: the velocity model gives vs = %g, "
                              "rho = %g at depth %g km (a rupture needs solid rock)",
                              r->source_id, r->rupture_id, i, vs[i], rho[i], r->dep[i]);
-            goto out;
+            goto done;
         }
         mu[i] = rho[i] * vs[i] * vs[i];
-        ecef(r->lat[i], r->lon[i], r->dep[i], xyz + 3 * i);
+        ecef(r->lat[i], r->lon[i], r->dep[i], out->xyz + 3 * i);
     }
-    CS_CALL_GOTO(rc, err, rupgen_slip(r, p, mu, info->slip_index, slip, err), out);
+    CS_CALL_GOTO(rc, err, rupgen_slip(r, p, mu, slip_index, out->slip, err), done);
 
     double smean = 0;
     for (int i = 0; i < n; i++)
-        smean += slip[i];
+        smean += out->slip[i];
     smean /= n;
-    info->vr_max = 0;
+    out->vr_max = 0;
     for (int i = 0; i < n; i++) {
         double depth_factor = 1.0 - (1.0 - p->shallow_vr_factor) * shallow_weight(r->dep[i], p);
-        double slip_factor = 1.0 + p->vr_slip_gain * (slip[i] / smean - 1.0);
+        double slip_factor = 1.0 + p->vr_slip_gain * (out->slip[i] / smean - 1.0);
         if (slip_factor > 1 + p->vr_slip_gain) slip_factor = 1 + p->vr_slip_gain;
         if (slip_factor < 1 - p->vr_slip_gain) slip_factor = 1 - p->vr_slip_gain;
-        v[i] = p->rvfrac * vs[i] * 1e-3 * depth_factor * slip_factor; /* km/s */
-        if (v[i] * 1e3 > info->vr_max) info->vr_max = v[i] * 1e3;
+        out->vr[i] = p->rvfrac * vs[i] * 1e-3 * depth_factor * slip_factor; /* km/s */
+        if (out->vr[i] * 1e3 > out->vr_max) out->vr_max = out->vr[i] * 1e3;
     }
-    CS_CALL_GOTO(rc, err, first_arrivals(r, xyz, v, info->hypo_point, t, err), out);
+    CS_CALL_GOTO(rc, err, slip_rates(r, p, mu, smean, tau, out, err), done);
+    rc = 0;
+done:
+    free(scratch);
+    if (rc) rupgen_realisation_free(out);
+    return rc;
+}
 
-    /* Rise times: c sqrt(s / s_mean), doubled in the shallow zone, mean over slipping points
-     * equal to 1.6e-9 M0^(1/3) (M0 in dyne-cm; Graves and Pitarka 2010). */
-    double m0 = srf_moment_of_magnitude(r->magnitude);
-    double tmean = 1.6e-9 * cbrt(m0 * 1e7), shape_sum = 0;
-    int nslipping = 0;
-    double *tau = xyz; /* xyz is not needed any more */
-    for (int i = 0; i < n; i++) {
-        tau[i] = sqrt(slip[i] / smean) * (1.0 + shallow_weight(r->dep[i], p));
-        if (slip[i] > 0) {
-            shape_sum += tau[i];
-            nslipping++;
-        }
-    }
-    double c = tmean * nslipping / shape_sum;
-    double dt = p->dt > 0 ? p->dt : fmin(0.05, tmean / 20);
-    long nsamples = 0;
-    for (int i = 0; i < n; i++) {
-        tau[i] = fmax(c * tau[i], 2 * dt);
-        if (slip[i] > 0) nsamples += (long)ceil(tau[i] / dt) + 1;
-    }
+int rupgen_times(const erf_rupture *r, const rupgen_realisation *s, int hypo_point, double *t,
+                 cs_error *err) {
+    if (hypo_point < 0 || hypo_point >= s->n)
+        return cs_error_set(err, CS_ERR_INPUT, "hypocentre point %d outside the rupture's 0..%d",
+                            hypo_point, s->n - 1);
+    return first_arrivals(r, s->xyz, s->vr, hypo_point, t, err);
+}
 
-    CS_CALL_GOTO(rc, err, srf_alloc(out, 2, 1, n, nsamples, err), out);
+/* The SRF of variation info (hypocentre set) of realisation s with rupture times t. */
+static int assemble_srf(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                        const double *rho, const rupgen_realisation *s, const double *t,
+                        int variation, const rupgen_info *info, srf_file *out, cs_error *err) {
+    int n = s->n;
+    int hcol = info->hypo_point % r->ncols, hrow = info->hypo_point / r->ncols;
+    CS_CALL(err, srf_alloc(out, 2, 1, n, s->nsamples, err));
     out->block_start[0] = 0;
     out->block_count[0] = n;
     int mid = (r->ncols - 1) / 2, mid2 = r->ncols / 2;
@@ -396,32 +454,25 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
                                  .dtop = r->dep[mid],
                                  .shyp = (hcol - 0.5 * (r->ncols - 1)) * r->spacing_km,
                                  .dhyp = hrow * r->spacing_km};
-    long at = 0;
-    double moment = 0;
     for (int i = 0; i < n; i++) {
         srf_point *q = &out->points[i];
-        int nt = slip[i] > 0 ? (int)ceil(tau[i] / dt) + 1 : 0;
+        double *sr = out->samples + s->at[i];
+        int nt = s->nt[i];
         *q = (srf_point){.lon = r->lon[i],
                          .lat = r->lat[i],
                          .dep = r->dep[i],
                          .stk = r->stk[i],
                          .dip = r->dip[i],
-                         .area = r->spacing_km * r->spacing_km * 1e10,
+                         .area = s->area_cm2,
                          .tinit = t[i],
-                         .dt = dt,
+                         .dt = s->dt,
                          .vs = vs[i] * 100.0,
                          .den = rho[i] * 1e-3,
                          .rake = r->rake[i],
-                         .slip = {slip[i], 0, 0},
+                         .slip = {s->slip[i], 0, 0},
                          .nt = {nt, 0, 0},
-                         .sr = {out->samples + at, out->samples + at + nt, out->samples + at + nt}};
-        double sum = 0;
-        for (int j = 0; j < nt; j++)
-            sum += (q->sr[0][j] = rupgen_liu_stf(j * dt, tau[i]));
-        for (int j = 0; j < nt; j++)
-            q->sr[0][j] *= slip[i] / (sum * dt);
-        at += nt;
-        moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * slip[i] * 0.01;
+                         .sr = {sr, sr + nt, sr + nt}};
+        memcpy(sr, s->sr + s->at[i], sizeof(double) * (size_t)nt);
     }
     char comment[512];
     snprintf(comment, sizeof comment,
@@ -432,14 +483,32 @@ int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const doub
     out->comments = malloc(sizeof *out->comments);
     if (!out->comments || !(out->comments[0] = strdup(comment))) {
         srf_free(out);
-        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-        goto out;
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
     out->ncomments = 1;
-    info->moment = moment;
+    return 0;
+}
+
+int rupgen_variation_in(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                        const double *rho, int variation, srf_file *out, rupgen_info *info,
+                        cs_error *err) {
+    CS_CALL(err, rupgen_hypocentre(r, p, variation, info, err));
+    rupgen_realisation s;
+    CS_CALL(err, rupgen_realisation_make(r, p, vs, rho, info->slip_index, &s, err));
+    double *t = malloc(sizeof(double) * (size_t)(s.n ? s.n : 1));
+    int rc = -1;
+    if (!t) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
+        goto done;
+    }
+    CS_CALL_GOTO(rc, err, rupgen_times(r, &s, info->hypo_point, t, err), done);
+    CS_CALL_GOTO(rc, err, assemble_srf(r, p, vs, rho, &s, t, variation, info, out, err), done);
+    info->moment = s.moment;
+    info->vr_max = s.vr_max;
     rc = 0;
-out:
-    free(work);
+done:
+    free(t);
+    rupgen_realisation_free(&s);
     return rc;
 }
 

@@ -66,6 +66,34 @@ typedef struct {
     double corr_strike_km, corr_dip_km;
 } rupgen_info;
 
+/* What every variation of one slip realisation shares: the slip, the local rupture speeds, the
+ * rise times and the slip-rate functions depend on the realisation alone, so a rupture's
+ * variations make them once per realisation and only the rupture times (rupgen_times) per
+ * hypocentre. The variation assembled from it equals rupgen_variation_in's bit for bit. */
+typedef struct {
+    int slip_index, n;
+    double dt;       /* s: the slip rates' sampling */
+    double area_cm2; /* each point's area */
+    double moment;   /* N*m */
+    double vr_max;   /* m/s */
+    double *slip;    /* cm, n */
+    double *vr;      /* km/s, n */
+    double *xyz;     /* Earth-centred km, 3 n */
+    int *nt;         /* slip-rate samples of each point (0 where it does not slip) */
+    long *at;        /* each point's first sample in sr */
+    double *sr;      /* cm/s, nsamples: point i's are sr[at[i]] .. sr[at[i] + nt[i] - 1] */
+    long nsamples;
+} rupgen_realisation;
+
+/* Slip realisation slip_index of rupture r in the medium vs, rho (one per point). */
+int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                            const double *rho, int slip_index, rupgen_realisation *out,
+                            cs_error *err);
+void rupgen_realisation_free(rupgen_realisation *s);
+/* Rupture times t (s, one per point) of a realisation from its hypocentre's point. */
+int rupgen_times(const erf_rupture *r, const rupgen_realisation *s, int hypo_point, double *t,
+                 cs_error *err);
+
 /* Which slip realisation and hypocentre variation `variation` has (no slip is generated). */
 int rupgen_hypocentre(const erf_rupture *r, const rupgen_params *p, int variation,
                       rupgen_info *info, cs_error *err);

@@ -84,8 +84,15 @@ static int worker_open(worker_state *ws, const run_config *cfg, cs_error *err) {
     im_type *types;
     CS_CALL_GOTO(rc, err, im_types(&cfg->ims, &types, &ws->nim, err), free_synth);
     free(types);
-    ws->w = (extract_worker){&ws->sgt,  &ws->synth,     &cfg->ims,       ws->nim, cfg->method,
-                             &cfg->gen, cfg->want_seis, cfg->max_memory, NULL};
+    ws->w = (extract_worker){.sgt = &ws->sgt,
+                             .synth = &ws->synth,
+                             .ims = &cfg->ims,
+                             .nim = ws->nim,
+                             .method = cfg->method,
+                             .gen = &cfg->gen,
+                             .want_seis = cfg->want_seis,
+                             .max_memory = cfg->max_memory};
+    CS_CALL_GOTO(rc, err, extract_worker_workspaces(&ws->w, err), free_synth);
     return 0;
 free_synth:
     synth_free(&ws->synth);
@@ -95,6 +102,7 @@ close_sgt:
 }
 
 static void worker_close(worker_state *ws) {
+    extract_worker_free_workspaces(&ws->w);
     synth_gpu_close(ws->w.gpu);
     synth_free(&ws->synth);
     sgt_set_close(&ws->sgt);

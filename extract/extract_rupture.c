@@ -1,6 +1,7 @@
 #include "extract_rupture.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +31,35 @@ static int alloc_result(rupture_result *out, int nvar, int nim, int nt, int want
     return 0;
 }
 
+int extract_worker_workspaces(extract_worker *w, cs_error *err) {
+    int n = omp_get_max_threads(), procs = omp_get_num_procs();
+    w->nimws = n > procs ? n : procs;
+    w->imws = calloc((size_t)w->nimws, sizeof *w->imws);
+    if (!w->imws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    return 0;
+}
+
+void extract_worker_free_workspaces(extract_worker *w) {
+    for (int i = 0; i < w->nimws; i++)
+        im_workspace_free(w->imws[i]);
+    free(w->imws);
+    w->imws = NULL;
+    w->nimws = 0;
+}
+
+/* The calling thread's measures of a record: in its own workspace where the worker has one. */
+static int measure(extract_worker *w, const double *vel, double *values, cs_error *err) {
+    int nt = w->synth->nt, me = omp_get_thread_num();
+    if (me >= w->nimws) return im_compute(w->ims, vel, nt, w->synth->dt, values, err);
+    if (!w->imws[me] && !(w->imws[me] = im_workspace_new()))
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record's measures");
+    return im_compute_in(w->imws[me], w->ims, vel, nt, w->synth->dt, values, err);
+}
+
 int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
                         cs_error *err) {
     int nt = w->synth->nt;
-    CS_CALL(err, im_compute(w->ims, vel, nt, w->synth->dt, out->ims + (size_t)v * out->nim, err));
+    CS_CALL(err, measure(w, vel, out->ims + (size_t)v * out->nim, err));
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)
             out->seis[(size_t)v * 3 * nt + i] = (float)vel[i];

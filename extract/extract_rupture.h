@@ -22,7 +22,15 @@ typedef struct {
     int want_seis;
     double max_memory; /* bytes a rank may hold for one rupture (<= 0: the default, 4 GB) */
     synth_gpu *gpu;    /* the CUDA extractor of this rank, or NULL: the CPU */
+    /* the measures' workspaces, one per OpenMP thread (made as each thread first needs one;
+     * extract_worker_free_workspaces frees them) */
+    im_workspace **imws;
+    int nimws;
 } extract_worker;
+
+/* Room for a workspace per thread the rank may run (none made yet). */
+int extract_worker_workspaces(extract_worker *w, cs_error *err);
+void extract_worker_free_workspaces(extract_worker *w);
 
 typedef struct {
     int nvar, nim, nt;

@@ -157,33 +157,68 @@ int im_substeps(double dt, double period) {
     return m < 1 ? 1 : m;
 }
 
-double im_oscillator(const double *ag_in, int nt, double dt_in, double period, double z, int sub,
-                     double *u) {
+/* The exact recursion's coefficients for one oscillator and substep. */
+typedef struct {
+    double a11, a12, a21, a22, b11, b12, b21, b22;
+} osc_coef;
+
+static osc_coef osc_coefficients(double dt_in, double period, double z, int sub) {
     double dt = dt_in / sub;
     double w = 2 * M_PI / period, sq = sqrt(1 - z * z), wd = w * sq;
     double e = exp(-z * w * dt), s = sin(wd * dt), c = cos(wd * dt), z1 = z / sq;
-    double a11 = e * (z1 * s + c), a12 = e * s / wd;
-    double a21 = -w / sq * e * s, a22 = e * (c - z1 * s);
+    osc_coef k;
+    k.a11 = e * (z1 * s + c), k.a12 = e * s / wd;
+    k.a21 = -w / sq * e * s, k.a22 = e * (c - z1 * s);
     double t1 = (2 * z * z - 1) / (w * w * dt), t2 = 2 * z / (w * w * w * dt);
-    double b11 = e * ((t1 + z / w) * s / wd + (t2 + 1 / (w * w)) * c) - t2;
-    double b12 = -e * (t1 * s / wd + t2 * c) - 1 / (w * w) + t2;
-    double b21 = e * ((t1 + z / w) * (c - z1 * s) - (t2 + 1 / (w * w)) * (wd * s + z * w * c)) +
-                 1 / (w * w * dt);
-    double b22 = -e * (t1 * (c - z1 * s) - t2 * (wd * s + z * w * c)) - 1 / (w * w * dt);
-    double x = 0, v = 0, peak = 0;
-    if (u) u[0] = 0;
+    k.b11 = e * ((t1 + z / w) * s / wd + (t2 + 1 / (w * w)) * c) - t2;
+    k.b12 = -e * (t1 * s / wd + t2 * c) - 1 / (w * w) + t2;
+    k.b21 = e * ((t1 + z / w) * (c - z1 * s) - (t2 + 1 / (w * w)) * (wd * s + z * w * c)) +
+            1 / (w * w * dt);
+    k.b22 = -e * (t1 * (c - z1 * s) - t2 * (wd * s + z * w * c)) - 1 / (w * w * dt);
+    return k;
+}
+
+enum { OSC_MAX = 3 };
+
+/* The responses of m <= OSC_MAX records ag[j] to one oscillator, their recursions interleaved
+ * (independent chains that the core runs side by side; each alone is bound by its own
+ * latency): u[j] as im_oscillator writes it (NULL: not kept), peak[j] its max |u|. */
+static void oscillators(const double *const *ag, int m, int nt, double dt, double period, double z,
+                        int sub, double *const *u, double *peak) {
+    const osc_coef k = osc_coefficients(dt, period, z, sub);
+    double x[OSC_MAX] = {0}, v[OSC_MAX] = {0}, pk[OSC_MAX] = {0};
+    for (int j = 0; j < m; j++)
+        if (u[j]) u[j][0] = 0;
+    /* the excitation at substep q is ag[i] + (ag[i + 1] - ag[i]) q / sub; its value at the end
+     * of one substep is the start of the next (the same expression), and ag[i] itself at q = 0
+     * (the product with 0 adds nothing): one division per substep, not two */
+    double a0[OSC_MAX];
     long at = 0;
-    for (int i = 0; i + 1 < nt; i++)
+    for (int i = 0; i + 1 < nt; i++) {
+        for (int j = 0; j < m; j++)
+            a0[j] = ag[j][i];
         for (int q = 0; q < sub; q++) {
-            double a0 = ag_in[i] + (ag_in[i + 1] - ag_in[i]) * q / sub;
-            double a1 = ag_in[i] + (ag_in[i + 1] - ag_in[i]) * (q + 1) / sub;
-            double xn = a11 * x + a12 * v + b11 * a0 + b12 * a1;
-            double vn = a21 * x + a22 * v + b21 * a0 + b22 * a1;
-            x = xn;
-            v = vn;
-            if (u) u[++at] = x;
-            if (fabs(x) > peak) peak = fabs(x);
+            at++;
+            for (int j = 0; j < m; j++) {
+                double a1 = ag[j][i] + (ag[j][i + 1] - ag[j][i]) * (q + 1) / sub;
+                double xn = k.a11 * x[j] + k.a12 * v[j] + k.b11 * a0[j] + k.b12 * a1;
+                double vn = k.a21 * x[j] + k.a22 * v[j] + k.b21 * a0[j] + k.b22 * a1;
+                a0[j] = a1;
+                x[j] = xn;
+                v[j] = vn;
+                if (u[j]) u[j][at] = xn;
+                if (fabs(xn) > pk[j]) pk[j] = fabs(xn);
+            }
         }
+    }
+    for (int j = 0; j < m; j++)
+        peak[j] = pk[j];
+}
+
+double im_oscillator(const double *ag_in, int nt, double dt_in, double period, double z, int sub,
+                     double *u) {
+    double peak;
+    oscillators(&ag_in, 1, nt, dt_in, period, z, sub, &u, &peak);
     return peak;
 }
 
@@ -373,9 +408,11 @@ static int plans_of(long N, fftw_plan *r2c, fftw_plan *c2r) {
 }
 
 /* A record's spectra of length N: x real (N), z complex (nb + 1), spec ncomp spectra of nb + 1
- * bins at a stride of nb + 2 (an even count of complex numbers keeps each as aligned as z). */
+ * bins at a stride of nb + 2 (an even count of complex numbers keeps each as aligned as z).
+ * The arrays stay with the workspace from record to record. */
 typedef struct {
     long N, nb;
+    int ncomp;
     size_t ld;
     double *x;
     fftw_complex *z, *spec;
@@ -384,34 +421,82 @@ typedef struct {
 
 static void spectra_free(spectra *s) {
     fftw_free(s->x), fftw_free(s->z), fftw_free(s->spec);
+    memset(s, 0, sizeof *s);
 }
 
-/* The spectra of the ncomp components of acc (nt samples each) zero-padded to N (ncomp 0: the
- * arrays and plans only). */
-static int spectra_make(spectra *s, long N, const double *acc, int ncomp, int nt, cs_error *err) {
-    memset(s, 0, sizeof *s);
+/* s ready for ncomp spectra of length N (its arrays kept when they are of that size). */
+static int spectra_ready(spectra *s, long N, int ncomp, cs_error *err) {
+    if (s->x && s->N == N && s->ncomp >= ncomp) return 0;
+    spectra_free(s);
     s->N = N;
     s->nb = N / 2;
     s->ld = (size_t)s->nb + 2;
+    s->ncomp = ncomp > 0 ? ncomp : 1;
     s->x = fftw_malloc(sizeof(double) * (size_t)N);
     s->z = fftw_malloc(sizeof(fftw_complex) * s->ld);
-    s->spec = fftw_malloc(sizeof(fftw_complex) * (size_t)(ncomp > 0 ? ncomp : 1) * s->ld);
+    s->spec = fftw_malloc(sizeof(fftw_complex) * (size_t)s->ncomp * s->ld);
     if (!s->x || !s->z || !s->spec || plans_of(N, &s->r2c, &s->c2r)) {
         spectra_free(s);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", N);
     }
-    for (int f = 0; f < ncomp; f++) {
-        memcpy(s->x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
-        memset(s->x + nt, 0, sizeof(double) * (size_t)(N - nt));
-        fftw_execute_dft_r2c(s->r2c, s->x, s->spec + (size_t)f * s->ld);
-    }
+    return 0;
+}
+
+/* Component f of acc (nt samples) zero-padded to s->N, transformed into out (nb + 1 bins). */
+static void spectrum_of(spectra *s, const double *acc, int f, int nt, fftw_complex *out) {
+    memcpy(s->x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
+    memset(s->x + nt, 0, sizeof(double) * (size_t)(s->N - nt));
+    fftw_execute_dft_r2c(s->r2c, s->x, out);
+}
+
+struct im_workspace {
+    double *buf; /* acceleration (3 nt), the two oscillator responses (nu each), every measure */
+    size_t nbuf;
+    im_type types[IM_MAX_TYPES];
+    spectra fas, dur;
+    double *amp; /* FAS: each component's amplitude, the EAS, then the bins' ko_bins */
+    size_t namp;
+    long ko_nb; /* the bins amp holds: nb, df, b and the rows before them (0: none) */
+    int ko_nfas;
+    double ko_df, ko_b;
+    double *h; /* the durations' band-pass of each period, nb + 1 values each */
+    size_t nh;
+    long h_nb;
+    double h_df;
+    int h_np;
+    double h_periods[IM_MAX_PERIODS];
+};
+
+im_workspace *im_workspace_new(void) {
+    return calloc(1, sizeof(im_workspace));
+}
+
+void im_workspace_free(im_workspace *ws) {
+    if (!ws) return;
+    free(ws->buf);
+    free(ws->amp);
+    free(ws->h);
+    spectra_free(&ws->fas);
+    spectra_free(&ws->dur);
+    free(ws);
+}
+
+/* *p holds at least n doubles (grown, its contents not kept). */
+static int room(double **p, size_t *have, size_t n, cs_error *err) {
+    if (*have >= n) return 0;
+    free(*p);
+    *have = 0;
+    *p = malloc(sizeof(double) * (n ? n : 1));
+    if (!*p) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %zu values", n);
+    *have = n;
     return 0;
 }
 
 /* FAS (E, N, [Z], EAS at every period, NaN where want[p] is 0) of the acceleration acc (ncomp x
- * nt) into fas, in list_types' order. */
-static int fas_measures(const im_config *c, const double *acc, int ncomp, int nt, double dt,
-                        const int *want, double *fas, cs_error *err) {
+ * nt) into fas, in list_types' order. The durations' spectra are taken when they are of the
+ * same length (dur->N; the same transforms of the same records). */
+static int fas_measures(im_workspace *ws, const im_config *c, const double *acc, int ncomp, int nt,
+                        double dt, const int *want, double *fas, cs_error *err) {
     const int nfas = ncomp + 1;
     double tmax = 0;
     int any = 0;
@@ -422,48 +507,67 @@ static int fas_measures(const im_config *c, const double *acc, int ncomp, int nt
         if (c->periods[p] > tmax) tmax = c->periods[p];
     }
     if (!any) return 0;
-    spectra s;
-    CS_CALL(err, spectra_make(&s, pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt)), acc, 0, nt, err));
-    const long nb = s.nb;
-    const double df = 1 / (s.N * dt), b = c->ko_b > 0 ? c->ko_b : IM_KO_BANDWIDTH;
+    long N = pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt));
+    const spectra *shared = ws->dur.x && ws->dur.N == N ? &ws->dur : NULL;
+    spectra *s = &ws->fas;
+    if (!shared) CS_CALL(err, spectra_ready(s, N, 0, err));
+    const long nb = N / 2;
+    const double df = 1 / (N * dt), b = c->ko_b > 0 ? c->ko_b : IM_KO_BANDWIDTH;
     /* bins 1..nb: each component's amplitude, the EAS, then the bins' logarithms */
-    double *amp = malloc(sizeof(double) * (size_t)nb * (size_t)(nfas + 3));
-    if (!amp) {
-        spectra_free(&s);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
-    }
-    double *ampc[4];
+    size_t namp = (size_t)nb * (size_t)(nfas + 3);
+    if (ws->namp < namp) ws->ko_nb = 0;
+    CS_CALL(err, room(&ws->amp, &ws->namp, namp, err));
+    double *amp = ws->amp, *ampc[4];
     for (int f = 0; f < nfas; f++)
         ampc[f] = amp + (size_t)f * nb;
-    for (int f = 0; f < ncomp; f++) { /* one component at a time through z */
-        memcpy(s.x, acc + (size_t)f * nt, sizeof(double) * (size_t)nt);
-        memset(s.x + nt, 0, sizeof(double) * (size_t)(s.N - nt));
-        fftw_execute_dft_r2c(s.r2c, s.x, s.z);
+    for (int f = 0; f < ncomp; f++) {
+        const fftw_complex *z = shared ? shared->spec + (size_t)f * shared->ld : s->z;
+        if (!shared) spectrum_of(s, acc, f, nt, s->z);
         for (long k = 1; k <= nb; k++) {
-            double a2 = s.z[k][0] * s.z[k][0] + s.z[k][1] * s.z[k][1];
+            double a2 = z[k][0] * z[k][0] + z[k][1] * z[k][1];
             ampc[f][k - 1] = dt * sqrt(a2);
             /* the EAS's sum of squares, in its own row until the root */
             if (f == 0) ampc[ncomp][k - 1] = a2;
             if (f == 1) ampc[ncomp][k - 1] = dt * sqrt((ampc[ncomp][k - 1] + a2) / 2);
         }
     }
-    ko_bins kb = {(int)nb, amp + (size_t)nfas * nb, amp + (size_t)(nfas + 1) * nb,
-                  amp + (size_t)(nfas + 2) * nb};
-    ko_bins_fill(&kb, (int)nb, df, b);
+    double *bins = amp + (size_t)nfas * nb;
+    ko_bins kb = {(int)nb, bins, bins + nb, bins + 2 * (size_t)nb};
+    if (ws->ko_nb != nb || ws->ko_nfas != nfas || ws->ko_df != df || ws->ko_b != b) {
+        ko_bins_fill(&kb, (int)nb, df, b);
+        ws->ko_nb = nb, ws->ko_nfas = nfas, ws->ko_df = df, ws->ko_b = b;
+    }
     for (int p = 0; p < c->nperiods; p++)
         if (want[p])
             ko_smooth_bins(&kb, (const double *const *)ampc, nfas, 1 / c->periods[p], b,
                            fas + p * nfas);
-    free(amp);
-    spectra_free(&s);
+    return 0;
+}
+
+/* ws->h: the durations' band-pass at every period of c for bins 0..nb at df (made again only
+ * when they change). */
+static int duration_filters(im_workspace *ws, const im_config *c, long nb, double df,
+                            cs_error *err) {
+    if (ws->h && ws->h_nb == nb && ws->h_df == df && ws->h_np == c->nperiods &&
+        !memcmp(ws->h_periods, c->periods, sizeof(double) * (size_t)c->nperiods))
+        return 0;
+    ws->h_nb = 0;
+    CS_CALL(err, room(&ws->h, &ws->nh, (size_t)(nb + 1) * (size_t)c->nperiods, err));
+    for (int p = 0; p < c->nperiods; p++)
+        for (long k = 0; k <= nb; k++)
+            ws->h[(size_t)p * (nb + 1) + k] =
+                duration_filter(k * df, c->periods[p]) / (double)(2 * nb);
+    ws->h_nb = nb, ws->h_df = df, ws->h_np = c->nperiods;
+    memcpy(ws->h_periods, c->periods, sizeof(double) * (size_t)c->nperiods);
     return 0;
 }
 
 /* The period-dependent durations (D5-75 then D5-95 of E, N, [Z] at every period, NaN where
  * want[p] is 0) of the acceleration acc (ncomp x nt) into dur, in list_types' order; cum holds
- * nt values. */
-static int period_durations(const im_config *c, const double *acc, int ncomp, int nt, double dt,
-                            const int *want, double *dur, double *cum, cs_error *err) {
+ * nt values. Leaves the records' spectra in ws->dur (or ws->dur.x NULL when none is wanted). */
+static int period_durations(im_workspace *ws, const im_config *c, const double *acc, int ncomp,
+                            int nt, double dt, const int *want, double *dur, double *cum,
+                            cs_error *err) {
     const int ndur = 2 * ncomp;
     int any = 0;
     for (int p = 0; p < c->nperiods; p++) {
@@ -471,39 +575,48 @@ static int period_durations(const im_config *c, const double *acc, int ncomp, in
             dur[p * ndur + i] = NAN;
         any |= want[p];
     }
-    if (!any) return 0;
-    spectra s;
-    CS_CALL(err, spectra_make(&s, pow2_at_least(2.0 * nt), acc, ncomp, nt, err));
-    const double df = 1 / (s.N * dt);
-    double *h = malloc(sizeof(double) * (size_t)(s.nb + 1));
-    if (!h) {
-        spectra_free(&s);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for spectra of %ld points", s.N);
+    spectra *s = &ws->dur;
+    if (!any) {
+        spectra_free(s);
+        return 0;
     }
+    CS_CALL(err, spectra_ready(s, pow2_at_least(2.0 * nt), ncomp, err));
+    for (int f = 0; f < ncomp; f++)
+        spectrum_of(s, acc, f, nt, s->spec + (size_t)f * s->ld);
+    const double df = 1 / (s->N * dt);
+    CS_CALL(err, duration_filters(ws, c, s->nb, df, err));
     for (int p = 0; p < c->nperiods; p++) {
         if (!want[p]) continue;
-        for (long k = 0; k <= s.nb; k++)
-            h[k] = duration_filter(k * df, c->periods[p]) / (double)s.N;
+        const double *h = ws->h + (size_t)p * (s->nb + 1);
         for (int f = 0; f < ncomp; f++) {
-            const fftw_complex *z = s.spec + (size_t)f * s.ld;
-            for (long k = 0; k <= s.nb; k++) {
-                s.z[k][0] = h[k] * z[k][0];
-                s.z[k][1] = h[k] * z[k][1];
+            const fftw_complex *z = s->spec + (size_t)f * s->ld;
+            for (long k = 0; k <= s->nb; k++) {
+                s->z[k][0] = h[k] * z[k][0];
+                s->z[k][1] = h[k] * z[k][1];
             }
-            fftw_execute_dft_c2r(s.c2r, s.z, s.x);
+            fftw_execute_dft_c2r(s->c2r, s->z, s->x);
             double d[4];
-            durations(s.x, nt, dt, d, cum);
+            durations(s->x, nt, dt, d, cum);
             dur[p * ndur + f] = d[2];
             dur[p * ndur + ncomp + f] = d[3];
         }
     }
-    free(h);
-    spectra_free(&s);
     return 0;
 }
 
-int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
-               cs_error *err) {
+/* The broadband measures (PGA of each component and RotD50, Arias, CAV, D5-75, D5-95 of the
+ * horizontals) are outside every simulated band: made only when the configuration has no band
+ * (fmax <= 0), NaN otherwise (never returned then). */
+static int broadband_wanted(const im_config *c) {
+    return im_band_valid("PGA", 0, c->fmax, NULL, 0) ||
+           im_band_valid("Arias", 0, c->fmax, NULL, 0) ||
+           im_band_valid("CAV", 0, c->fmax, NULL, 0) ||
+           im_band_valid("D5-75", 0, c->fmax, NULL, 0) ||
+           im_band_valid("D5-95", 0, c->fmax, NULL, 0);
+}
+
+int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
+                  double *values, cs_error *err) {
     int maxsub = 1;
     for (int p = 0; p < c->nperiods; p++) {
         int m = im_substeps(dt, c->periods[p]);
@@ -512,65 +625,64 @@ int im_compute(const im_config *c, const double *vel, int nt, double dt, double 
     size_t nu = (size_t)(nt > 1 ? nt - 1 : 0) * (size_t)maxsub + 1;
     if (nu < (size_t)nt) nu = (size_t)nt;
     const int ncomp = c->vertical ? 3 : 2;
-    const size_t nall = IM_MAX_TYPES;
-    double *buf = malloc(sizeof(double) * (3 * (size_t)nt + 2 * nu + nall));
-    im_type *t = malloc(sizeof *t * nall);
-    if (!buf || !t) {
-        free(buf), free(t);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record of %d samples", nt);
-    }
-    double *acc = buf, *ue = buf + 3 * (size_t)nt, *un = ue + nu, *all = un + nu;
-    for (int f = 0; f < ncomp; f++) {
-        int rc = im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err);
-        if (rc) free(buf), free(t);
-        CS_CALL(err, rc);
-    }
+    CS_CALL(err, room(&ws->buf, &ws->nbuf, 3 * (size_t)nt + 2 * nu + IM_MAX_TYPES, err));
+    double *acc = ws->buf, *ue = acc + 3 * (size_t)nt, *un = ue + nu, *all = un + nu;
+    for (int f = 0; f < ncomp; f++)
+        CS_CALL(err, im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err));
     /* every measure into all[], in list_types' order; those of the band go to values */
-    double *const out = values;
-    values = all;
     int k = 0;
     for (int p = 0; p < c->nperiods; p++) {
-        double w = 2 * M_PI / c->periods[p], pe, pn, r50, r100;
+        double w = 2 * M_PI / c->periods[p], pk[OSC_MAX], r50, r100;
         int sub = im_substeps(dt, c->periods[p]);
-        pe = im_oscillator(acc, nt, dt, c->periods[p], c->damping, sub, ue);
-        pn = im_oscillator(acc + nt, nt, dt, c->periods[p], c->damping, sub, un);
+        const double *ag[OSC_MAX] = {acc, acc + nt, acc + 2 * (size_t)nt};
+        double *u[OSC_MAX] = {ue, un, NULL};
+        oscillators(ag, ncomp, nt, dt, c->periods[p], c->damping, sub, u, pk);
         im_rotd(ue, un, (nt - 1) * sub + 1, &r50, &r100);
-        values[k++] = w * w * r50 / IM_G;
-        values[k++] = w * w * r100 / IM_G;
-        values[k++] = w * w * sqrt(pe * pn) / IM_G;
-        if (c->vertical)
-            values[k++] =
-                w * w *
-                im_oscillator(acc + 2 * (size_t)nt, nt, dt, c->periods[p], c->damping, sub, NULL) /
-                IM_G;
+        all[k++] = w * w * r50 / IM_G;
+        all[k++] = w * w * r100 / IM_G;
+        all[k++] = w * w * sqrt(pk[0] * pk[1]) / IM_G;
+        if (c->vertical) all[k++] = w * w * pk[2] / IM_G;
     }
+    const int broadband = broadband_wanted(c);
     double r50, r100;
-    im_rotd(acc, acc + nt, nt, &r50, &r100);
-    values[k++] = r50 / IM_G;
+    if (broadband) im_rotd(acc, acc + nt, nt, &r50, &r100);
+    all[k++] = broadband ? r50 / IM_G : NAN;
     for (int f = 0; f < ncomp; f++)
-        values[k++] = peak_abs(acc + (size_t)f * nt, nt) / IM_G;
+        all[k++] = broadband ? peak_abs(acc + (size_t)f * nt, nt) / IM_G : NAN;
     im_rotd(vel, vel + nt, nt, &r50, &r100);
-    values[k++] = r50;
+    all[k++] = r50;
     for (int f = 0; f < ncomp; f++)
-        values[k++] = peak_abs(vel + (size_t)f * nt, nt);
+        all[k++] = peak_abs(vel + (size_t)f * nt, nt);
     double d[2][4];
-    for (int h = 0; h < 2; h++)
-        durations(acc + (size_t)h * nt, nt, dt, d[h], ue);
+    for (int h = 0; h < 2; h++) {
+        for (int i = 0; i < 4; i++)
+            d[h][i] = NAN;
+        if (broadband) durations(acc + (size_t)h * nt, nt, dt, d[h], ue);
+    }
     for (int i = 0; i < 4; i++)
         for (int h = 0; h < 2; h++)
-            values[k++] = d[h][i];
+            all[k++] = d[h][i];
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
     for (int p = 0; p < c->nperiods; p++) {
         want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
         want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
     }
-    double *fas = values + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
-    int rc = fas_measures(c, acc, ncomp, nt, dt, want_fas, fas, err);
-    if (!rc) rc = period_durations(c, acc, ncomp, nt, dt, want_dur, dur, ue, err);
-    int n = list_types(c, t), kept = 0;
-    for (int i = 0; !rc && i < n; i++)
-        if (im_band_valid(t[i].measure, t[i].period, c->fmax, NULL, 0)) out[kept++] = all[i];
-    free(buf);
-    free(t);
+    double *fas = all + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
+    CS_CALL(err, period_durations(ws, c, acc, ncomp, nt, dt, want_dur, dur, ue, err));
+    CS_CALL(err, fas_measures(ws, c, acc, ncomp, nt, dt, want_fas, fas, err));
+    int n = list_types(c, ws->types), kept = 0;
+    for (int i = 0; i < n; i++)
+        if (im_band_valid(ws->types[i].measure, ws->types[i].period, c->fmax, NULL, 0))
+            values[kept++] = all[i];
+    return 0;
+}
+
+int im_compute(const im_config *c, const double *vel, int nt, double dt, double *values,
+               cs_error *err) {
+    im_workspace *ws = im_workspace_new();
+    if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record's measures");
+    int rc = im_compute_in(ws, c, vel, nt, dt, values, err);
+    im_workspace_free(ws);
+    if (rc) CS_TRACE(err);
     return rc;
 }

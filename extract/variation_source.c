@@ -8,6 +8,7 @@ void variation_source_free_buffer(variation_buffer *b) {
     free(b->sf);
     free(b->sr);
     free(b->own_points);
+    free(b->t);
     memset(b, 0, sizeof *b);
 }
 
@@ -15,8 +16,36 @@ void variation_source_close(variation_source *src) {
     free(src->points);
     free(src->m6);
     free(src->vs);
+    for (int k = 0; k < src->nreal; k++) {
+        rupgen_realisation_free(&src->real[k]);
+        free(src->sr_si[k]);
+    }
+    free(src->real);
+    free(src->sr_si);
     variation_source_free_buffer(&src->buf);
     memset(src, 0, sizeof *src);
+}
+
+/* The slip realisations of the source's variations, and their slip rates in m/s. */
+static int make_realisations(variation_source *src, cs_error *err) {
+    rupgen_layout lay;
+    CS_CALL(err, rupgen_plan(src->r, src->gen, &lay, err));
+    int nhypo = lay.nhypo_strike * lay.nhypo_dip;
+    int nvar = src->nvar < lay.nvariations ? src->nvar : lay.nvariations;
+    int nreal = nvar > 0 && nhypo > 0 ? (nvar - 1) / nhypo + 1 : 0;
+    src->real = calloc((size_t)(nreal ? nreal : 1), sizeof *src->real);
+    src->sr_si = calloc((size_t)(nreal ? nreal : 1), sizeof *src->sr_si);
+    if (!src->real || !src->sr_si) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int k = 0; k < nreal; k++) {
+        rupgen_realisation *re = &src->real[k];
+        CS_CALL(err, rupgen_realisation_make(src->r, src->gen, src->vs, src->rho, k, re, err));
+        src->nreal = k + 1;
+        src->sr_si[k] = malloc(sizeof(double) * (size_t)(re->nsamples ? re->nsamples : 1));
+        if (!src->sr_si[k]) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        for (long j = 0; j < re->nsamples; j++)
+            src->sr_si[k][j] = re->sr[j] * 0.01;
+    }
+    return 0;
 }
 
 static int open_generated(variation_source *src, cs_error *err) {
@@ -41,47 +70,44 @@ static int open_generated(variation_source *src, cs_error *err) {
         src->rho[i] = src->sgt->material[3 * src->points[i] + 2];
         src->vs[i] = src->rho[i] > 0 && mu > 0 ? sqrt(mu / src->rho[i]) : 0;
     }
-    return 0;
+    return make_realisations(src, err);
 }
 
+/* Variation v from its realisation: only its rupture times are made here; the slip rates are
+ * the realisation's own (the same values rupgen_variation_in writes into an SRF). */
 static int produce_generated(const variation_source *src, variation_buffer *b, int v,
                              double hypo[4], cs_error *err) {
+    size_t nn = (size_t)(src->n ? src->n : 1);
     if (b->cap < src->n) {
-        synth_subfault *sf = realloc(b->sf, sizeof *sf * (size_t)(src->n ? src->n : 1));
+        synth_subfault *sf = realloc(b->sf, sizeof *sf * nn);
         if (!sf) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
         b->sf = sf;
         b->cap = src->n;
     }
-    srf_file srf;
-    rupgen_info info;
-    CS_CALL(err, rupgen_variation_in(src->r, src->gen, src->vs, src->rho, v, &srf, &info, err));
-    size_t need = (size_t)(srf.nsamples ? srf.nsamples : 1);
-    if (need > b->sr_cap) {
-        double *grown = realloc(b->sr, sizeof(double) * need);
-        if (!grown) {
-            srf_free(&srf);
-            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
-        }
-        b->sr = grown;
-        b->sr_cap = need;
+    if (b->t_cap < src->n) {
+        double *t = realloc(b->t, sizeof(double) * nn);
+        if (!t) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
+        b->t = t;
+        b->t_cap = src->n;
     }
-    long at = 0;
+    rupgen_info info;
+    CS_CALL(err, rupgen_hypocentre(src->r, src->gen, v, &info, err));
+    if (info.slip_index >= src->nreal)
+        return cs_error_set(err, CS_ERR_INPUT, "variation %d outside the source's %d", v,
+                            src->nvar);
+    const rupgen_realisation *re = &src->real[info.slip_index];
+    CS_CALL(err, rupgen_times(src->r, re, info.hypo_point, b->t, err));
     for (long i = 0; i < src->n; i++) {
-        const srf_point *p = &srf.points[i];
         synth_subfault *q = &b->sf[i];
         memcpy(q->m, src->m6 + 6 * i, sizeof q->m);
         q->slot = (int)i;
-        q->scale = src->sgt->material[3 * src->points[i] + 1] * p->area * 1e-4;
-        q->tinit = p->tinit;
-        q->dt_s = p->dt;
-        q->nsr = p->nt[0];
-        q->sr = b->sr + at;
-        for (int j = 0; j < p->nt[0]; j++)
-            b->sr[at + j] = p->sr[0][j] * 0.01;
-        at += p->nt[0];
+        q->scale = src->sgt->material[3 * src->points[i] + 1] * re->area_cm2 * 1e-4;
+        q->tinit = b->t[i];
+        q->dt_s = re->dt;
+        q->nsr = re->nt[i];
+        q->sr = src->sr_si[info.slip_index] + re->at[i];
     }
     b->nsf = src->n;
-    srf_free(&srf);
     hypo[0] = info.hypo_lat;
     hypo[1] = info.hypo_lon;
     hypo[2] = info.hypo_depth;

@@ -18,6 +18,8 @@ typedef struct {
     size_t sr_cap;
     long *own_points; /* VARIATION_OTHER_POINTS: that variation's own points */
     long own_npoints;
+    double *t; /* generated: the variation's rupture times, t_cap of them */
+    long t_cap;
 } variation_buffer;
 
 typedef struct {
@@ -26,10 +28,16 @@ typedef struct {
     const erf_rupture *r;
     char *const *lfns; /* SRF paths, or NULL: generated */
     int nvar;
-    long n;               /* the rupture's points (SRF: the first variation's) */
-    long *points;         /* their save points */
-    double *m6;           /* n x 6: the moment tensor of each point's first subfault, or NULL */
-    double *vs, *rho;     /* generated: the medium at each point */
+    long n;           /* the rupture's points (SRF: the first variation's) */
+    long *points;     /* their save points */
+    double *m6;       /* n x 6: the moment tensor of each point's first subfault, or NULL */
+    double *vs, *rho; /* generated: the medium at each point */
+    /* generated: the slip realisations the variations use, made once at opening (every
+     * variation of a realisation shares its slip and slip rates; only the rupture times depend
+     * on the hypocentre), and their slip rates in m/s, as the synthesis reads them */
+    rupgen_realisation *real;
+    double **sr_si;
+    int nreal;
     variation_buffer buf; /* the last variation produced by variation_source_produce */
 } variation_source;
 

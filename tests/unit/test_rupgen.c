@@ -294,3 +294,48 @@ TEST(rupgen_variations_are_reproducible) {
     CHECK(strcmp(again, alone) != 0);
     erf_rupture_free(&r);
 }
+
+/* A slip realisation made once serves every hypocentre of its slip (what the extractor's
+ * variation source relies on): each variation's slip, rupture times and slip rates from the
+ * shared realisation equal, bit for bit, those of the variation made alone; the two
+ * realisations differ. */
+TEST(rupgen_one_realisation_serves_every_hypocentre) {
+    cs_error e;
+    erf_rupture r;
+    rupgen_params p;
+    rupgen_defaults(&p);
+    p.nslip = 2;
+    CHECK_OK(planar(&r, 6.0, 12, 9, 45, 70, 2, &e), &e);
+    rupgen_layout lay;
+    CHECK_OK(rupgen_plan(&r, &p, &lay, &e), &e);
+    int n = erf_rupture_npoints(&r), nhypo = lay.nhypo_strike * lay.nhypo_dip;
+    double *vs = malloc(sizeof(double) * 3 * (size_t)n), *rho = vs + n, *t = rho + n;
+    CHECK(vs != NULL);
+    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
+    rupgen_realisation re[2];
+    for (int k = 0; k < 2; k++)
+        CHECK_OK(rupgen_realisation_make(&r, &p, vs, rho, k, &re[k], &e), &e);
+    CHECK(memcmp(re[0].slip, re[1].slip, sizeof(double) * (size_t)n) != 0);
+    for (int v = 0; v < lay.nvariations; v++) {
+        srf_file s;
+        rupgen_info info;
+        CHECK_OK(rupgen_variation_in(&r, &p, vs, rho, v, &s, &info, &e), &e);
+        const rupgen_realisation *x = &re[v / nhypo];
+        CHECK(info.slip_index == v / nhypo && info.moment == x->moment);
+        CHECK_OK(rupgen_times(&r, x, info.hypo_point, t, &e), &e);
+        int same = s.npoints == n && s.nsamples == x->nsamples;
+        for (int i = 0; same && i < n; i++) {
+            const srf_point *q = &s.points[i];
+            same = q->slip[0] == x->slip[i] && q->tinit == t[i] && q->dt == x->dt &&
+                   q->nt[0] == x->nt[i] &&
+                   !memcmp(q->sr[0], x->sr + x->at[i], sizeof(double) * (size_t)x->nt[i]);
+        }
+        CHECK(same);
+        srf_free(&s);
+    }
+    CHECK(rupgen_times(&r, &re[0], n, t, &e) != 0);
+    for (int k = 0; k < 2; k++)
+        rupgen_realisation_free(&re[k]);
+    free(vs);
+    erf_rupture_free(&r);
+}
