@@ -82,6 +82,8 @@ for r in $RUNS; do
     run=$(sed -n 's/^run \([0-9]*\):.*/\1/p' "$OUT/extract-$r.log")
     say "extract $r ($np ranks $extra): $(secs "$t0") s wall; $(grep -E '^run ' "$OUT/extract-$r.log"); $(grep -E '^memory:' "$OUT/extract-$r.log")"
     grep -m 3 -E 'in chunks|extraction on|one core' "$OUT/extract-$r.log" | sed 's/^/    /' | tee -a "$SUM"
+    # where the time went: rank 0's loop and the workers' phases (extract_run.c)
+    grep -E 'rank 0: building|seconds summed' "$OUT/extract-$r.log" | sed 's/^.*info: /    /' | tee -a "$SUM"
     if [ -z "$first" ]; then
         first=$run
     else

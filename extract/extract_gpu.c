@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_progress.h"
 #include "sgt_set.h"
 
 typedef struct {
@@ -22,9 +23,13 @@ static int load_chunk(extract_worker *w, const variation_source *src, long first
     long block = synth_gpu_block(w->gpu);
     for (long q0 = 0; q0 < np; q0 += block) {
         long nq = np - q0 < block ? np - q0 : block;
+        double t0 = cs_now();
         CS_CALL(err, sgt_set_read(w->sgt, src->points + first + q0, nq, buf->strain, err));
+        double t1 = cs_now();
         CS_CALL(err, synth_gpu_load(w->gpu, q0, nq, buf->strain, m6 ? m6 + 6 * (first + q0) : NULL,
                                     err));
+        w->phase[EXTRACT_READ] += t1 - t0;
+        w->phase[EXTRACT_SPECTRA] += cs_now() - t1;
     }
     return 0;
 }
@@ -75,8 +80,8 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
 /* Every variation of a batch staged: generated ones by the rank's threads at once (the host's
  * share of the work), SRFs read by one. Returns 1 when a tensor is not its point's (and no
  * variation failed). */
-static int stage_batch(extract_worker *w, const variation_source *src, int v0, int nb, long first,
-                       long np, int full, rupture_result *out, cs_error *err) {
+static int stage_batch_run(extract_worker *w, const variation_source *src, int v0, int nb,
+                           long first, long np, int full, rupture_result *out, cs_error *err) {
     int nth = src->lfns ? 1 : omp_get_max_threads(), status = 0;
     thread_buffer *tb = calloc((size_t)nth, sizeof *tb);
     if (!tb) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
@@ -110,9 +115,35 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
     return status;
 }
 
+static int stage_batch(extract_worker *w, const variation_source *src, int v0, int nb, long first,
+                       long np, int full, rupture_result *out, cs_error *err) {
+    double t0 = cs_now();
+    int rc = stage_batch_run(w, src, v0, nb, first, np, full, out, err);
+    w->phase[EXTRACT_MAKE] += cs_now() - t0;
+    return rc;
+}
+
+/* The device's records of a batch, the wait timed. */
+static int records(extract_worker *w, int nb, double *vel, cs_error *err) {
+    double t0 = cs_now();
+    int rc = synth_gpu_records(w->gpu, nb, vel, err);
+    w->phase[EXTRACT_SUM] += cs_now() - t0;
+    return rc;
+}
+
 /* The records of a batch: IMs by the rank's threads, one variation each. */
+static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb,
+                            rupture_result *out, cs_error *err);
 static int finish_batch(extract_worker *w, const double *vel, int v0, int nb, rupture_result *out,
                         cs_error *err) {
+    double t0 = cs_now();
+    int rc = finish_batch_run(w, vel, v0, nb, out, err);
+    w->phase[EXTRACT_MEASURE] += cs_now() - t0;
+    return rc;
+}
+
+static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb,
+                            rupture_result *out, cs_error *err) {
     int nt = w->synth->nt, failed = 0;
     cs_error first_err;
     cs_error_clear(&first_err);
@@ -158,7 +189,7 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
             CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
             if ((rc = stage_batch(w, src, next, nnext, 0, src->n, full, out, err))) return rc;
         }
-        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel + (size_t)(i % 2) * rec, err));
+        CS_CALL(err, records(w, nb, buf->vel + (size_t)(i % 2) * rec, err));
         if (nnext > 0) CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         if (nnext <= 0)
             CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
@@ -182,7 +213,7 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
             if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
-        CS_CALL(err, synth_gpu_records(w->gpu, nb, buf->vel, err));
+        CS_CALL(err, records(w, nb, buf->vel, err));
         CS_CALL(err, finish_batch(w, buf->vel, v0, nb, out, err));
     }
     return 0;

@@ -304,23 +304,36 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             }
         } else {
             int busy = 0;
+            /* where rank 0's time goes: tasks built and sent, results stored, waiting */
+            double t_task = 0, t_store = 0, t_wait = 0, ta = cs_now();
             for (int w = 1; w < size; w++)
                 busy += hand_out(&m, &cfg, &next, w, comm, &rc, err);
+            t_task += cs_now() - ta;
             while (busy > 0) {
                 char *out = NULL;
                 int from = 0;
                 long nvar = 0;
+                ta = cs_now();
                 if (recv_any(comm, TAG_RESULT, MPI_ANY_SOURCE, &out, &from)) {
                     rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory receiving a result");
                     MPI_Abort(comm, 1);
                 }
+                double tb = cs_now();
                 busy--;
                 if (!rc) rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
                 free(out);
                 res->variations_now += nvar;
                 if (!rc) cs_progress_update(&prog, ++done);
+                double tc = cs_now();
                 busy += hand_out(&m, &cfg, &next, from, comm, &rc, err);
+                t_wait += tb - ta;
+                t_store += tc - tb;
+                t_task += cs_now() - tc;
             }
+            cs_log(CS_LOG_INFO,
+                   "extraction, rank 0: building and sending tasks %.1f s, storing results %.1f "
+                   "s, waiting for the workers %.1f s",
+                   t_task, t_store, t_wait);
         }
         cs_progress_end(&prog);
         res->ruptures_done_now = done;
@@ -344,6 +357,15 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             free_result(out, osize);
         }
     }
+    /* where the workers' time went, summed on rank 0 (rank 0 works only when it is alone) */
+    double mine[EXTRACT_NPHASES + 2], sum[EXTRACT_NPHASES + 2];
+    memcpy(mine, ws.w.phase, sizeof ws.w.phase);
+    mine[EXTRACT_NPHASES] = (double)ws.w.ruptures;
+    mine[EXTRACT_NPHASES + 1] = (double)ws.w.variations;
+    MPI_Reduce(mine, sum, EXTRACT_NPHASES + 2, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (rank == 0 && sum[EXTRACT_NPHASES] > 0)
+        extract_worker_report(sum, (long)sum[EXTRACT_NPHASES], (long)sum[EXTRACT_NPHASES + 1],
+                              size > 1 ? size - 1 : 1, cfg.backend == EXTRACT_CUDA);
     worker_close(&ws);
     res->seconds = cs_now() - t0;
     /* what --max-memory bounds, as the system saw it: the workers' peak (rank 0's alone when it

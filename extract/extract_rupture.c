@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_log.h"
+#include "cs_progress.h"
 #include "extract_gpu.h"
 #include "extract_memory.h"
 
@@ -59,7 +61,9 @@ static int measure(extract_worker *w, const double *vel, double *values, cs_erro
 int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
                         cs_error *err) {
     int nt = w->synth->nt;
+    double t0 = omp_in_parallel() ? 0 : cs_now();
     CS_CALL(err, measure(w, vel, out->ims + (size_t)v * out->nim, err));
+    if (!omp_in_parallel()) w->phase[EXTRACT_MEASURE] += cs_now() - t0;
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)
             out->seis[(size_t)v * 3 * nt + i] = (float)vel[i];
@@ -205,16 +209,37 @@ static int synthesise(extract_worker *w, variation_source *src, int nvar, double
     return cs_error_set(err, CS_ERR_INTERNAL, "full spectra refused a subfault");
 }
 
+void extract_worker_report(const double *t, long ruptures, long variations, int nranks, int gpu) {
+    cs_log(CS_LOG_INFO,
+           "extraction, %d worker%s (seconds summed): %ld ruptures, %ld variations; opening %.1f, "
+           "SGT reads %.1f, spectra %.1f, making variations %.1f, %s %.1f, measures %.1f",
+           nranks, nranks == 1 ? "" : "s", ruptures, variations, t[EXTRACT_OPEN], t[EXTRACT_READ],
+           t[EXTRACT_SPECTRA], t[EXTRACT_MAKE], gpu ? "waiting for the device" : "synthesis",
+           t[EXTRACT_SUM], t[EXTRACT_MEASURE]);
+}
+
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err) {
     CS_CALL(err, alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err));
     double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
     variation_source src;
+    double t0 = cs_now();
     int rc = vel ? variation_source_open(&src, w->sgt, w->gen, r, nvar, lfns, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    w->phase[EXTRACT_OPEN] += cs_now() - t0;
     if (!rc) {
+        double t1 = cs_now(), before = 0;
+        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
+            before += w->phase[i];
         rc = synthesise(w, &src, nvar, vel, out, err);
+        /* the CPU's paths time no phases of their own: their synthesis is what is left */
+        double timed = -before;
+        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
+            timed += w->phase[i];
+        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - timed);
         variation_source_close(&src);
+        w->ruptures++;
+        w->variations += nvar;
     }
     free(vel);
     if (rc) extract_rupture_result_free(out);

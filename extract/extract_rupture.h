@@ -12,6 +12,17 @@
 #include "synth_gpu.h"
 #include "variation_source.h"
 
+/* The phases of a rupture's extraction, timed on each worker. */
+enum {
+    EXTRACT_OPEN,    /* its points located, tensors and slip realisations made */
+    EXTRACT_READ,    /* its points' SGT rows read */
+    EXTRACT_SPECTRA, /* their spectra (the device's, or the CPU's cache) */
+    EXTRACT_MAKE,    /* the variations' subfaults made and staged */
+    EXTRACT_SUM,     /* waiting for the device's records (GPU) or summing (CPU) */
+    EXTRACT_MEASURE, /* the records' measures */
+    EXTRACT_NPHASES
+};
+
 typedef struct {
     const sgt_set *sgt;
     synth_ctx *synth;
@@ -26,7 +37,15 @@ typedef struct {
      * extract_worker_free_workspaces frees them) */
     im_workspace **imws;
     int nimws;
+    /* where the rank's time went (wall seconds per phase), for its closing line */
+    double phase[EXTRACT_NPHASES];
+    long ruptures, variations;
 } extract_worker;
+
+/* The log line of where the workers' time went: ruptures, variations and seconds per phase
+ * (phase[EXTRACT_NPHASES], summed over nranks workers). */
+void extract_worker_report(const double *phase, long ruptures, long variations, int nranks,
+                           int gpu);
 
 /* Room for a workspace per thread the rank may run (none made yet). */
 int extract_worker_workspaces(extract_worker *w, cs_error *err);
