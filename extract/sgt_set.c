@@ -325,32 +325,8 @@ static int cmp_wanted(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Rows count rows from `first` of force f's strain into dst, as a block of their own shape. */
-static herr_t read_span(const sgt_set *s, int f, hid_t fs, long first, long count, float *dst) {
-    hsize_t start[3] = {(hsize_t)first, 0, 0};
-    hsize_t cnt[3] = {(hsize_t)count, 6, (hsize_t)s->nt};
-    hid_t ms = H5Screate_simple(3, cnt, NULL);
-    herr_t r = ms < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
-    if (r >= 0) r = H5Dread(s->strain[f], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, dst);
-    if (ms >= 0) H5Sclose(ms);
-    return r;
-}
-
-/* A read of one block costs the same as copying several rows (H5Dread's own work per call), so
- * rows at most this many apart are read with the rows between them (CYBERSHAKE_SGT_READ_GAP
- * sets it, for measuring; 0 reads runs of consecutive rows only); a block at most SPAN_BYTES. */
-enum { SGT_READ_GAP = 8, SPAN_BYTES = 16 << 20 };
-static long read_gap(void) {
-    const char *e = getenv("CYBERSHAKE_SGT_READ_GAP");
-    long v;
-    return e && !cs_parse_long(e, &v) && v >= 0 ? v : SGT_READ_GAP;
-}
-
 int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_error *err) {
     if (n == 0) return 0;
-    const long gap = read_gap();
-    float *scratch = NULL;
-    size_t nscratch = 0;
     wanted *w = malloc(sizeof *w * (size_t)n);
     long *rows = malloc(sizeof(long) * (size_t)n);
     size_t row = (size_t)6 * (size_t)s->nt;
@@ -386,35 +362,21 @@ int sgt_set_read(const sgt_set *s, const long *points, long n, float *out, cs_er
         /* One read per run of consecutive rows, into a memory space of the run's own shape: with
          * one read of the union of the runs into a flat buffer, HDF5 took its general selection
          * path, 50 times slower (83 MB/s against 4.3 GB/s for blocks of 64 rows, measured with
-         * this file's chunks; the production site's extraction was bound by it). Runs a few
-         * rows apart are read as one, the rows between them dropped (read_gap). */
+         * this file's chunks; the production site's extraction was bound by it). */
         hid_t fs = H5Dget_space(s->strain[f]);
         herr_t r = fs < 0 ? -1 : 0;
         for (long q = 0; q < nu && r >= 0;) {
             long e = q + 1;
-            while (e < nu && rows[e] - rows[e - 1] - 1 <= gap &&
-                   (size_t)(rows[e] - rows[q] + 1) * row * sizeof(float) <= SPAN_BYTES)
+            while (e < nu && rows[e] == rows[e - 1] + 1)
                 e++;
-            long span = rows[e - 1] - rows[q] + 1;
-            if (span == e - q) {
-                r = read_span(s, f, fs, rows[q], span, buf + (size_t)q * row);
-            } else {
-                if (nscratch < (size_t)span * row) {
-                    free(scratch);
-                    nscratch = (size_t)span * row;
-                    scratch = malloc(sizeof(float) * nscratch);
-                    if (!scratch) {
-                        nscratch = 0;
-                        H5Sclose(fs);
-                        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading SGT rows");
-                        goto out;
-                    }
-                }
-                r = read_span(s, f, fs, rows[q], span, scratch);
-                for (long i = q; r >= 0 && i < e; i++)
-                    memcpy(buf + (size_t)i * row, scratch + (size_t)(rows[i] - rows[q]) * row,
-                           sizeof(float) * row);
-            }
+            hsize_t start[3] = {(hsize_t)rows[q], 0, 0};
+            hsize_t count[3] = {(hsize_t)(e - q), 6, (hsize_t)s->nt};
+            hid_t ms = H5Screate_simple(3, count, NULL);
+            r = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+            if (r >= 0)
+                r = H5Dread(s->strain[f], H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT,
+                            buf + (size_t)q * row);
+            H5Sclose(ms);
             q = e;
         }
         if (fs >= 0) H5Sclose(fs);
@@ -436,6 +398,5 @@ out:
     free(w);
     free(rows);
     free(buf);
-    free(scratch);
     return rc;
 }

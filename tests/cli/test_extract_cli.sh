@@ -553,21 +553,6 @@ t_spectral_measures_checked_independently() {
     expect_rc 1 && expect_err "sqrt(2)/fmax = 5.66 s" || return 1
 }
 
-# The SGT reads with gaps: the same measures whatever the gap (sgt_set.c read_gap).
-t_sgt_reads_with_gaps_give_the_same_measures() {
-    setup_site || return 1
-    for g in 0 100000; do
-        cp "$SITE_DIR/s.sqlite" s$g.sqlite
-        export CYBERSHAKE_SGT_READ_GAP=$g
-        run "$CS" extract s$g.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10
-        unset CYBERSHAKE_SGT_READ_GAP
-        expect_rc 0 || return 1
-        sqlite3 s$g.sqlite "SELECT Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID, quote(IM_Value) FROM PeakAmplitudes ORDER BY 1, 2, 3, 4" >dump$g.txt
-    done
-    [ "$(wc -l <dump0.txt)" -gt 1000 ] && cmp -s dump0.txt dump100000.txt ||
-        { echo "the measures differ with the gap" >&2; return 1; }
-}
-
 tcase help_and_usage t_help_and_usage
 tcase a_memory_limit_chunks_ruptures t_a_memory_limit_chunks_ruptures
 tcase cuda_matches_cpu t_cuda_matches_cpu
@@ -582,5 +567,4 @@ tcase half_sampled_sgts_give_the_same_measures t_half_sampled_sgts_give_the_same
 tcase srf_scenario_matches_synth t_srf_scenario_matches_synth
 tcase measures_outside_the_band_not_given t_measures_outside_the_band_not_given
 tcase spectral_measures_checked_independently t_spectral_measures_checked_independently
-tcase sgt_reads_with_gaps_give_the_same_measures t_sgt_reads_with_gaps_give_the_same_measures
 tsummary
