@@ -81,12 +81,13 @@ static int plan_for(batched_plan *p, int n, int batch, cufftType type, cs_error 
 
 /* ------------------------------------------------------------------------------ the context */
 
-/* A staged subfault (96 bytes): its samples and coarse nodes at offsets within its variation's,
- * the variation's own offsets added on the device. */
+/* A staged subfault (104 bytes): its samples and coarse nodes at offsets within its
+ * variation's, the variation's own offsets added on the device. xstep = df / dfc, the record's
+ * frequency step in coarse steps (a product per frequency where a quotient cost a division). */
 struct staged {
-    double tinit, tc, dts, scale, dfc;
+    double tinit, tc, dts, scale, dfc, xstep;
     float m[6];
-    int row, sr_off, c_off, nsr, nc, direct, b, pad;
+    int row, sr_off, c_off, nsr, nc, direct, b;
 };
 
 /* One variation's stage, in pinned memory (copied to the device asynchronously). */
@@ -413,6 +414,7 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         q.dfc = 1.0 / (64.0 * hw);
         q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
         q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
+        q.xstep = g->df / q.dfc;
         q.c_off = (int)a.ncoarse;
         if (!q.direct) a.ncoarse += q.nc + 1;
     }
@@ -489,11 +491,14 @@ __global__ void accumulate_kernel(const staged *sub, const long long *bases, int
                     cs = r;
                 }
             } else {
-                double x = k * df / q.dfc;
+                /* no division in this loop: the GPU's double division is a sequence of
+                 * instructions, and this kernel is most of the extractor's device time */
+                double x = k * q.xstep;
                 int m = (int)x;
                 double u = x - m;
-                double w0 = -u * (u - 1) * (u - 2) / 6, w1 = (u + 1) * (u - 1) * (u - 2) / 2;
-                double w2 = -(u + 1) * u * (u - 2) / 2, w3 = (u + 1) * u * (u - 1) / 6;
+                const double sixth = 1.0 / 6;
+                double w0 = -u * (u - 1) * (u - 2) * sixth, w1 = (u + 1) * (u - 1) * (u - 2) * 0.5;
+                double w2 = -(u + 1) * u * (u - 2) * 0.5, w3 = (u + 1) * u * (u - 1) * sixth;
                 const double2 *c = C + q.c_off;
                 /* node -1 is the conjugate of node 1 (the sum of real samples) */
                 double2 n0 = m == 0 ? make_double2(c[1].x, -c[1].y) : c[m - 1];
@@ -507,7 +512,8 @@ __global__ void accumulate_kernel(const staged *sub, const long long *bases, int
             float snf, csf;
             sincospif(-2.0f * (float)p, &snf, &csf);
             double h = f * q.dts; /* sinc(pi f dts), its argument reduced as the phase's */
-            double sinc = h == 0 ? 1 : sinpif((float)(h - 2 * rint(0.5 * h))) / (M_PI * h);
+            float sinc =
+                h == 0 ? 1.0f : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
             double w = q.scale * sinc * sinc * q.dts;
             double sr_ = (dr * csf - di * snf) * w, si_ = (dr * snf + di * csf) * w;
             if (series == 3) {

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Nsight Compute profile of the CUDA extractor's kernels on bench/extract_bench.c's rupture at
+# 0.5 Hz (4,224 subfaults, batches of 128 variations): each kernel's duration, DRAM and SM
+# throughput, active warps and registers (docs/performance.md, "Extraction on the GPU").
+#   OUT=DIR sh bench/extract_gpu_profile.sh     (the toolkit built as bench/extract_gpu_device.sh does)
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here" || exit 1
+OUT=${OUT:-$here/gpu-extract-results}
+DEPS_DIR=${DEPS_DIR:-/tmp/cs-deps}
+mkdir -p "$OUT"
+if [ ! -x build/bin/extract_bench ]; then
+    sh bench/deps_prefix.sh unpack .debs "$DEPS_DIR" >"$OUT/deps.log" 2>&1 || { tail -5 "$OUT/deps.log"; exit 1; }
+    make -j16 DEPS_PREFIX="$DEPS_DIR" all build/bin/extract_bench >"$OUT/build.log" 2>&1 ||
+        { tail -30 "$OUT/build.log"; exit 1; }
+fi
+export LD_LIBRARY_PATH="$DEPS_DIR/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size
+# the rupture's spectra (once per rupture): strain series, their transforms, the kept band; then
+# a batch's kernels after a warm-up batch: slip-rate spectra, sums, inverse transforms
+"$NCU" --clock-control none --launch-count 400 --metrics "$M" \
+    build/bin/extract_bench --fmax 0.5 --dt 0.1 --nt 8000 --variations 1 --time-variations 0 \
+    --gpu-variations 384 >"$OUT/ncu_extract.txt" 2>&1
+python3 - "$OUT/ncu_extract.txt" <<'PY'
+import re, sys, collections
+kern, tot, n, rows = None, collections.Counter(), collections.Counter(), {}
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"\s+(?:void )?([A-Za-z_][\w:]*)(?:<.*>)?\(.*\)\s*\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m:
+        kern = m.group(1).split("::")[-1][:40]
+        n[kern] += 1
+        continue
+    f = line.split()
+    if kern and len(f) >= 3 and f[0].startswith(("gpu__time", "dram__", "sm__", "launch__")):
+        v = float(f[-1].replace(",", ""))
+        if f[0] == "gpu__time_duration.sum":
+            v *= {"ns": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond": 1e3, "nsecond": 1e-3}.get(f[1], 1)
+            tot[kern] += v
+        rows.setdefault(kern, {})[f[0].split(".")[0]] = v
+print(f"{'kernel':40} {'launches':>8} {'total us':>10} {'us/launch':>10}  last launch: DRAM%, SM%, warps%, regs")
+for k, t in tot.most_common():
+    r = rows[k]
+    print(f"{k:40} {n[k]:8d} {t:10.1f} {t / n[k]:10.1f}  {r.get('dram__throughput', 0):.0f} {r.get('sm__throughput', 0):.0f} "
+          f"{r.get('sm__warps_active', 0):.0f} {r.get('launch__registers_per_thread', 0):.0f}")
+PY
