@@ -774,6 +774,66 @@ print(f"    basemap at 4 nodes: gmpe-curve's mean annual probability at the node
 PYEOF
 }
 
+# A weighted basemap (--basemap bssa14:0.3,cy14:0.7, the syntax of hazard curve --gmpe): at four
+# nodes (two corners, two inside) the weighted mean of BSSA14's and CY14's annual probabilities,
+# each computed on its own by `hazard gmpe-curve` at a site placed on the node at the node's
+# level, is the map's probability (2% in 50 yr) to 2e-6 (the CSV's 7 digits); the equal-weight
+# mean there is not (BSSA14 and CY14 differ by tens of percent here, so weights taken as equal,
+# swapped or dropped fail), and the map differs from the equal-weight one. Weights that do not
+# sum to 1, or given for some models only, are refused.
+t_basemap_weighted() {
+    basemap_study || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14:0.3,cy14:0.7 \
+        --grid-step 0.03 --margin 6 --netcdf w.nc --csv w.csv
+    expect_rc 0 && expect_out "basemap 0.3 BSSA14 + 0.7 CY14 (weighted mean) (Vs30 760 m/s" &&
+        grep -q "basemap 0.3 BSSA14 + 0.7 CY14 (weighted mean)" w.csv || { cat "$T/out" "$T/err" >&2; return 1; }
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14,cy14 \
+        --grid-step 0.03 --margin 6 --netcdf e.nc
+    expect_rc 0 && expect_out "basemap BSSA14 + CY14 (mean)" || return 1
+    "$PY" - <<'PYEOF' || return 1
+from scipy.io import netcdf_file
+w, e = (netcdf_file(p, "r", mmap=False) for p in ("w.nc", "e.nc"))
+lat, lon, b = w.variables["lat"][:], w.variables["lon"][:], w.variables["basemap"][:]
+assert (lat == e.variables["lat"][:]).all() and (lon == e.variables["lon"][:]).all()
+d = abs(b / e.variables["basemap"][:] - 1).max()
+assert d > 0.01, d
+with open("nodes.csv", "w") as o, open("levels.txt", "w") as lv:
+    o.write("short_name,long_name,latitude,longitude\n")
+    for k, (j, i) in enumerate([(0, 0), (len(lat) - 1, len(lon) - 1), (4, 6), (8, 3)]):
+        o.write(f"N{k},node {j} {i},{lat[j]:.12f},{lon[i]:.12f}\n")
+        lv.write(f"N{k} {b[j, i]!r}\n")
+PYEOF
+    cp s.sqlite g.sqlite && "$CS" db import-sites g.sqlite nodes.csv >/dev/null || return 1
+    while read -r node level; do
+        run "$CS" hazard gmpe-curve g.sqlite "$node" --erf t --im 'RotD50 3.0' --gmpe bssa14,cy14 --vs30 760 \
+            --levels "$level,100" --csv "g_$node"
+        expect_rc 0 || { cat "$T/err" >&2; return 1; }
+    done <levels.txt
+    "$PY" - <<'PYEOF' || return 1
+import csv, math, re
+worst, equal = 0, 1
+pa = -math.expm1(math.log1p(-0.02) / 50)
+for line in open("levels.txt"):
+    node, level = line.split()
+    annual = []
+    for m in ("bssa14", "cy14"):
+        rows = list(csv.reader(open(f"g_{node}_{m}.csv")))
+        T = float(re.search(r"investigation_time=([0-9.e+-]+)", rows[0][-1]).group(1))
+        assert abs(float(rows[1][2][4:]) / float(level) - 1) < 5e-6, rows[1]
+        annual.append(-math.expm1(math.log1p(-float(rows[2][2])) / T))
+    worst = max(worst, abs((0.3 * annual[0] + 0.7 * annual[1]) / pa - 1))
+    equal = min(equal, abs((annual[0] + annual[1]) / 2 / pa - 1))
+assert worst < 2e-6, worst
+assert equal > 1e-3, equal
+print(f"    weighted basemap at 4 nodes: 0.3 BSSA14 + 0.7 CY14 at the node's level is 2% in 50 yr to {worst:.1e}; "
+      f"the equal-weight mean misses it by {100 * equal:.1f}% at least")
+PYEOF
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14:0.3,cy14:0.6
+    expect_rc 1 && expect_err "--basemap" && expect_err "sum to 0.9" || return 1
+    run "$CS" hazard map s.sqlite --im 'RotD50 3.0' --poe '2% in 50 yr' --basemap bssa14:0.3,cy14
+    expect_rc 1 && expect_err "for every model" || return 1
+}
+
 t_basemap_vs30_raster_and_errors() {
     basemap_study || return 1
     # a raster of two halves (400 m/s west of -118.25, 760 east), corner-registered, 0.05 degree cells
@@ -824,6 +884,7 @@ PYEOF
 
 tcase help_and_usage t_help_and_usage
 tcase basemap_checked t_basemap_checked
+tcase basemap_weighted t_basemap_weighted
 tcase basemap_vs30_raster_and_errors t_basemap_vs30_raster_and_errors
 tcase gmpe_curve_recomputed t_gmpe_curve_recomputed
 tcase gmpe_weighted_mean t_gmpe_weighted_mean
