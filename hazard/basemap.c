@@ -30,24 +30,17 @@ double hazard_basemap_taper(double d, double radius) {
     return 0.5 * (1 + cos(M_PI * (d - 0.5 * radius) / (0.5 * radius)));
 }
 
+/* The models and their weights: gmpe_set_parse's NAME[:WEIGHT] list; equal weights where none
+ * are given (the branches of a logic tree). */
 typedef struct {
-    char names[GMPE_MAX_MODELS][16];
-    int n;
+    gmpe_set set;
+    double w[GMPE_MAX_MODELS]; /* the weights used, summing to 1 */
 } model_list;
 
 static int parse_models(const char *text, model_list *ml, cs_error *err) {
-    char buf[256];
-    cs_copy(buf, sizeof buf, text);
-    ml->n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!gmpe_label(t) || ml->n == GMPE_MAX_MODELS || strlen(t) >= 16)
-            return cs_error_input(err, "--basemap", NULL, t,
-                                  "models: " GMPE_NAMES " (at most " GMPE_MAX_MODELS_STR ")");
-        cs_copy(ml->names[ml->n++], sizeof ml->names[0], t);
-    }
-    if (ml->n == 0)
-        return cs_error_input(err, "--basemap", NULL, text,
-                              "names one model at least: " GMPE_NAMES);
+    CS_CALL(err, gmpe_set_parse(text, "--basemap", &ml->set, err));
+    for (int k = 0; k < ml->set.n; k++)
+        ml->w[k] = ml->set.weighted ? ml->set.weight[k] : 1.0 / ml->set.n;
     return 0;
 }
 
@@ -83,8 +76,9 @@ static int level_at(const hazard_forecast *f, const hazard_basemap_request *rq,
         free(fr);
         return 0;
     }
-    double *lnm = malloc(sizeof(double) * (size_t)(n * ml->n));
-    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n * ml->n));
+    const int nm = ml->set.n;
+    double *lnm = malloc(sizeof(double) * (size_t)(n * nm));
+    hazard_rupture *rups = malloc(sizeof *rups * (size_t)(n * nm));
     const hazard_rupture *sets[GMPE_MAX_MODELS];
     long counts[GMPE_MAX_MODELS];
     int rc = lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
@@ -95,14 +89,14 @@ static int level_at(const hazard_forecast *f, const hazard_basemap_request *rq,
                           .vs30 = vs30,
                           .z1_m = NAN,
                           .z2p5_km = NAN};
-    for (int k = 0; k < ml->n && !rc; k++) {
-        rc = gmpe_psha_ruptures(ml->names[k], &gp, fr, n, lnm + k * n, rups + k * n, err);
+    for (int k = 0; k < nm && !rc; k++) {
+        rc = gmpe_psha_ruptures(ml->set.name[k], &gp, fr, n, lnm + k * n, rups + k * n, err);
         sets[k] = rups + k * n, counts[k] = n;
     }
     if (!rc) {
         cs_error e;
         cs_error_clear(&e);
-        int lrc = disagg_level_for_mean(sets, counts, ml->n, rq->years, rq->annual, v, &e);
+        int lrc = disagg_level_for_mean(sets, counts, ml->w, nm, rq->years, rq->annual, v, &e);
         if (lrc == CS_ERR_INPUT)
             *v = NAN; /* the curve stays below the probability: no level */
         else if (lrc)

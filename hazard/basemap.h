@@ -3,7 +3,8 @@
  * (docs/hazard.md, "Basemaps and the interpolated difference"):
  *
  *   basemap(node)  the level at the annual probability from classical PSHA over the study's
- *                  forecast at the node (gmpe_psha.h, the mean curve of the models, the level by
+ *                  forecast at the node (gmpe_psha.h, the mean curve of the models, equal or
+ *                  NSHM-style weights, of their annual probabilities; the level by
  *                  disagg_level_for_mean: the rule of the site maps), Vs30 a constant or the
  *                  raster's cell (vs30_grid.h);
  *   d(site)        CyberShake's level minus the basemap at the site itself (g; the same Vs30
@@ -23,7 +24,8 @@
 #include "vs30_grid.h"
 
 typedef struct {
-    const char *models; /* "bssa14,cy14": the mean of their hazard curves, equal weights */
+    const char *models; /* "bssa14,cy14": the mean of their hazard curves, equal weights;
+                           "bssa14:0.3,cy14:0.7": the weighted mean (gmpe_set_parse) */
     double period;      /* s, 0 for PGA */
     int mode;           /* GMPE_SIGMA_* */
     double truncation, max_km;

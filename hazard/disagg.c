@@ -126,23 +126,23 @@ int disagg_compute(const hazard_rupture *rups, const double *mag, const double *
     return 0;
 }
 
-/* The mean over the sets of the annual probability of exceeding x. */
-static int mean_annual(const hazard_rupture *const *sets, const long *n, int nsets, double years,
-                       double x, double *pa, cs_error *err) {
+/* The (weighted) mean over the sets of the annual probability of exceeding x. */
+static int mean_annual(const hazard_rupture *const *sets, const long *n, const double *w, int nsets,
+                       double years, double x, double *pa, cs_error *err) {
     double s = 0, poe;
     for (int k = 0; k < nsets; k++) {
         CS_CALL(err, hazard_curve(sets[k], n[k], &x, 1, &poe, err));
-        s += hazard_annual(poe, years);
+        s += (w ? w[k] : 1.0 / nsets) * hazard_annual(poe, years);
     }
-    *pa = s / nsets;
+    *pa = s;
     return 0;
 }
 
-int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int nsets, double years,
-                          double pa, double *level, cs_error *err) {
+int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, const double *w,
+                          int nsets, double years, double pa, double *level, cs_error *err) {
     double lo = log(1e-8), hi = log(1e3), a = 0;
     cs_error e2;
-    if (mean_annual(sets, n, nsets, years, exp(lo), &a, &e2) || a < pa)
+    if (mean_annual(sets, n, w, nsets, years, exp(lo), &a, &e2) || a < pa)
         return cs_error_input(err, "--poe", NULL, NULL,
                               "the curve never reaches annual probability %.4g (its largest is "
                               "%.4g)",
@@ -150,7 +150,7 @@ int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int 
     /* 40 halvings of the 25.3-wide ln range: the level to 2e-11 relative */
     for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
-        CS_CALL(err, mean_annual(sets, n, nsets, years, exp(mid), &a, err));
+        CS_CALL(err, mean_annual(sets, n, w, nsets, years, exp(mid), &a, err));
         if (a >= pa)
             lo = mid;
         else
@@ -162,12 +162,12 @@ int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int 
 
 int disagg_largest_annual(const hazard_rupture *rups, long n, double years, double *pa,
                           cs_error *err) {
-    return mean_annual(&rups, &n, 1, years, 1e-8, pa, err);
+    return mean_annual(&rups, &n, NULL, 1, years, 1e-8, pa, err);
 }
 
 int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa, double *level,
                      cs_error *err) {
-    return disagg_level_for_mean(&rups, &n, 1, years, pa, level, err);
+    return disagg_level_for_mean(&rups, &n, NULL, 1, years, pa, level, err);
 }
 
 int disagg_parse_poe(const char *text, double *annual, cs_error *err) {

@@ -50,10 +50,11 @@ int disagg_largest_annual(const hazard_rupture *rups, long n, double years, doub
                           cs_error *err);
 int disagg_level_for(const hazard_rupture *rups, long n, double years, double pa, double *level,
                      cs_error *err);
-/* The same for the mean of several curves' annual probabilities (equal weights: the branches of
- * a logic tree of ground-motion models); one set is disagg_level_for. */
-int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, int nsets, double years,
-                          double pa, double *level, cs_error *err);
+/* The same for the mean of several curves' annual probabilities, weighted by w (summing to 1;
+ * NULL: equal weights, the branches of a logic tree of ground-motion models); one set is
+ * disagg_level_for. */
+int disagg_level_for_mean(const hazard_rupture *const *sets, const long *n, const double *w,
+                          int nsets, double years, double pa, double *level, cs_error *err);
 
 /* "2% in 50 yr", "10% in 50 years", or an annual probability "4.04e-4". */
 int disagg_parse_poe(const char *text, double *annual, cs_error *err);

@@ -58,6 +58,24 @@ static int plot_grid(const char *path, const hazard_basemap *b, const double *gr
     return hazard_plot_map(path, &ps, err);
 }
 
+/* "BSSA14", "BSSA14 + CY14 (mean)" or "0.3 BSSA14 + 0.7 CY14 (weighted mean)": the models of a
+ * --basemap the computation has accepted. */
+static void basemap_labels(const char *models, char *labels, size_t size) {
+    gmpe_set gs;
+    cs_error e;
+    labels[0] = 0;
+    if (gmpe_set_parse(models, "--basemap", &gs, &e)) return;
+    if (gs.weighted) {
+        gmpe_set_describe(&gs, labels, size);
+        snprintf(labels + strlen(labels), size - strlen(labels), " (weighted mean)");
+        return;
+    }
+    for (int k = 0; k < gs.n; k++)
+        snprintf(labels + strlen(labels), size - strlen(labels), "%s%s", k ? " + " : "",
+                 gmpe_label(gs.name[k]));
+    if (gs.n > 1) snprintf(labels + strlen(labels), size - strlen(labels), " (mean)");
+}
+
 /* --basemap: the grid, the sites' differences, the files. */
 static int basemap_run(cs_db *db, const hazard_im *im, const char *imname, const char *poetext,
                        double annual, const hazard_map *m, const basemap_args *ba, const char *plot,
@@ -91,16 +109,8 @@ static int basemap_run(cs_db *db, const hazard_im *im, const char *imname, const
     hazard_forecast_free(f);
     hazard_vs30_grid_free(&vg);
     if (rc) return rc;
-    char labels[160] = "", vs[300], grid[64];
-    {
-        char buf[160];
-        cs_copy(buf, sizeof buf, ba->models);
-        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), "%s%s",
-                     labels[0] ? " + " : "", gmpe_label(t));
-        if (strchr(ba->models, ','))
-            snprintf(labels + strlen(labels), sizeof labels - strlen(labels), " (mean)");
-    }
+    char labels[256], vs[300], grid[64];
+    basemap_labels(ba->models, labels, sizeof labels);
     if (ba->vs30_grid)
         snprintf(vs, sizeof vs, "Vs30 from %s", ba->vs30_grid);
     else
@@ -177,7 +187,8 @@ int cs_hazard_map_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard map STUDY --im 'RotD50 3.0' --poe '2% in 50 yr'\n"
         "          [--plot FILE.png|svg] [--csv FILE.csv]\n"
-        "          [--basemap GMPE[,GMPE...] [--spacing KM | --grid-step DEG] [--margin KM]\n"
+        "          [--basemap GMPE[:W][,GMPE[:W]...] [--spacing KM | --grid-step DEG] [--margin "
+        "KM]\n"
         "           [--vs30 M/S | --vs30-grid FILE] [--radius KM] [--sigma RULE] [--truncation N]\n"
         "           [--max-distance KM] [--netcdf FILE.nc] [--sites-csv FILE]\n"
         "           [--plot-basemap FILE.png] [--plot-difference FILE.png]]\n\n"
@@ -188,7 +199,9 @@ int cs_hazard_map_main(int argc, char **argv) {
         "(its range the data's, widened to a factor of 2 at least). Sites without a run are\n"
         "listed and drawn as hollow circles, not in the CSV.\n\n"
         "With --basemap GMPE[,GMPE...] (" GMPE_NAMES "; several: the mean of their\n"
-        "curves) it makes CyberShake's interpolated-difference map instead: a GMPE basemap on a\n"
+        "curves; GMPE:WEIGHT,... as hazard curve --gmpe, weights summing to 1: the weighted\n"
+        "mean of their annual probabilities, one basemap) it makes CyberShake's\n"
+        "interpolated-difference map instead: a GMPE basemap on a\n"
         "regular grid over the sites' box plus --margin KM (10), nodes --spacing KM apart (2)\n"
         "or on multiples of --grid-step DEG, each the level at the probability from classical\n"
         "PSHA over the study's forecast (as gmpe-curve: --sigma, --truncation, --max-distance;\n"

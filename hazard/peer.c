@@ -15,15 +15,29 @@ const peer_site peer_area_sites[4] = {
     {38.000, -122.000}, {37.550, -122.000}, {37.099, -122.000}, {36.874, -122.000}};
 const peer_site peer_set2_sites[6] = {{0.0, -64.91005}, {0.0, -65.04497}, {0.0, -65.08995},
                                       {0.0, -65.13490}, {0.0, -65.22483}, {-0.42718, -65.00900}};
+const peer_site peer_set2_site4[1] = {{0.0, -65.00900}};
+const peer_site peer_set2_site5[1] = {{0.0, -65.13490}};
+const double peer_levels_tail[PEER_NLEVELS] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0,
+                                               1.25,  1.5,  2.0,  2.5, 3.0, 4.0, 5.0, 6.0, 7.0};
 const char *const peer_cases[] = {"1",     "2",     "3",     "4",     "5",     "6",     "7",
                                   "8a",    "8b",    "8c",    "10",    "11",    "s2-2a", "s2-2b",
-                                  "s2-2c", "s2-2d", "s2-3a", "s2-3b", "s2-3c", "s2-3d", NULL};
+                                  "s2-2c", "s2-2d", "s2-3a", "s2-3b", "s2-3c", "s2-3d", "s2-4a",
+                                  "s2-4b", "s2-5a", "s2-5b", NULL};
 
 int peer_is_set2(const char *id) {
     return !strncmp(id, "s2-", 3);
 }
 
+int peer_case_levels(const char *id, const double **levels) {
+    *levels = peer_is_set2(id) && id[3] == '5' ? peer_levels_tail : peer_levels;
+    return PEER_NLEVELS;
+}
+
 int peer_case_sites(const char *id, const peer_site **sites) {
+    if (peer_is_set2(id) && (id[3] == '4' || id[3] == '5')) {
+        *sites = id[3] == '4' ? peer_set2_site4 : peer_set2_site5;
+        return 1;
+    }
     if (peer_is_set2(id)) {
         *sites = peer_set2_sites;
         return 6;
@@ -293,6 +307,12 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
     return rc;
 }
 
+static const char set2_built[] =
+    "Set 2 cases built: s2-2a, s2-2b, s2-2c, s2-2d (Fault 3, the NGA-West2 models ASK14, BSSA14, "
+    "CB14, CY14), s2-3a to s2-3d (Fault 4, the hanging wall, sigma 0), s2-4a, s2-4b (Fault 5, "
+    "hypocentres uniform or triangular down dip), s2-5a, s2-5b (Fault 6, CY14 with sigma 0.65, "
+    "normal or the mixture model)";
+
 /* (ln median, sigma) pairs by sigma */
 static int cmp_sigma(const void *a, const void *b) {
     const double x = ((const double *)a)[1], y = ((const double *)b)[1];
@@ -321,10 +341,7 @@ static int set2_ruptures(const char *id, const peer_site *site, const peer_optio
     const char *models[4] = {"ask14", "bssa14", "cb14", "cy14"};
     const int which = id[3] - '0', letter = id[4] - 'a';
     if (strlen(id) != 5 || (which != 2 && which != 3) || letter < 0 || letter > 3)
-        return cs_error_input(err, "PEER case", NULL, id,
-                              "Set 2 cases built: s2-2a, s2-2b, s2-2c, s2-2d (Fault 3, the "
-                              "NGA-West2 models ASK14, BSSA14, CB14, CY14), s2-3a to s2-3d (Fault "
-                              "4, the hanging wall, sigma 0)");
+        return cs_error_input(err, "PEER case", NULL, id, set2_built);
     const char *model = models[letter];
     const double d2r = M_PI / 180, half = EARTH_KM * 0.38221 * d2r;
     fault f = {.ax = half, .ay = 0, .sx = -1, .sy = 0, .length = 2 * half};
@@ -417,12 +434,181 @@ static int set2_ruptures(const char *id, const peer_site *site, const peer_optio
     return rc;
 }
 
+/* PEER 2018/03 Set 2 cases 4 and 5: Fault 5 (case 4, 0-30 km) or Fault 6 (case 5, 0-12 km), the
+ * trace from (65 W, 0.1124 N) to (65 W, 0.1124 S), 25 km, vertical, strike-slip; M 6.0 alone,
+ * its rate from the slip rate (2 mm/yr, rigidity 3e10 Pa, the whole fault's area); CY14 at the
+ * case's site (Vs30 760 m/s measured, Z1.0 48 m, Z2.5 0.607 km). Each down-dip row of floating
+ * positions (a rupture's top at w0) is weighted by the hypocentre's density at its depth, the
+ * hypocentre at the rupture's centre (w0 + W / 2): uniform (4a, 5a, 5b) or the triangle
+ * (0, 10, 30 km) of 4b (the fault's top, a third of its width, its bottom), the weights
+ * renormalised over the sampled rows (the definition's explanation, p. 17). Case 4: sigma 0;
+ * 5a: sigma fixed at 0.65, untruncated; 5b: the mixture 0.5 N(0, 1.2 x 0.65) + 0.5 N(0, 0.8 x
+ * 0.65). One integrator entry per row and mixture component, of rate rate x row weight x
+ * component weight, its along-strike positions equally likely values: under the Poisson rule
+ * (hazard_curve.h) the rates of exceedance add, so this is the weighted sum exactly. */
+typedef struct {
+    int ncomp;
+    double weight[2], sigma[2]; /* sigma 0: the medians as plain values */
+    int triangular;
+} set2_tail_model;
+
+static int set2_tail_model_of(const char *id, set2_tail_model *tm, cs_error *err) {
+    if (!strcmp(id, "s2-4a") || !strcmp(id, "s2-4b")) {
+        *tm = (set2_tail_model){1, {1, 0}, {0, 0}, id[4] == 'b'};
+        return 0;
+    }
+    if (!strcmp(id, "s2-5a")) {
+        *tm = (set2_tail_model){1, {1, 0}, {0.65, 0}, 0};
+        return 0;
+    }
+    if (!strcmp(id, "s2-5b")) {
+        *tm = (set2_tail_model){2, {0.5, 0.5}, {1.2 * 0.65, 0.8 * 0.65}, 0};
+        return 0;
+    }
+    return cs_error_input(err, "PEER case", NULL, id, set2_built);
+}
+
+/* The triangular density of 4b, peak at a third of the way down: (0, 10, 30) km on Fault 5. */
+static double triangle_pdf(double z, double ztop, double zbot) {
+    const double zpk = ztop + (zbot - ztop) / 3, ypk = 2 / (zbot - ztop);
+    if (z <= ztop || z >= zbot) return 0;
+    return z < zpk ? ypk * (z - ztop) / (zpk - ztop) : ypk * (zbot - z) / (zbot - zpk);
+}
+
+/* A floating rupture's size and positions on a fault: W x L, nu positions du apart along
+ * strike, nw rows dw apart down dip, the hypocentre hypo down dip from the rupture's top. */
+typedef struct {
+    double W, L, du, dw, hypo;
+    int nu, nw;
+} float_grid;
+
+/* The definition's: log W = 0.5 M - 2.15 (to the fault's width), L = A / W, positions at most
+ * step apart spanning the fault end to end, the hypocentre at the centre; or nshmp-haz's
+ * (DefaultGriddedSurface, RuptureFloating, RuptureScaling.PEER): the fault gridded at
+ * length / ceil(length / step) along strike and width / ceil(width / step) down dip, W =
+ * sqrt(A / 2) and L = A / W rounded to whole grid cells (rint(W / dd + 1) points), positions on
+ * the grid's points, the hypocentre half of the rupture's points times dd down (half a cell below
+ * the centre). */
+static void set2_float_grid(const fault *f, double m, double step, int nshmp, float_grid *g) {
+    const double area = pow(10.0, m - 4);
+    if (!nshmp) {
+        g->W = fmin(pow(10.0, 0.5 * m - 2.15), f->width), g->L = area / g->W;
+        g->nu = positions(f->length - g->L, step), g->nw = positions(f->width - g->W, step);
+        g->du = g->nu > 1 ? (f->length - g->L) / (g->nu - 1) : 0;
+        g->dw = g->nw > 1 ? (f->width - g->W) / (g->nw - 1) : 0;
+        g->hypo = 0.5 * g->W;
+        return;
+    }
+    const double ncol = ceil(f->length / step), nrow = ceil(f->width / step);
+    const double ds = f->length / ncol, dd = f->width / nrow;
+    const double w0 = fmin(sqrt(area / 2), f->width);
+    const double rows = fmin(rint(w0 / dd + 1), nrow + 1),
+                 cols = fmin(rint(area / w0 / ds + 1), ncol + 1);
+    g->W = (rows - 1) * dd, g->L = (cols - 1) * ds, g->du = ds, g->dw = dd;
+    g->nu = (int)(ncol + 1 - cols) + 1, g->nw = (int)(nrow + 1 - rows) + 1;
+    g->hypo = 0.5 * rows * dd;
+}
+
+/* Row weights (the rows' tops k dw down dip), summing to 1. */
+static void set2_row_weights(const fault *f, const float_grid *g, int triangular, double *w) {
+    const double sd = sin(f->dip * M_PI / 180), zbot = f->ztop + f->width * sd;
+    double sum = 0;
+    for (int k = 0; k < g->nw; k++)
+        sum += w[k] =
+            triangular ? triangle_pdf(f->ztop + (k * g->dw + g->hypo) * sd, f->ztop, zbot) : 1.0;
+    for (int k = 0; k < g->nw; k++)
+        w[k] /= sum;
+}
+
+/* CY14's ln median at one floating position (top edge u0 along strike, w0 down dip) of the
+ * L x W rupture of vertical fault f, at the site (sx, sy). */
+static int set2_tail_median(const fault *f, double sx, double sy, double m, double L, double W,
+                            double u0, double w0, double *lnmed, cs_error *err) {
+    const double p = (sx - f->ax) * f->sx + (sy - f->ay) * f->sy;
+    const double q = (sx - f->ax) * f->dx + (sy - f->ay) * f->dy;
+    const double ep = p < u0 ? u0 - p : p > u0 + L ? p - u0 - L : 0;
+    gmpe_scenario sc = {.mag = m,
+                        .rake = f->rake,
+                        .dip = f->dip,
+                        .ztor = f->ztop + w0,
+                        .rrup = rrup(f, sx, sy, u0, u0 + L, w0, w0 + W),
+                        .rjb = hypot(ep, q),
+                        .rx = q,
+                        .ry0 = NAN,
+                        .width = W,
+                        .vs30 = 760,
+                        .vs30_measured = 1,
+                        .z1_m = 48,
+                        .z2p5_km = 0.607};
+    sc.zhyp = sc.ztor + 0.5 * W;
+    gmpe_value g;
+    CS_CALL(err, gmpe_eval("cy14", 0, &sc, &g, err));
+    *lnmed = g.ln_median;
+    return 0;
+}
+
+/* One row's entries: a copy of its ln medians per mixture component. */
+static int set2_tail_push_row(const set2_tail_model *tm, const double *lm, int nu, double rate,
+                              hazard_rupture **rups, long *n, long *cap, cs_error *err) {
+    for (int c = 0; c < tm->ncomp; c++) {
+        const int ln = tm->sigma[c] > 0;
+        hazard_rupture h = {.prob = -expm1(-rate * tm->weight[c]),
+                            .nvalues = nu,
+                            .lognormal = ln,
+                            .sigma = tm->sigma[c]};
+        h.values = malloc(sizeof(double) * (size_t)nu);
+        if (!h.values) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        for (int v = 0; v < nu; v++)
+            h.values[v] = ln ? lm[v] : exp(lm[v]);
+        hazard_sort_values(&h);
+        if (push(rups, n, cap, h, err)) {
+            free(h.values);
+            return err->status;
+        }
+    }
+    return 0;
+}
+
+static int set2_tail_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                              hazard_rupture **rups, long *n, cs_error *err) {
+    set2_tail_model tm = {0};
+    CS_CALL(err, set2_tail_model_of(id, &tm, err));
+    const double d2r = M_PI / 180, half = EARTH_KM * 0.1124 * d2r, m = 6.0;
+    fault f = {.ax = half, .sx = -1, .length = 2 * half, .dip = 90, .rake = 0};
+    f.dx = -f.sy, f.dy = f.sx; /* right of strike: west */
+    f.width = id[3] == '4' ? 30 : 12;
+    const double sx = EARTH_KM * site->lat * d2r, sy = EARTH_KM * (site->lon + 65.0) * d2r;
+    /* the definition's L = 25 km (the trace on the sphere is 24.9955 km long) */
+    const double rate = MU * 25e3 * f.width * 1e3 * SLIP_RATE / moment(m);
+    float_grid g;
+    set2_float_grid(&f, m, o->step_km, o->nshmp_grid, &g);
+    double *w = malloc(sizeof(double) * (size_t)g.nw), *lm = malloc(sizeof(double) * (size_t)g.nu);
+    int rc = w && lm ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    if (!rc) set2_row_weights(&f, &g, tm.triangular, w);
+    long cap = 0;
+    for (int k = 0; k < g.nw && !rc; k++) {
+        for (int i = 0; i < g.nu && !rc; i++)
+            rc = set2_tail_median(&f, sx, sy, m, g.L, g.W, i * g.du, k * g.dw, &lm[i], err);
+        if (!rc && w[k] > 0)
+            rc = set2_tail_push_row(&tm, lm, g.nu, rate * w[k], rups, n, &cap, err);
+    }
+    free(w);
+    free(lm);
+    return rc;
+}
+
+static int set2_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                              hazard_rupture **rups, long *n, cs_error *err) {
+    if (id[3] == '4' || id[3] == '5') return set2_tail_ruptures(id, site, o, rups, n, err);
+    return set2_ruptures(id, site, o, rups, n, err);
+}
+
 int peer_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
                        hazard_rupture **rups, long *n, cs_error *err) {
     *rups = NULL;
     *n = 0;
     if (peer_is_set2(id)) {
-        int rc = set2_ruptures(id, site, o, rups, n, err);
+        int rc = set2_case_ruptures(id, site, o, rups, n, err);
         if (rc) {
             peer_free(*rups, *n);
             *rups = NULL;

@@ -9,7 +9,10 @@
  * point sources at one or six depths; the ground-motion sigma untruncated as PEER 2018/03
  * defines them, or 0 as the 2010 report did). PEER 2018/03 Set 2 cases 2a-2d (Fault 3, the
  * NGA-West2 models ASK14, BSSA14, CB14, CY14, sigma untruncated) and 3a-3d (Fault 4, dipping 45
- * degrees: the hanging wall, sigma 0), as "s2-2a" ... "s2-3d" (peer.c, set2_ruptures).
+ * degrees: the hanging wall, sigma 0), as "s2-2a" ... "s2-3d" (peer.c, set2_ruptures); 4a, 4b
+ * (Fault 5, 0-30 km, CY14 with sigma 0, hypocentres uniform or triangular down dip) and 5a, 5b
+ * (Fault 6, CY14 with a fixed sigma of 0.65, normal or the mixture model of the upper tail, at
+ * levels to 7 g), as "s2-4a" ... "s2-5b" (peer.c, set2_tail_ruptures).
  *
  * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
  * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
@@ -35,6 +38,12 @@ extern const peer_site peer_fault_sites[7];
 extern const peer_site peer_area_sites[4];
 /* Set 2's sites (PEER 2018/03 Set 2, cases 2 and 3): six, at the equator near 65 W. */
 extern const peer_site peer_set2_sites[6];
+/* Set 2 case 4's site (1 km west of Fault 5's midpoint) and case 5's (15 km west of Fault 6's). */
+extern const peer_site peer_set2_site4[1], peer_set2_site5[1];
+/* Set 2 case 5's levels (the upper tail): 0.001 to 7 g. */
+extern const double peer_levels_tail[PEER_NLEVELS];
+/* The levels of a case (peer_levels, or peer_levels_tail for Set 2 case 5): their count. */
+int peer_case_levels(const char *case_id, const double **levels);
 /* Whether a case id is of Set 2 ("s2-2a" ...). */
 int peer_is_set2(const char *case_id);
 /* The sites of a case (the fault sites, or the area sites for cases 10 and 11): their count. */
@@ -45,6 +54,8 @@ typedef struct {
     double area_km; /* point-source grid of the area source, 1 */
     int edition;    /* 2018 (PEER 2018/03: cases 10 and 11 with an untruncated ground-motion
                        sigma) or 2010 (sigma 0 there) */
+    int nshmp_grid; /* Set 2 cases 4 and 5: the rupture's size, positions and hypocentre as
+                       nshmp-haz grids them (peer.c, set2_float_grid), not the definition's */
 } peer_options;
 
 /* Ruptures of a case as seen from a site (each with its probability, median and sigma). */

@@ -13,7 +13,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake hazard peer CASE [--sites 1,2,...] [--step KM] [--reference FILE.csv]\n"
         "          [--tolerance F] [--csv OUT.csv] [--plot FILE.png|svg]\n\n"
-        "          [--area-step KM] [--edition 2018|2010]\n"
+        "          [--area-step KM] [--edition 2018|2010] [--rupture-grid definition|nshmp]\n"
         "A PEER PSHA verification case of Set 1 (1, 2, 3, 4, 5, 6, 7, 8a, 8b, 8c, 10, 11) built\n"
         "from its definition: fault and floating ruptures every --step km (0.02), or the area\n"
         "source's point sources on a --area-step km grid (1), magnitude-frequency distribution,\n"
@@ -30,10 +30,16 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "default: cases 10 and 11 with Sadigh's sigma untruncated) or as the 2010 report did\n"
         "(sigma 0 there). Set 2 (PEER 2018/03): s2-2a, s2-2b, s2-2c, s2-2d (Fault 3 with ASK14,\n"
         "BSSA14, CB14, CY14, sigma untruncated) and s2-3a to s2-3d (Fault 4, dipping 45 degrees:\n"
-        "the hanging wall, sigma 0), sites 1-6. docs/hazard.md.\n";
+        "the hanging wall, sigma 0), sites 1-6; s2-4a, s2-4b (Fault 5, 0-30 km, CY14 with sigma\n"
+        "0: hypocentres uniform or triangular (0, 10, 30 km) down dip) and s2-5a, s2-5b (Fault 6,\n"
+        "CY14 with sigma 0.65: normal, or the mixture of 1.2 and 0.8 sigma; levels 0.001 to 7 g),\n"
+        "one site each. --rupture-grid nshmp (cases 4 and 5): the rupture's size W = sqrt(A / 2)\n"
+        "and L = A / W, its positions and its hypocentre on nshmp-haz's grid of --step km (its\n"
+        "implementation), not the definition's log W = 0.5 M - 2.15 (definition, the default).\n"
+        "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *sites_text = NULL;
-    peer_request rq = {.po = {0.02, 1.0, 2018}, .tolerance = 0.01};
+    const char *sites_text = NULL, *grid = "definition";
+    peer_request rq = {.po = {0.02, 1.0, 2018, 0}, .tolerance = 0.01};
     long edition = 2018;
     const cs_opt opts[] = {
         CS_OPT_STR("sites", &sites_text),
@@ -44,6 +50,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
         CS_OPT_STR("plot", &rq.plot),
         CS_OPT_NUM("tolerance", &rq.tolerance, 1e-12, 0.99, "needs a number in [1e-12, 0.99]"),
         CS_OPT_INT("edition", &edition, 2010, 2018, "needs 2018 or 2010"),
+        CS_OPT_STR("rupture-grid", &grid),
     };
     int first, npos;
     int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
@@ -53,6 +60,11 @@ int cs_hazard_peer_main(int argc, char **argv) {
         return cs_cli_usage(argv[0], "--edition needs 2018 or 2010, got %ld", edition);
     rq.po.edition = (int)edition;
     const char *id = rq.id = argv[first];
+    if (strcmp(grid, "definition") && strcmp(grid, "nshmp"))
+        return cs_cli_usage(argv[0], "--rupture-grid needs definition or nshmp, got '%s'", grid);
+    rq.po.nshmp_grid = !strcmp(grid, "nshmp");
+    if (rq.po.nshmp_grid && !(peer_is_set2(id) && (id[3] == '4' || id[3] == '5')))
+        return cs_cli_usage(argv[0], "--rupture-grid nshmp is for Set 2 cases 4 and 5, not %s", id);
     const peer_site *sites;
     int nsites = peer_case_sites(id, &sites);
     int *want = rq.want;

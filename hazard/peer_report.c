@@ -56,6 +56,20 @@ static int read_reference(const char *path, peer_reference *ref, cs_error *err) 
     return rc;
 }
 
+/* "PEER Set 2 case 2a (ASK14)": the case and its ground-motion model. */
+static void plot_title(const char *id, char *title, size_t size) {
+    if (!peer_is_set2(id)) {
+        snprintf(title, size, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
+        return;
+    }
+    const int cy14 = id[3] == '4' || id[3] == '5' || id[4] == 'd';
+    snprintf(title, size, "PEER Set 2 case %s (%s)", id + 3,
+             cy14           ? "CY14"
+             : id[4] == 'a' ? "ASK14"
+             : id[4] == 'b' ? "BSSA14"
+                            : "CB14");
+}
+
 int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
     const char *id = rq->id, *refpath = rq->reference, *csv = rq->csv, *plot = rq->plot;
     const peer_options po = rq->po;
@@ -63,6 +77,8 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
     const peer_site *sites;
     const int nsites = peer_case_sites(id, &sites);
     const int *want = rq->want;
+    const double *levels;
+    peer_case_levels(id, &levels);
     *nbad = 0;
     peer_reference ref;
     if (refpath && read_reference(refpath, &ref, err)) return err->status;
@@ -73,14 +89,14 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
     fprintf(out, "PEER Set %d case %s: annual probability of exceedance of PGA (g)\nsite",
             peer_is_set2(id) ? 2 : 1, peer_is_set2(id) ? id + 3 : id);
     for (int i = 0; i < PEER_NLEVELS; i++)
-        fprintf(out, " %9g", peer_levels[i]);
+        fprintf(out, " %9g", levels[i]);
     fprintf(out, "\n");
     for (int st = 0; st < nsites; st++) {
         if (!want[st]) continue;
         hazard_rupture *rups;
         long n;
         if (peer_case_ruptures(id, &sites[st], &po, &rups, &n, err) ||
-            hazard_curve(rups, n, peer_levels, PEER_NLEVELS, poe[st], err)) {
+            hazard_curve(rups, n, levels, PEER_NLEVELS, poe[st], err)) {
             peer_free(rups, n);
             return err->status;
         }
@@ -102,12 +118,11 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
         if (refpath && ref.have[st])
             for (int j = 0; j < ref.nlev; j++) {
                 int i = 0;
-                while (i < PEER_NLEVELS && fabs(peer_levels[i] - ref.levels[j]) > 1e-9)
+                while (i < PEER_NLEVELS && fabs(levels[i] - ref.levels[j]) > 1e-9)
                     i++;
                 if (i == PEER_NLEVELS) continue;
                 double a = poe[st][i], b = ref.v[st][j];
-                if (a > 0 && b > 0 && last > 0 &&
-                    (b < 0.01 * plateau || peer_levels[i] * 1.1 > last)) {
+                if (a > 0 && b > 0 && last > 0 && (b < 0.01 * plateau || levels[i] * 1.1 > last)) {
                     /* the curve's last 1%, or its last 10% in level: the sigma = 0 steps of a
                      * cut-off, where the few largest-median positions decide and the
                      * rupture spacing moves the value by percents */
@@ -117,8 +132,7 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
                     if (d > worst) {
                         worst = d;
                         snprintf(worst_at, sizeof worst_at,
-                                 "site %d at %g g: %.4e here, %.4e there", st + 1, peer_levels[i],
-                                 a, b);
+                                 "site %d at %g g: %.4e here, %.4e there", st + 1, levels[i], a, b);
                     }
                     if (d > tolerance) bad++;
                 } else if ((a > 0) != (b > 0)) {
@@ -128,7 +142,7 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
                         for (int v = 0; v < rups[q].nvalues && !near; v++) {
                             double lm =
                                 rups[q].lognormal ? rups[q].values[v] : log(rups[q].values[v]);
-                            near = fabs(lm - log(peer_levels[i])) < log(1.1);
+                            near = fabs(lm - log(levels[i])) < log(1.1);
                         }
                     if (near)
                         cutoffs++;
@@ -137,7 +151,7 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
                         fprintf(out,
                                 "     site %d at %g g: %.4e here, %.4e there, away from any "
                                 "cut-off\n",
-                                st + 1, peer_levels[i], a, b);
+                                st + 1, levels[i], a, b);
                     }
                 }
             }
@@ -148,7 +162,7 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
         if (cs_atomic_open(&a, csv, err)) return err->status;
         fprintf(a.f, "site,lon,lat");
         for (int i = 0; i < PEER_NLEVELS; i++)
-            fprintf(a.f, ",%g", peer_levels[i]);
+            fprintf(a.f, ",%g", levels[i]);
         fprintf(a.f, "\n");
         for (int st = 0; st < nsites; st++) {
             if (!want[st]) continue;
@@ -166,19 +180,21 @@ int peer_report(const peer_request *rq, FILE *out, int *nbad, cs_error *err) {
         for (int st = 0; st < nsites; st++)
             if (want[st]) {
                 snprintf(labels[st], sizeof labels[st], "site %d", st + 1);
-                pc[nc++] = (plot_curve){labels[st], peer_levels, poe[st], PEER_NLEVELS};
+                pc[nc++] = (plot_curve){labels[st], levels, poe[st], PEER_NLEVELS};
             }
-        if (peer_is_set2(id))
-            snprintf(title, sizeof title, "PEER Set 2 case %s (%s)", id + 3,
-                     id[4] == 'a'   ? "ASK14"
-                     : id[4] == 'b' ? "BSSA14"
-                     : id[4] == 'c' ? "CB14"
-                                    : "CY14");
-        else
-            snprintf(title, sizeof title, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
-        plot_spec ps = {
-            title, "PGA (g)", "annual probability of exceedance", 1e-3, 1, 1e-6, 1, pc, nc,
-            NULL,  0};
+        plot_title(id, title, sizeof title);
+        const int tail = levels[PEER_NLEVELS - 1] > 1;
+        plot_spec ps = {title,
+                        "PGA (g)",
+                        "annual probability of exceedance",
+                        1e-3,
+                        levels[PEER_NLEVELS - 1],
+                        tail ? 1e-13 : 1e-6,
+                        1,
+                        pc,
+                        nc,
+                        NULL,
+                        0};
         if (hazard_plot_loglog(plot, &ps, err)) return err->status;
     }
     if (refpath) {
