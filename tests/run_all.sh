@@ -7,6 +7,10 @@ export CS_REPO="$repo"
 export CYBERSHAKE_LOG=${CYBERSHAKE_LOG:-warn}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 log=$(mktemp)
+# What several suites use, made once by whichever needs it first (tests/workflow/small_site.sh:
+# the small site's reference run); kept, and named, if anything failed.
+CS_FIXTURES=$(mktemp -d "${TMPDIR:-/tmp}/cs_fixtures.XXXXXX")
+export CS_FIXTURES
 passed=0
 failed=0
 skipped=0
@@ -43,6 +47,7 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 run_suite "physics (tests/physics)" "$py" "$repo/tests/physics/run.py"
 rm -f "$log"
+if [ "$failed" = 0 ]; then rm -rf "$CS_FIXTURES"; else echo "shared fixtures kept in $CS_FIXTURES"; fi
 echo
 echo "time per suite:"
 printf '%s' "$times" | sort -rn | sed 's/^/    /'

@@ -6,19 +6,12 @@
 # a step that keeps failing, the run lock.
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/workflow/small_site.sh"
-REF="$T_ROOT/reference"
+REF=$SMALL_SITE_REF
 
-# The uninterrupted run every other case is compared with (made once).
+# The uninterrupted run every other case is compared with (tests/workflow/small_site.sh: made
+# once, shared with the Slurm suite when tests/run_all.sh runs both).
 reference() {
-    [ -f "$REF/done" ] && return 0
-    mkdir -p "$REF" && cd "$REF" || return 1
-    make_study && make_config || return 1
-    cp s.sqlite template.sqlite
-    t0=$(date +%s)
-    "$CS" run DEMO --study s.sqlite --config run.cfg >run.out 2>run.err || { cat run.err >&2; return 1; }
-    echo $(($(date +%s) - t0)) >seconds
-    : >done
-    cd - >/dev/null
+    small_site_reference
 }
 
 fresh() { # a study as the reference started from, and its configuration

@@ -12,6 +12,9 @@ case "$cmd" in
 start)
     mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
     conf="$dir/slurm.conf"
+    # TaskPlugin=task/affinity binds each job to the cores Slurm gave it (one a task: the steps
+    # ask --ntasks=RANKS), as a cluster does: OpenMP then starts one thread a core it has, and the
+    # steps that run side by side (sgt_E and sgt_N) do not put four spinning threads on two cores.
     cat >"$conf" <<CONF
 ClusterName=cybershake-test
 SlurmctldHost=$host
@@ -29,7 +32,7 @@ SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.log
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=task/affinity
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none

@@ -42,6 +42,27 @@ CFG
     done
 }
 
+# The uninterrupted run of the small site, the study and configuration above as they are
+# (`cybershake run DEMO`), that the workflow and Slurm suites compare their runs with, made once:
+# in $CS_FIXTURES when tests/run_all.sh set it (so once per `make test`, by whichever suite needs
+# it first), else in the suite's own folder. The folder, $SMALL_SITE_REF, holds
+# s.sqlite after the run, template.sqlite (the study before it), run.cfg, run.out and runs/.
+# A case may run the same configuration there again (which must change nothing) but must not
+# change what is there otherwise.
+SMALL_SITE_REF=${CS_FIXTURES:-$T_ROOT}/small_site_reference
+small_site_reference() {
+    (
+        mkdir -p "$(dirname "$SMALL_SITE_REF")" || exit 1
+        exec 9>"$SMALL_SITE_REF.lock" && flock 9 || exit 1
+        [ -f "$SMALL_SITE_REF/done" ] && exit 0
+        rm -rf "$SMALL_SITE_REF" && mkdir -p "$SMALL_SITE_REF" && cd "$SMALL_SITE_REF" || exit 1
+        make_study && make_config || exit 1
+        cp s.sqlite template.sqlite || exit 1
+        "$CS" run DEMO --study s.sqlite --config run.cfg >run.out 2>run.err 9>&- || { cat run.err >&2; exit 1; }
+        : >done
+    )
+}
+
 # Rows of PeakAmplitudes of the newest run in study $1 that differ from those of study $2
 # (relative 1e-6), plus the difference in their counts: 0 when the runs computed the same.
 amplitudes_differ() {
