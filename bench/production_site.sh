@@ -19,6 +19,7 @@
 #   demo        the demo site end to end through the workflow on this node (GPU back end)
 #   site        a production-shaped site end to end through the workflow ($SITE_FMAX, 0.15 Hz):
 #               the whole forecast, every variation, SGTs and extraction on the GPU
+#               ($SITE_XRANKS extraction ranks, 4: rank 0 the study and 3 sharing the GPU)
 #   extract     forces E and N of the plan ($STEPS steps, every save point), and every variation
 #               of the $XRUPS (15) largest ruptures extracted from them on all cores
 #
@@ -200,7 +201,7 @@ model_file = $here/tests/data/bbp_nr02-vs500.fk1d
 cutoff = 200 km
 backend = cuda
 extract_backend = cuda
-extract_ranks = 2
+extract_ranks = ${SITE_XRANKS:-4}
 mpirun_args = --bind-to none --oversubscribe
 forces = EN
 checkpoint_every = 0
