@@ -179,7 +179,7 @@ stage_extract() {
 # A production-shaped site end to end through the workflow on this node: USC, every rupture of
 # the whole erf/demo forecast within 200 km and every variation (hypocentres every 20 km, two
 # slips), at $SITE_FMAX (0.15 Hz), SGTs of forces E and N and the extraction on the GPU (rank 0
-# the study, rank 1 the GPU and the node's cores), curves and disaggregations in the study. The
+# the study, ranks 1..SITE_XRANKS-1 sharing the GPU and the node's cores), curves and disaggregations in the study. The
 # run is given $SITE_LIMIT seconds (480); where it is cut, its last progress line says how far
 # it got and at what rate.
 stage_site() {
