@@ -645,3 +645,45 @@ fail:
     free(sr);
     return rc;
 }
+
+int synth_srf_seismogram(const sgt_set *s, const char *srf_path, int method, synth_seismogram *out,
+                         cs_error *err) {
+    memset(out, 0, sizeof *out);
+    srf_file srf;
+    CS_CALL(err, srf_read(srf_path, &srf, err));
+    synth_ctx ctx;
+    synth_cache cache = {0};
+    synth_subfault *sf = NULL;
+    long nsf = 0, *points = NULL, npoints = 0;
+    double *sr = NULL;
+    int rc;
+    CS_CALL_GOTO(rc, err, synth_init(&ctx, s, err), no_ctx);
+    CS_CALL_GOTO(rc, err, synth_subfaults_from_srf(s, &srf, &sf, &nsf, &points, &npoints, &sr, err),
+                 done);
+    CS_CALL_GOTO(rc, err, synth_cache_load(&ctx, points, npoints, method, NULL, &cache, err), done);
+    out->vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
+    if (!out->vel) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
+    }
+    CS_CALL_GOTO(rc, err,
+                 method == SYNTH_TIME ? synth_time(&ctx, &cache, sf, nsf, out->vel, err)
+                                      : synth_frequency(&ctx, &cache, sf, nsf, out->vel, err),
+                 done);
+    out->nt = ctx.nt;
+    out->dt = ctx.dt;
+    out->nsubfaults = nsf;
+done:
+    free(sf);
+    free(points);
+    free(sr);
+    synth_cache_free(&cache);
+    synth_free(&ctx);
+no_ctx:
+    srf_free(&srf);
+    if (rc) {
+        free(out->vel);
+        out->vel = NULL;
+    }
+    return rc;
+}
