@@ -192,9 +192,8 @@ long synth_strain_block(const synth_ctx *c, double bytes) {
     return b < 1 ? 1 : b;
 }
 
-int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
-                           int paths, const double *m6, long block, synth_cache *cache,
-                           cs_error *err) {
+static int load_range(synth_ctx *c, const long *points, long first, long n, long total, int paths,
+                      const double *m6, long block, synth_cache *cache, cs_error *err) {
     if (paths & SYNTH_TIME) {
         /* the time path convolves the strain itself: all of it stays */
         float *strain = malloc(sizeof(float) * 18 * (size_t)c->nt_sgt * (size_t)(n ? n : 1));
@@ -233,6 +232,19 @@ int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n,
         transform_block(c, cache, q0, nq, strain);
     }
     free(strain);
+    return 0;
+}
+
+/* -1 on failure (err set), not the status: the extractor reads a positive result of a rupture's
+ * synthesis as "again with full spectra" (extract_rupture.c), which a status 1 (bad input) would
+ * pass for. */
+int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
+                           int paths, const double *m6, long block, synth_cache *cache,
+                           cs_error *err) {
+    if (load_range(c, points, first, n, total, paths, m6, block, cache, err)) {
+        CS_TRACE(err);
+        return -1;
+    }
     return 0;
 }
 
@@ -534,7 +546,10 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
     double *sd = c->work + c->L; /* slip rate on the record's grid */
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
-        CS_CALL(err, check_subfault(c, cache, s, err));
+        if (check_subfault(c, cache, s, err)) {
+            CS_TRACE(err);
+            return -1; /* not the status: see synth_cache_load_range */
+        }
         if (!reaches_window(c, s)) continue;
         /* v(t_m) = dt sum_r g(r dt) sdot(t_m + ts - tinit - r dt): with d = m - r the slip
          * rate is needed at d dt + ts - tinit, nonzero for d in (dlo, dhi) */
