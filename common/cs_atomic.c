@@ -11,6 +11,7 @@
 #include "cs_fault.h"
 #include "cs_strutil.h"
 
+/* 0, or -1 when a part does not fit (the callers name the path and the rule). */
 static int split_path(const char *path, char *dir, size_t dsize, char *base, size_t bsize) {
     char a[4096], b[4096];
     if (cs_copy(a, sizeof a, path) || cs_copy(b, sizeof b, path)) return -1;

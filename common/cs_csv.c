@@ -49,6 +49,7 @@ void cs_csv_close(cs_csv *c) {
     free(c);
 }
 
+/* push_char and push_field: 0, or -1 when the buffer cannot grow (the reader reports it: oom). */
 static int push_char(cs_csv *c, size_t *len, char ch) {
     if (*len + 1 >= c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 512;

@@ -171,7 +171,10 @@ int cs_sha256_sidecar_verify(const char *path, char hex[CS_SHA256_HEX], cs_error
     }
     memcpy(want, line, CS_SHA256_HEX - 1);
     want[CS_SHA256_HEX - 1] = 0;
-    if (cs_sha256_file(path, got, err)) return -1;
+    if (cs_sha256_file(path, got, err)) {
+        CS_TRACE(err);
+        return -1; /* not a status: 0 and 1 are answers (cs_sha256.h), so an error is -1 */
+    }
     if (hex) memcpy(hex, got, CS_SHA256_HEX);
     if (strcmp(got, want)) {
         cs_error_input(err, path, "SHA-256", got,

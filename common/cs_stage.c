@@ -147,7 +147,9 @@ static const char *validator_of(const fetch_attempt *a) {
 }
 
 /* DEST.part.validator: the URL and the validator of the answer the part was written from, so
- * that a later attempt (or a later fetch) resumes the part only from the same file. */
+ * that a later attempt (or a later fetch) resumes the part only from the same file.
+ * 0, or -1 with errno set: it runs inside libcurl's write callback, which passes the failure
+ * on through the attempt (io_errno, io_what) and on_body's short count, not a cs_error. */
 static int save_validator(fetch_attempt *a) {
     const char *v = a->http ? validator_of(a) : "";
     if (!v[0]) {
@@ -162,7 +164,8 @@ static int save_validator(fetch_attempt *a) {
     return cs_atomic_write_file(a->vpath, text, (size_t)n, NULL, &e) ? -1 : 0;
 }
 
-/* The validator a part was written under, for this URL: 0 and *v filled, or -1 (none). */
+/* The validator a part was written under, for this URL: 0 and *v filled, or -1 (none): a
+ * lookup, whose "none" is not an error (the part is fetched from the start). */
 static int load_validator(const char *vpath, const char *url, char *v, size_t size) {
     FILE *f = fopen(vpath, "r");
     if (!f) return -1;
@@ -177,7 +180,8 @@ static int load_validator(const char *vpath, const char *url, char *v, size_t si
     return v[0] ? 0 : -1;
 }
 
-/* The first byte of a range answer, from its Content-Range ("bytes 1500000-2999999/3000000"). */
+/* The first byte of a range answer, from its Content-Range ("bytes 1500000-2999999/3000000"),
+ * or -1 when it names none (a value, not an error: the part is then not resumed). */
 static long long range_start(const char *cr) {
     if (strncasecmp(cr, "bytes ", 6)) return -1;
     char *end;
@@ -355,6 +359,8 @@ int cs_fetch(const char *url, const char *dest, const char *sha256, const cs_fet
                           attempts, attempts == 1 ? "" : "s", last);
 }
 
+/* One PUT: 0, or -1 with the reason in last and *again set when it is worth retrying. Not a
+ * cs_error: the retry loop in cs_push decides which failure the user reads. */
 static int put_once(const char *url, const char *scheme, FILE *f, long long size, const char *sha,
                     const cs_fetch_options *o, double deadline_at, char *last, size_t lsize,
                     int *again) {

@@ -16,6 +16,8 @@ char *cs_trim(char *s) {
     return s;
 }
 
+/* cs_parse_double, cs_parse_long and cs_copy answer yes or no (0 or -1, cs_strutil.h) and set
+ * no cs_error: the caller knows the field and value, and names them in its message. */
 int cs_parse_double(const char *s, double *out) {
     if (!s || !*s) return -1;
     char *end;

@@ -8,14 +8,13 @@
 
 #include "cs_cli.h"
 #include "erf_cli.h"
-#include "cs_db.h"
 #include "cs_sha256.h"
 #include "cs_strutil.h"
 #include "erf_area.h"
-#include "erf_db.h"
 #include "cs_stage.h"
 
-/* "a,b,c" into at most max numbers; the count, or -1. */
+/* "a,b,c" into at most max numbers; the count, or -1 (a count, not a status: the caller names
+ * the option and the rule in its usage message). */
 static int numbers(const char *s, double *v, int max) {
     char buf[512];
     if (cs_copy(buf, sizeof buf, s)) return -1;
@@ -25,38 +24,6 @@ static int numbers(const char *s, double *v, int max) {
         n++;
     }
     return n;
-}
-
-typedef struct {
-    erf_db_writer w;
-    long nruptures;
-    double total_rate;
-} area_sink;
-
-static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
-    area_sink *s = ctx;
-    if (erf_db_writer_add(&s->w, r, rate, key, err)) return -1;
-    s->nruptures++;
-    s->total_rate += rate;
-    return 0;
-}
-
-/* The next free source id of a forecast, and whether `id` is taken. */
-static int source_ids(cs_db *db, long long erf_id, long long id, long long *next, int *taken,
-                      cs_error *err) {
-    sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "SELECT coalesce(max(Source_ID) + 1, 0), coalesce(sum(Source_ID = ?), 0) "
-                      "FROM Ruptures WHERE ERF_ID = ?",
-                      &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, erf_id);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *next = sqlite3_column_int64(st, 0), *taken = sqlite3_column_int(st, 1) > 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the forecast's source ids", err);
 }
 
 int cs_erf_add_area_main(int argc, char **argv) {
@@ -174,42 +141,14 @@ int cs_erf_add_area_main(int argc, char **argv) {
              "depths %s km, mfd %s bin %g, rake %g dip %g strike %g",
              a.name, polygon, sha, a.nv, a.spacing_km, a.origin_lon, a.origin_lat, depths, mfd,
              a.dm, a.rake, a.dip, a.strike);
-    cs_db *db = NULL;
-    area_sink sink = {0};
-    long long erf_id = 0;
-    long npoints = 0;
-    int rc = cs_db_open_current(argv[optind], &db, &err);
-    if (!rc) rc = cs_db_begin(db, &err);
-    if (!rc) {
-        cs_error probe;
-        double span;
-        if (erf_db_find(db, name, &erf_id, &span, &probe) == 0)
-            a.time_span_years = span;
-        else if (probe.status == CS_ERR_INPUT)
-            rc = erf_db_create(db, name, "area sources", a.time_span_years, inputs, &erf_id, &err);
-        else
-            err = probe, rc = -1;
-        int taken = 0;
-        long long next = 0;
-        if (!rc) rc = source_ids(db, erf_id, (long long)id, &next, &taken, &err);
-        a.source_id = id >= 0 ? (long long)id : next;
-        if (!rc && id >= 0 && taken)
-            rc = cs_error_input(&err, "--source-id", NULL, NULL,
-                                "forecast %s already has a source %lld", name, a.source_id);
-        if (!rc) rc = erf_db_writer_open(db, erf_id, &sink.w, &err);
-        if (!rc) rc = erf_area_ruptures(&a, sink_add, &sink, &npoints, &err);
-        erf_db_writer_close(&sink.w);
-        if (!rc)
-            rc = cs_db_commit(db, &err);
-        else
-            cs_db_rollback(db);
-    }
-    cs_db_close(db);
+    if (id >= 0) a.source_id = (long long)id;
+    erf_area_added got;
+    int rc = erf_area_add(argv[optind], name, inputs, &a, &got, &err);
     free(a.poly);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("forecast %s (ERF_ID %lld): area source %lld '%s', %ld grid points x %d depths, %ld "
            "magnitude bins (M %g to %g), %.6g earthquakes per year\n",
-           name, erf_id, a.source_id, a.name, npoints, a.ndepths, sink.nruptures, a.mmin, a.mmax,
-           sink.total_rate);
+           name, got.erf_id, a.source_id, a.name, got.npoints, a.ndepths, got.nruptures, a.mmin,
+           a.mmax, got.total_rate);
     return 0;
 }

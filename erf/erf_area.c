@@ -8,6 +8,7 @@
 #include "cs_csv.h"
 #include "cs_geo.h"
 #include "cs_strutil.h"
+#include "erf_db.h"
 
 #define EARTH_KM 6371.0
 #define D2R      (M_PI / 180.0)
@@ -169,5 +170,84 @@ int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *
         rc = emit(&r, rate, key, ctx, err);
     }
     erf_rupture_free(&r);
+    return rc;
+}
+
+typedef struct {
+    erf_db_writer w;
+    erf_area_added *out;
+} area_sink;
+
+static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
+    area_sink *s = ctx;
+    CS_CALL(err, erf_db_writer_add(&s->w, r, rate, key, err));
+    s->out->nruptures++;
+    s->out->total_rate += rate;
+    return 0;
+}
+
+/* The next free source id of a forecast, and whether `id` is taken. */
+static int source_ids(cs_db *db, long long erf_id, long long id, long long *next, int *taken,
+                      cs_error *err) {
+    sqlite3_stmt *st;
+    CS_CALL(err, cs_db_prepare(db,
+                               "SELECT coalesce(max(Source_ID) + 1, 0), "
+                               "coalesce(sum(Source_ID = ?), 0) FROM Ruptures WHERE ERF_ID = ?",
+                               &st, err));
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, erf_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *next = sqlite3_column_int64(st, 0), *taken = sqlite3_column_int(st, 1) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : cs_db_fail(db, "reading the forecast's source ids", err);
+}
+
+/* The forecast, created when new; the source's id; the ruptures: inside the transaction. */
+static int add_in_transaction(cs_db *db, const char *name, const char *inputs, erf_area_source *a,
+                              erf_area_added *out, cs_error *err) {
+    cs_error probe;
+    double span;
+    if (erf_db_find(db, name, &out->erf_id, &span, &probe) == 0)
+        a->time_span_years = span;
+    else if (probe.status == CS_ERR_INPUT)
+        CS_CALL(err, erf_db_create(db, name, "area sources", a->time_span_years, inputs,
+                                   &out->erf_id, err));
+    else {
+        *err = probe;
+        CS_TRACE(err);
+        return err->status;
+    }
+    long long asked = a->source_id, next = 0;
+    int taken = 0;
+    CS_CALL(err, source_ids(db, out->erf_id, asked, &next, &taken, err));
+    a->source_id = asked >= 0 ? asked : next;
+    if (asked >= 0 && taken)
+        return cs_error_input(err, "--source-id", NULL, NULL,
+                              "forecast %s already has a source %lld", name, a->source_id);
+    area_sink sink = {.out = out};
+    int rc;
+    CS_CALL_GOTO(rc, err, erf_db_writer_open(db, out->erf_id, &sink.w, err), done);
+    CS_CALL_GOTO(rc, err, erf_area_ruptures(a, sink_add, &sink, &out->npoints, err), done);
+done:
+    erf_db_writer_close(&sink.w);
+    return rc;
+}
+
+int erf_area_add(const char *study, const char *name, const char *inputs, erf_area_source *a,
+                 erf_area_added *out, cs_error *err) {
+    memset(out, 0, sizeof *out);
+    cs_db *db = NULL;
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_db_open_current(study, &db, err), done);
+    CS_CALL_GOTO(rc, err, cs_db_begin(db, err), done);
+    rc = add_in_transaction(db, name, inputs, a, out, err);
+    if (!rc)
+        rc = cs_db_commit(db, err);
+    else
+        cs_db_rollback(db);
+    if (rc) CS_TRACE(err);
+done:
+    cs_db_close(db);
     return rc;
 }

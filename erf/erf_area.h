@@ -39,4 +39,19 @@ int erf_area_grid(const erf_area_source *a, double **lon, double **lat, long *n,
 int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *npoints,
                       cs_error *err);
 
+/* What erf_area_add wrote. */
+typedef struct {
+    long long erf_id;
+    long npoints;      /* grid points */
+    long nruptures;    /* magnitude bins */
+    double total_rate; /* earthquakes per year, all bins */
+} erf_area_added;
+
+/* Adds area source a to forecast `name` of the study at `study`, in one transaction: the
+ * forecast is created when new (a's time span; `inputs` records how the source was made), an
+ * existing one's time span replaces a's. a->source_id >= 0 asks for that id (refused when the
+ * forecast has it); -1 takes the next free one, and a->source_id is set to it. */
+int erf_area_add(const char *study, const char *name, const char *inputs, erf_area_source *a,
+                 erf_area_added *out, cs_error *err);
+
 #endif

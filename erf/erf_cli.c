@@ -20,38 +20,12 @@
 #include "cs_stage.h"
 #include "erf_geometry.h"
 #include "erf_medium.h"
+#include "erf_study.h"
 #include "rupgen.h"
 
 static int parse_positive(const char *prog, const char *opt, const char *s, double *v) {
     if (cs_parse_double(s, v) || !(*v > 0))
         return cs_cli_usage(prog, "%s needs a positive number, got '%s'", opt, s);
-    return 0;
-}
-
-typedef struct {
-    erf_db_writer w;
-    long nruptures, npoints;
-    double total_rate;
-} build_sink;
-
-static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
-    build_sink *s = ctx;
-    if (erf_db_writer_add(&s->w, r, rate, key, err)) return -1;
-    s->nruptures++;
-    s->npoints += erf_rupture_npoints(r);
-    s->total_rate += rate;
-    return 0;
-}
-
-/* Does a comma-separated list hold the file stem of a key ("bFault.ch" of "bFault.ch:L540")? */
-static int stem_selected(const char *list, const char *key) {
-    if (!list) return 1;
-    size_t stem = strcspn(key, ":");
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n == stem && !strncmp(p, key, n)) return 1;
-        p += n + (p[n] == ',');
-    }
     return 0;
 }
 
@@ -149,40 +123,22 @@ static int cmd_build(int argc, char **argv) {
              "time span %g yr; near %g,%g within %g km; files %s",
              faults, sha_f, traces, sha_t, o.spacing_km, o.float_step_km, o.time_span_years,
              near_lat, near_lon, within, files ? files : "all");
-    cs_db *db = NULL;
-    build_sink sink = {0};
-    long long erf_id;
-    int nsel = 0, rc = cs_db_open_current(argv[optind], &db, &err);
-    if (!rc) rc = erf_db_bulk_begin(db, &err);
-    if (!rc) {
-        rc = erf_db_create(db, name, desc ? desc : "fault sources", o.time_span_years, inputs,
-                           &erf_id, &err);
-        if (!rc) rc = erf_db_writer_open(db, erf_id, &sink.w, &err);
-        cs_progress prog;
-        cs_progress_begin(&prog, "fault sources", set.nsources, "sources");
-        for (int i = 0; i < set.nsources && !rc; i++) {
-            const erf_fault_source *s = &set.sources[i];
-            if (!stem_selected(files, s->key)) continue;
-            if (isfinite(within) && erf_fault_trace_distance(s, near_lon, near_lat) > within)
-                continue;
-            nsel++;
-            rc = erf_fault_ruptures(s, &o, sink_add, &sink, &err);
-            cs_progress_update(&prog, i + 1);
-        }
-        if (!rc) cs_progress_end(&prog);
-        erf_db_writer_close(&sink.w);
-        if (!rc && nsel == 0)
-            rc = cs_error_set(&err, CS_ERR_INPUT,
-                              "no fault source passed the selection (--near/--within/--files)");
-        int end = erf_db_bulk_end(db, !rc, &err);
-        if (!rc) rc = end;
-    }
-    cs_db_close(db);
+    erf_build_request q = {.name = name,
+                           .description = desc ? desc : "fault sources",
+                           .inputs = inputs,
+                           .set = &set,
+                           .options = o,
+                           .files = files,
+                           .near_lat = near_lat,
+                           .near_lon = near_lon,
+                           .within_km = within};
+    erf_built got;
+    int rc = erf_build_forecast(argv[optind], &q, &got, &err);
     erf_faults_free(&set);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("forecast %s (ERF_ID %lld): %d sources, %ld ruptures, %ld points; annual rate of "
            "all ruptures %.6g /yr\n",
-           name, erf_id, nsel, sink.nruptures, sink.npoints, sink.total_rate);
+           name, got.erf_id, got.nsources, got.nruptures, got.npoints, got.total_rate);
     return 0;
 }
 
@@ -232,38 +188,10 @@ static int cmd_import_geometry(int argc, char **argv) {
             return cs_cli_usage(argv[0], "%s", err.message);
         }
     }
-    cs_db *db = NULL;
     long long erf_id;
-    double existing_span;
-    erf_db_writer w = {0};
-    long npoints = 0;
-    int rc = cs_db_open_current(argv[optind], &db, &err);
-    if (!rc) rc = cs_db_begin(db, &err);
-    if (!rc) {
-        cs_error probe;
-        if (erf_db_find(db, name, &erf_id, &existing_span, &probe) != 0)
-            rc = erf_db_create(db, name, "CyberShake rupture geometry files", span,
-                               "rupture geometry files", &erf_id, &err);
-        if (!rc) rc = erf_db_writer_open(db, erf_id, &w, &err);
-        for (int i = optind + 1; i < argc && !rc; i++) {
-            long long s, r;
-            erf_rupture rup;
-            rc = erf_geometry_ids_from_path(argv[i], &s, &r, &err);
-            if (!rc) rc = erf_geometry_read(argv[i], s, r, &rup, &err);
-            if (rc) break;
-            snprintf(rup.source_name, sizeof rup.source_name, "source %lld", s);
-            cs_copy(rup.source_type, sizeof rup.source_type, "geometry file");
-            rc = erf_db_writer_add(&w, &rup, NAN, NULL, &err);
-            npoints += erf_rupture_npoints(&rup);
-            erf_rupture_free(&rup);
-        }
-        erf_db_writer_close(&w);
-        if (!rc)
-            rc = cs_db_commit(db, &err);
-        else
-            cs_db_rollback(db);
-    }
-    cs_db_close(db);
+    long npoints;
+    int rc = erf_import_geometry(argv[optind], name, span, argv + optind + 1, argc - optind - 1,
+                                 &erf_id, &npoints, &err);
     free(local);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("imported %d ruptures (%ld points) into forecast %s (ERF_ID %lld)\n", argc - optind - 1,
@@ -421,105 +349,22 @@ static int cmd_variations(int argc, char **argv) {
         cs_error_errno(&err, srf_dir, "create the SRF folder");
         return cs_cli_fail(argv[0], &err);
     }
-    cs_db *db = NULL;
-    long long erf_id, scen_id = 0;
-    double span;
-    erf_rupture_key *keys = NULL;
-    long nkeys = 0, nrows = 0, nsrf = 0;
-    sqlite3_stmt *ins = NULL;
-    int rc = cs_db_open_current(argv[optind], &db, &err);
-    if (!rc) rc = erf_db_find(db, name, &erf_id, &span, &err);
-    if (!rc) rc = erf_db_rupture_keys(db, erf_id, &keys, &nkeys, &err);
-    if (!rc) rc = cs_db_begin(db, &err);
-    if (!rc) {
-        char params[1024], model[600];
-        rupgen_params_format(&p, params, sizeof params);
-        snprintf(model, sizeof model, " model=%s:%s", fmt, model_file);
-        strncat(params, model, sizeof params - strlen(params) - 1);
-        sqlite3_stmt *st;
-        rc = cs_db_prepare(db,
-                           "INSERT INTO Rupture_Variation_Scenario_IDs (ERF_ID, "
-                           "Rup_Var_Scenario_Name, Rup_Var_Scenario_Description, Generator, "
-                           "Parameters, Seed) VALUES (?, ?, 'Graves-Pitarka-like kinematic "
-                           "generator', 'cybershake rupgen 1', ?, ?)",
-                           &st, &err);
-        if (!rc) {
-            sqlite3_bind_int64(st, 1, erf_id);
-            sqlite3_bind_text(st, 2, scen, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(st, 3, params, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_int64(st, 4, (sqlite3_int64)p.seed);
-            if (sqlite3_step(st) != SQLITE_DONE) rc = cs_db_fail(db, "adding the scenario", &err);
-            sqlite3_finalize(st);
-            scen_id = sqlite3_last_insert_rowid(cs_db_handle(db));
-        }
-        if (!rc)
-            rc = cs_db_prepare(db,
-                               "INSERT INTO Rupture_Variations (Rup_Var_Scenario_ID, ERF_ID, "
-                               "Source_ID, Rupture_ID, Rup_Var_ID, Rup_Var_LFN, Hypocenter_Lat, "
-                               "Hypocenter_Lon, Hypocenter_Depth, Slip_Realisation) VALUES "
-                               "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               &ins, &err);
-        cs_progress prog;
-        cs_progress_begin(&prog, "rupture variations", nkeys, "ruptures");
-        for (long i = 0; i < nkeys && !rc; i++) {
-            erf_rupture r;
-            if ((rc = erf_db_load_rupture(db, erf_id, keys[i].source_id, keys[i].rupture_id, &r,
-                                          &err)))
-                break;
-            rupgen_layout lay;
-            rc = rupgen_plan(&r, &p, &lay, &err);
-            int write = srf_dir && (only_source < 0 || only_source == r.source_id) &&
-                        (only_rupture < 0 || only_rupture == r.rupture_id);
-            for (int k = 0; k < lay.nvariations && !rc; k++) {
-                rupgen_info info;
-                char lfn[4200] = "";
-                if (write) {
-                    srf_file s;
-                    snprintf(lfn, sizeof lfn, "%s/%lld_%lld_%d.srf", srf_dir, r.source_id,
-                             r.rupture_id, k);
-                    rc = rupgen_variation(&r, &p, erf_medium_query, &medium, k, &s, &info, &err);
-                    if (!rc) rc = srf_write(lfn, &s, NULL, &err);
-                    if (!rc) srf_free(&s);
-                    nsrf++;
-                } else {
-                    rc = rupgen_hypocentre(&r, &p, k, &info, &err);
-                }
-                if (rc) break;
-                sqlite3_reset(ins);
-                sqlite3_bind_int64(ins, 1, scen_id);
-                sqlite3_bind_int64(ins, 2, erf_id);
-                sqlite3_bind_int64(ins, 3, r.source_id);
-                sqlite3_bind_int64(ins, 4, r.rupture_id);
-                sqlite3_bind_int(ins, 5, k);
-                if (write)
-                    sqlite3_bind_text(ins, 6, lfn, -1, SQLITE_TRANSIENT);
-                else
-                    sqlite3_bind_null(ins, 6);
-                sqlite3_bind_double(ins, 7, info.hypo_lat);
-                sqlite3_bind_double(ins, 8, info.hypo_lon);
-                sqlite3_bind_double(ins, 9, info.hypo_depth);
-                sqlite3_bind_int(ins, 10, info.slip_index);
-                if (sqlite3_step(ins) != SQLITE_DONE)
-                    rc = cs_db_fail(db, "adding a variation", &err);
-                nrows++;
-            }
-            erf_rupture_free(&r);
-            cs_progress_update(&prog, i + 1);
-        }
-        if (!rc) cs_progress_end(&prog);
-        sqlite3_finalize(ins);
-        if (!rc)
-            rc = cs_db_commit(db, &err);
-        else
-            cs_db_rollback(db);
-    }
-    free(keys);
-    cs_db_close(db);
+    erf_variations_request q = {.name = name,
+                                .scenario = scen,
+                                .params = &p,
+                                .model_format = fmt,
+                                .model_file = model_file,
+                                .medium = &medium,
+                                .srf_dir = srf_dir,
+                                .only_source = only_source,
+                                .only_rupture = only_rupture};
+    erf_variations_made got;
+    int rc = erf_make_variations(argv[optind], &q, &got, &err);
     erf_medium_close(&medium);
     if (rc) return cs_cli_fail(argv[0], &err);
-    printf("scenario %s (Rup_Var_Scenario_ID %lld): %ld variations of %ld ruptures", scen, scen_id,
-           nrows, nkeys);
-    if (srf_dir) printf("; %ld SRF files in %s", nsrf, srf_dir);
+    printf("scenario %s (Rup_Var_Scenario_ID %lld): %ld variations of %ld ruptures", scen,
+           got.scenario_id, got.nrows, got.nruptures);
+    if (srf_dir) printf("; %ld SRF files in %s", got.nsrf, srf_dir);
     printf("\n");
     return 0;
 }

@@ -244,7 +244,7 @@ static void print_ims(const im_config *ims, const double *values) {
 
 static int write_csv(const char *path, const float *vel, int nt, double dt, cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     fprintf(a.f, "time_s,E_m_per_s,N_m_per_s,Z_m_per_s\n");
     for (int t = 0; t < nt; t++)
         fprintf(a.f, "%.6f,%.9g,%.9g,%.9g\n", t * dt, vel[t], vel[nt + t], vel[2 * nt + t]);
@@ -261,7 +261,7 @@ static int write_sac3(const char *prefix, const float *vel, int nt, double dt, d
         char path[4200];
         snprintf(path, sizeof path, "%s.%s.sac", prefix, comp[c]);
         sac_meta m = {dt, 0, lat, lon, az[c], inc[c], station, comp[c], event};
-        if (sac_write(path, &m, vel + (size_t)c * nt, nt, err)) return -1;
+        CS_CALL(err, sac_write(path, &m, vel + (size_t)c * nt, nt, err));
     }
     return 0;
 }
@@ -318,49 +318,34 @@ int cs_synth_cli_main(int argc, char **argv) {
         return cs_cli_fail(argv[0], &err);
     }
     ims.vertical = s.has_force[2];
-    srf_file srf;
-    synth_ctx ctx;
-    synth_cache cache = {0};
-    synth_subfault *sf = NULL;
-    long nsf = 0, *points = NULL, npoints = 0;
-    double *sr = NULL, *vel = NULL, *values = NULL;
+    synth_seismogram rec;
     float *velf = NULL;
-    int rc = srf_read(argv[optind], &srf, &err), have_srf = !rc, have_ctx = 0;
-    if (!rc) rc = synth_init(&ctx, &s, &err);
-    have_ctx = !rc;
-    if (!rc) rc = synth_subfaults_from_srf(&s, &srf, &sf, &nsf, &points, &npoints, &sr, &err);
-    if (!rc) rc = synth_cache_load(&ctx, points, npoints, method, NULL, &cache, &err);
-    if (!rc) {
-        vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
-        velf = malloc(sizeof(float) * 3 * (size_t)ctx.nt);
-        values = malloc(sizeof(double) * IM_MAX_TYPES);
-        if (!vel || !velf || !values) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
+    double *values = NULL;
+    int rc;
+    CS_CALL_GOTO(rc, &err, synth_srf_seismogram(&s, argv[optind], method, &rec, &err), done);
+    velf = malloc(sizeof(float) * 3 * (size_t)rec.nt);
+    values = malloc(sizeof(double) * IM_MAX_TYPES);
+    if (!velf || !values) {
+        rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
     }
-    if (!rc)
-        rc = method == SYNTH_TIME ? synth_time(&ctx, &cache, sf, nsf, vel, &err)
-                                  : synth_frequency(&ctx, &cache, sf, nsf, vel, &err);
-    if (!rc) rc = im_compute(&ims, vel, ctx.nt, ctx.dt, values, &err);
-    if (!rc) {
-        for (int i = 0; i < 3 * ctx.nt; i++)
-            velf[i] = (float)vel[i];
-        printf("%s at site %.6f %.6f: %ld subfaults, %d samples at %g s (%s path)\n", argv[optind],
-               s.site_lon, s.site_lat, nsf, ctx.nt, ctx.dt,
-               method == SYNTH_TIME ? "time" : "frequency");
-        print_ims(&ims, values);
-        if (csv) rc = write_csv(csv, velf, ctx.nt, ctx.dt, &err);
-        if (!rc && sac)
-            rc = write_sac3(sac, velf, ctx.nt, ctx.dt, s.site_lon, s.site_lat, "SITE", "synth",
-                            s.has_force[2], &err);
-    }
-    free(vel);
+    CS_CALL_GOTO(rc, &err, im_compute(&ims, rec.vel, rec.nt, rec.dt, values, &err), done);
+    for (int i = 0; i < 3 * rec.nt; i++)
+        velf[i] = (float)rec.vel[i];
+    printf("%s at site %.6f %.6f: %ld subfaults, %d samples at %g s (%s path)\n", argv[optind],
+           s.site_lon, s.site_lat, rec.nsubfaults, rec.nt, rec.dt,
+           method == SYNTH_TIME ? "time" : "frequency");
+    print_ims(&ims, values);
+    if (csv) CS_CALL_GOTO(rc, &err, write_csv(csv, velf, rec.nt, rec.dt, &err), done);
+    if (sac)
+        CS_CALL_GOTO(rc, &err,
+                     write_sac3(sac, velf, rec.nt, rec.dt, s.site_lon, s.site_lat, "SITE", "synth",
+                                s.has_force[2], &err),
+                     done);
+done:
+    free(rec.vel);
     free(velf);
     free(values);
-    free(sf);
-    free(points);
-    free(sr);
-    synth_cache_free(&cache);
-    if (have_ctx) synth_free(&ctx);
-    if (have_srf) srf_free(&srf);
     sgt_set_close(&s);
     return rc ? cs_cli_fail(argv[0], &err) : 0;
 }

@@ -42,19 +42,28 @@ typedef struct {
 } thread_buffer;
 
 /* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
- * Returns 1 when one's tensor is not its point's combination. */
+ * Returns 1 when one's tensor is not its point's combination, -1 (err set) when it fails: not a
+ * status, which stage_batch would read as that 1 when it is CS_ERR_INPUT. */
 static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
                            int b, long first, long np, int full, double hypo[4], cs_error *err) {
     int got = variation_source_produce_into(src, &t->vb, v, hypo, err);
-    if (got == VARIATION_OTHER_POINTS)
-        return cs_error_set(err, CS_ERR_INPUT,
-                            "its subfaults lie on other points than the rupture's first "
-                            "variation's; the CUDA extractor takes the variations of a rupture "
-                            "on one geometry (--backend cpu takes it)");
-    if (got < 0) return -1;
+    if (got == VARIATION_OTHER_POINTS) {
+        cs_error_set(err, CS_ERR_INPUT,
+                     "its subfaults lie on other points than the rupture's first "
+                     "variation's; the CUDA extractor takes the variations of a rupture "
+                     "on one geometry (--backend cpu takes it)");
+        return -1;
+    }
+    if (got < 0) {
+        CS_TRACE(err);
+        return -1;
+    }
     if (t->cap < t->vb.nsf) {
         synth_gpu_subfault *gs = realloc(t->gs, sizeof *gs * (size_t)t->vb.nsf);
-        if (!gs) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
+        if (!gs) {
+            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
+            return -1;
+        }
         t->gs = gs;
         t->cap = t->vb.nsf;
     }
@@ -62,7 +71,10 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
     for (long i = 0; i < t->vb.nsf; i++) {
         const synth_subfault *s = &t->vb.sf[i];
         int use = synth_subfault_usable(w->synth, src->n, s, err);
-        if (use < 0) return -1;
+        if (use < 0) {
+            CS_TRACE(err);
+            return -1;
+        }
         if (!use || s->slot < first || s->slot >= first + np) continue;
         if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
         synth_gpu_subfault *g = &t->gs[n++];
@@ -161,7 +173,7 @@ static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb
     }
     if (failed) {
         *err = first_err;
-        return -1;
+        return -1; /* not the status: a positive result of the rupture means "full spectra" */
     }
     return 0;
 }

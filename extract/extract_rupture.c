@@ -167,12 +167,16 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
             for (int b = 0; b < nb && !rc; b++) {
                 double hypo[4];
                 int got = variation_source_produce(src, v0 + b, hypo, err);
-                if (got == VARIATION_OTHER_POINTS)
-                    got = cs_error_set(err, CS_ERR_RESOURCE,
-                                       "its subfaults lie on other points than the rupture's "
-                                       "first variation's, and the rupture's spectra do not fit "
-                                       "the memory allowed (%.3g GB) to take it alone: raise it",
-                                       plan->limit / 1e9);
+                if (got == VARIATION_OTHER_POINTS) {
+                    /* an error (-1, as every failure here: a positive result of the rupture
+                     * means "again with full spectra"); its status once passed for success */
+                    cs_error_set(err, CS_ERR_RESOURCE,
+                                 "its subfaults lie on other points than the rupture's first "
+                                 "variation's, and the rupture's spectra do not fit the memory "
+                                 "allowed (%.3g GB) to take it alone: raise it",
+                                 plan->limit / 1e9);
+                    got = -1;
+                }
                 if (got < 0) {
                     rc = -1;
                 } else {

@@ -171,7 +171,7 @@ static void transform_block(synth_ctx *c, synth_cache *cache, long q0, long nq,
 
 int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
                             const double *m6, synth_cache *cache, cs_error *err) {
-    if (cache_alloc(c, points, 0, n, n, paths, m6, cache, err)) return -1;
+    CS_CALL(err, cache_alloc(c, points, 0, n, n, paths, m6, cache, err));
     if (paths & SYNTH_FREQUENCY) transform_block(c, cache, 0, n, strain);
     /* the cache takes the strain when the time path needs it */
     if (paths & SYNTH_TIME)
@@ -192,25 +192,27 @@ long synth_strain_block(const synth_ctx *c, double bytes) {
     return b < 1 ? 1 : b;
 }
 
-int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
-                           int paths, const double *m6, long block, synth_cache *cache,
-                           cs_error *err) {
+static int load_range(synth_ctx *c, const long *points, long first, long n, long total, int paths,
+                      const double *m6, long block, synth_cache *cache, cs_error *err) {
     if (paths & SYNTH_TIME) {
         /* the time path convolves the strain itself: all of it stays */
         float *strain = malloc(sizeof(float) * 18 * (size_t)c->nt_sgt * (size_t)(n ? n : 1));
         if (!strain)
             return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the SGT of %ld points", n);
-        if (sgt_set_read(c->sgt, points + first, n, strain, err) ||
-            synth_cache_from_strain(c, points + first, n, strain, paths, m6 ? m6 + 6 * first : NULL,
-                                    cache, err)) {
-            free(strain);
-            return -1;
-        }
+        int rc;
+        CS_CALL_GOTO(rc, err, sgt_set_read(c->sgt, points + first, n, strain, err), strain_fail);
+        CS_CALL_GOTO(rc, err,
+                     synth_cache_from_strain(c, points + first, n, strain, paths,
+                                             m6 ? m6 + 6 * first : NULL, cache, err),
+                     strain_fail);
         cache->first = first;
         cache->total = total;
         return 0;
+    strain_fail:
+        free(strain);
+        return rc;
     }
-    if (cache_alloc(c, points, first, n, total, paths, m6, cache, err)) return -1;
+    CS_CALL(err, cache_alloc(c, points, first, n, total, paths, m6, cache, err));
     if (block < 1) block = 1;
     if (block > n) block = n ? n : 1;
     float *strain = malloc(sizeof(float) * 18 * (size_t)c->nt_sgt * (size_t)block);
@@ -220,14 +222,29 @@ int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n,
     }
     for (long q0 = 0; q0 < n; q0 += block) {
         long nq = n - q0 < block ? n - q0 : block;
-        if (sgt_set_read(c->sgt, points + first + q0, nq, strain, err)) {
+        int rc = sgt_set_read(c->sgt, points + first + q0, nq, strain, err);
+        if (rc) {
+            CS_TRACE(err);
             free(strain);
             synth_cache_free(cache);
-            return -1;
+            return rc;
         }
         transform_block(c, cache, q0, nq, strain);
     }
     free(strain);
+    return 0;
+}
+
+/* -1 on failure (err set), not the status: the extractor reads a positive result of a rupture's
+ * synthesis as "again with full spectra" (extract_rupture.c), which a status 1 (bad input) would
+ * pass for. */
+int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
+                           int paths, const double *m6, long block, synth_cache *cache,
+                           cs_error *err) {
+    if (load_range(c, points, first, n, total, paths, m6, block, cache, err)) {
+        CS_TRACE(err);
+        return -1;
+    }
     return 0;
 }
 
@@ -273,7 +290,10 @@ static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
 
 int synth_subfault_usable(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err) {
     synth_cache whole = {.n = total, .first = 0, .total = total};
-    if (check_subfault(c, &whole, s, err)) return -1;
+    if (check_subfault(c, &whole, s, err)) {
+        CS_TRACE(err);
+        return -1; /* not a status: 0 and 1 are answers (see synth.h), so a refusal is -1 */
+    }
     return reaches_window(c, s);
 }
 
@@ -413,7 +433,10 @@ int synth_accumulate(synth_ctx *c, const synth_cache *cache, const synth_subfaul
     double *ar = c->work, *ai = ar + nf;
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
-        if (check_subfault(c, cache, s, err)) return -1;
+        if (check_subfault(c, cache, s, err)) {
+            CS_TRACE(err);
+            return -1; /* not a status: 1 means "reload the cache" (see synth.h) */
+        }
         long row = s->slot - cache->first;
         if (row < 0 || row >= cache->n || !reaches_window(c, s)) continue;
         const double *cm = cache->combined_m ? cache->combined_m + 6 * (size_t)row : NULL;
@@ -523,7 +546,10 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
     double *sd = c->work + c->L; /* slip rate on the record's grid */
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
-        if (check_subfault(c, cache, s, err)) return -1;
+        if (check_subfault(c, cache, s, err)) {
+            CS_TRACE(err);
+            return -1; /* not the status: see synth_cache_load_range */
+        }
         if (!reaches_window(c, s)) continue;
         /* v(t_m) = dt sum_r g(r dt) sdot(t_m + ts - tinit - r dt): with d = m - r the slip
          * rate is needed at d dt + ts - tinit, nonzero for d in (dlo, dhi) */
@@ -566,7 +592,7 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
 int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike, double dip,
                         double rake, double m[6], cs_error *err) {
     double axes[3][3], ned[6];
-    if (sgt_set_axes(s, lon, lat, axes, err)) return -1;
+    CS_CALL(err, sgt_set_axes(s, lon, lat, axes, err));
     mt_from_sdr(strike, dip, rake, 1.0, ned);
     mt_ned_to_box(ned, axes, m);
     return 0;
@@ -586,16 +612,19 @@ int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfau
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld subfaults", n);
     }
     long at = 0;
+    int rc = 0;
     for (long i = 0; i < n; i++) {
         const srf_point *p = &srf->points[i];
         if (p->nt[2] > 0 && p->slip[2] != 0) {
-            cs_error_set(err, CS_ERR_INPUT,
-                         "SRF point %ld has opening slip (SLIP3 = %g cm): reciprocity synthesis "
-                         "takes shear slip only",
-                         i + 1, p->slip[2]);
+            rc = cs_error_set(
+                err, CS_ERR_INPUT,
+                "SRF point %ld has opening slip (SLIP3 = %g cm): reciprocity synthesis "
+                "takes shear slip only",
+                i + 1, p->slip[2]);
             goto fail;
         }
-        if (sgt_set_locate(s, p->lon, p->lat, p->dep, &points[i], err)) {
+        if ((rc = sgt_set_locate(s, p->lon, p->lat, p->dep, &points[i], err))) {
+            CS_TRACE(err);
             cs_error_prefix(err, "SRF point %ld: ", i + 1);
             goto fail;
         }
@@ -603,9 +632,10 @@ int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfau
         for (int comp = 0; comp < 2; comp++) {
             if (p->nt[comp] <= 0) continue;
             synth_subfault *q = &sf[nsf];
-            if (synth_moment_tensor(s, p->lon, p->lat, p->stk, p->dip,
-                                    p->rake + (comp == 1 ? 90.0 : 0.0), q->m, err))
-                goto fail;
+            CS_CALL_GOTO(rc, err,
+                         synth_moment_tensor(s, p->lon, p->lat, p->stk, p->dip,
+                                             p->rake + (comp == 1 ? 90.0 : 0.0), q->m, err),
+                         fail);
             q->slot = (int)i;
             q->scale = mu * p->area * 1e-4;
             q->tinit = p->tinit;
@@ -628,5 +658,47 @@ fail:
     free(sf);
     free(points);
     free(sr);
-    return -1;
+    return rc;
+}
+
+int synth_srf_seismogram(const sgt_set *s, const char *srf_path, int method, synth_seismogram *out,
+                         cs_error *err) {
+    memset(out, 0, sizeof *out);
+    srf_file srf;
+    CS_CALL(err, srf_read(srf_path, &srf, err));
+    synth_ctx ctx;
+    synth_cache cache = {0};
+    synth_subfault *sf = NULL;
+    long nsf = 0, *points = NULL, npoints = 0;
+    double *sr = NULL;
+    int rc;
+    CS_CALL_GOTO(rc, err, synth_init(&ctx, s, err), no_ctx);
+    CS_CALL_GOTO(rc, err, synth_subfaults_from_srf(s, &srf, &sf, &nsf, &points, &npoints, &sr, err),
+                 done);
+    CS_CALL_GOTO(rc, err, synth_cache_load(&ctx, points, npoints, method, NULL, &cache, err), done);
+    out->vel = malloc(sizeof(double) * 3 * (size_t)ctx.nt);
+    if (!out->vel) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
+    }
+    CS_CALL_GOTO(rc, err,
+                 method == SYNTH_TIME ? synth_time(&ctx, &cache, sf, nsf, out->vel, err)
+                                      : synth_frequency(&ctx, &cache, sf, nsf, out->vel, err),
+                 done);
+    out->nt = ctx.nt;
+    out->dt = ctx.dt;
+    out->nsubfaults = nsf;
+done:
+    free(sf);
+    free(points);
+    free(sr);
+    synth_cache_free(&cache);
+    synth_free(&ctx);
+no_ctx:
+    srf_free(&srf);
+    if (rc) {
+        free(out->vel);
+        out->vel = NULL;
+    }
+    return rc;
 }

@@ -135,4 +135,15 @@ int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike,
 int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfault **sf, long *nsf,
                              long **points, long *npoints, double **sr_si, cs_error *err);
 
+/* The record at the SGT set's site from one SRF file (`cybershake synth`), by the method's path
+ * (SYNTH_FREQUENCY or SYNTH_TIME). */
+typedef struct {
+    double *vel; /* 3 x nt: E, N, Z (m/s); malloc'ed, the caller frees it */
+    int nt;
+    double dt;
+    long nsubfaults;
+} synth_seismogram;
+int synth_srf_seismogram(const sgt_set *s, const char *srf_path, int method, synth_seismogram *out,
+                         cs_error *err);
+
 #endif

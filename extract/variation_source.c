@@ -48,6 +48,15 @@ static int make_realisations(variation_source *src, cs_error *err) {
     return 0;
 }
 
+/* Point i of the rupture on the SGT grid, and its moment tensor in the box frame. */
+static int locate_point(variation_source *src, long i, cs_error *err) {
+    const erf_rupture *r = src->r;
+    CS_CALL(err, sgt_set_locate(src->sgt, r->lon[i], r->lat[i], r->dep[i], &src->points[i], err));
+    CS_CALL(err, synth_moment_tensor(src->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i],
+                                     r->rake[i], src->m6 + 6 * i, err));
+    return 0;
+}
+
 static int open_generated(variation_source *src, cs_error *err) {
     const erf_rupture *r = src->r;
     long n = src->n = erf_rupture_npoints(r);
@@ -59,12 +68,12 @@ static int open_generated(variation_source *src, cs_error *err) {
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %ld points", n);
     src->rho = src->vs + n;
     for (long i = 0; i < n; i++) {
-        if (sgt_set_locate(src->sgt, r->lon[i], r->lat[i], r->dep[i], &src->points[i], err) ||
-            synth_moment_tensor(src->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i], r->rake[i],
-                                src->m6 + 6 * i, err)) {
+        int rc = locate_point(src, i, err);
+        if (rc) {
+            CS_TRACE(err);
             cs_error_prefix(err, "source %lld rupture %lld point %ld: ", r->source_id,
                             r->rupture_id, i);
-            return -1;
+            return rc;
         }
         double mu = src->sgt->material[3 * src->points[i] + 1];
         src->rho[i] = src->sgt->material[3 * src->points[i] + 2];
@@ -172,12 +181,21 @@ int variation_source_open(variation_source *src, const sgt_set *sgt, const rupge
 
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err) {
-    if (!src->lfns) return produce_generated(src, b, v, hypo, err);
+    /* -1 on failure, not a status: VARIATION_OTHER_POINTS (2) is an answer, and a status (a
+     * generated variation's failure, 1 or 4) was once taken for success by callers testing < 0 */
+    if (!src->lfns) {
+        if (produce_generated(src, b, v, hypo, err)) {
+            CS_TRACE(err);
+            return -1;
+        }
+        return 0;
+    }
     long *points = NULL, npoints = 0;
     free(b->own_points);
     b->own_points = NULL;
     b->own_npoints = 0;
     if (read_srf(src, b, v, &points, &npoints, hypo, err)) {
+        CS_TRACE(err);
         free(points);
         return -1;
     }

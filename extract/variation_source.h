@@ -47,7 +47,8 @@ enum { VARIATION_OTHER_POINTS = 2 };
 int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
                           const erf_rupture *r, int nvar, char *const *lfns, cs_error *err);
 /* Variation v into src->buf (slots index src->points, or buf.own_points when it returns
- * VARIATION_OTHER_POINTS); hypo: lat, lon, depth (km), slip realisation (0 for SRFs). */
+ * VARIATION_OTHER_POINTS); hypo: lat, lon, depth (km), slip realisation (0 for SRFs). 0 or
+ * VARIATION_OTHER_POINTS, or -1 (err set) when the variation cannot be made. */
 int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err);
 /* The same into a buffer of the caller's: several threads may produce generated variations of
  * one source at once (SRF files are read by one thread: PROJ's transformations are shared). */

@@ -33,8 +33,12 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
     gmpe_scenario *sc = malloc(sizeof *sc * n);
     double *lnm = malloc(sizeof(double) * n);
     hazard_rupture *rups = malloc(sizeof *rups * n);
-    int rc = sc && lnm && rups ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (long q = 0; q < set->n && !rc; q++) {
+    int rc = 0;
+    if (!sc || !lnm || !rups) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
+    }
+    for (long q = 0; q < set->n; q++) {
         sc[q] = (gmpe_scenario){.mag = set->mag[q],
                                 .vs30 = sv->vs30,
                                 .z1_m = sv->z1_m,
@@ -42,16 +46,18 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
                                 .zhyp = NAN,
                                 .z2p5_km = sv->z2p5_km,
                                 .ry0 = NAN};
-        rc = hazard_rupture_scenario(db, run, set->source[q], set->rupture[q], &sc[q], err);
+        CS_CALL_GOTO(rc, err,
+                     hazard_rupture_scenario(db, run, set->source[q], set->rupture[q], &sc[q], err),
+                     done);
     }
     double period = strcmp(im->measure, "PGA") ? im->period : 0;
     char site_text[160];
     gmpe_site_text(sv->vs30, sv->z1_m, sv->z2p5_km, site_text, sizeof site_text);
-    for (int g = 0; g < gs->n && !rc; g++) {
+    for (int g = 0; g < gs->n; g++) {
         const char *t = gs->name[g], *label = gmpe_label(t);
-        for (long q = 0; q < set->n && !rc; q++) {
+        for (long q = 0; q < set->n; q++) {
             gmpe_value v;
-            rc = gmpe_eval(t, period, &sc[q], &v, err);
+            CS_CALL_GOTO(rc, err, gmpe_eval(t, period, &sc[q], &v, err), done);
             lnm[q] = v.ln_median;
             rups[q] = (hazard_rupture){.prob = set->rups[q].prob,
                                        .nvalues = 1,
@@ -61,16 +67,17 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
                                        .trunc = trunc,
                                        .upper_only = 1};
         }
-        if (!rc) rc = hazard_curve(rups, set->n, levels, nlev, poe[g], err);
+        CS_CALL_GOTO(rc, err, hazard_curve(rups, set->n, levels, nlev, poe[g], err), done);
         char inputs[320];
         long long id;
         snprintf(inputs, sizeof inputs,
                  "GMPE %s, %s, sigma %s%g, the run's ruptures and probabilities; cybershake %s",
                  label, site_text, trunc > 0 ? "truncated (upper tail) at " : "untruncated", trunc,
                  CS_VERSION);
-        if (!rc) rc = hazard_store(db, run, type_id, levels, poe[g], nlev, inputs, &id, err);
+        CS_CALL_GOTO(rc, err,
+                     hazard_store(db, run, type_id, levels, poe[g], nlev, inputs, &id, err), done);
     }
-    if (!rc && gs->weighted) {
+    if (gs->weighted) {
         const double *curves[GMPE_MAX_MODELS];
         for (int g = 0; g < gs->n; g++)
             curves[g] = poe[g];
@@ -82,16 +89,61 @@ static int gmpe_curves(cs_db *db, const hazard_run *run, const hazard_set *set, 
                  "GMPE weighted mean (%s), %s, the mean of the models' probabilities of "
                  "exceedance; cybershake %s",
                  desc, site_text, CS_VERSION);
-        rc = hazard_store(db, run, type_id, levels, poe[gs->n], nlev, inputs, &id, err);
+        CS_CALL_GOTO(rc, err,
+                     hazard_store(db, run, type_id, levels, poe[gs->n], nlev, inputs, &id, err),
+                     done);
     }
     const int ncurves = gs->n + gs->weighted;
-    for (int g = 0; g < ncurves && !rc; g++)
+    for (int g = 0; g < ncurves; g++)
         for (int i = 0; i < nlev; i++)
             annual[g][i] = hazard_annual(poe[g][i], run->time_span);
+done:
     free(sc);
     free(lnm);
     free(rups);
     return rc;
+}
+
+/* What hazard_curve_report reads and stores in the study, for its files and report. */
+typedef struct {
+    hazard_run run;
+    hazard_set set;
+    long long type_id, curve_id;
+    char units[16];
+    gmpe_set gs;
+    site_values sv; /* the request's, the unknown ones from the study */
+} curve_work;
+
+/* The run's curve from its amplitudes and, with --gmpe, the models' curves over the same
+ * ruptures, stored in the study. */
+static int store_curves(cs_db *db, const curve_request *rq, const hazard_im *im,
+                        const double *levels, int nlev, double *poe,
+                        double gpoe[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS],
+                        double gannual[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS], curve_work *w,
+                        cs_error *err) {
+    CS_CALL(err, hazard_run_find(db, rq->run, &w->run, err));
+    CS_CALL(err, hazard_im_type(db, &w->run, im, &w->type_id, w->units, sizeof w->units, err));
+    CS_CALL(err, hazard_load(db, &w->run, w->type_id, &w->set, err));
+    CS_CALL(err, hazard_curve(w->set.rups, w->set.n, levels, nlev, poe, err));
+    char inputs[512];
+    snprintf(inputs, sizeof inputs,
+             "PeakAmplitudes of the run; P(IM>x|rupture) = fraction of variations above x "
+             "(equal weights); Poisson; cybershake %s",
+             CS_VERSION);
+    CS_CALL(err,
+            hazard_store(db, &w->run, w->type_id, levels, poe, nlev, inputs, &w->curve_id, err));
+    if (!rq->gmpe) return 0;
+    /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
+    CS_CALL(err, gmpe_set_parse(rq->gmpe, "--gmpe", &w->gs, err));
+    double vs30 = NAN, z1 = NAN, z25 = NAN;
+    hazard_site_values(db, &w->run, &vs30, &z1, &z25);
+    site_values *sv = &w->sv;
+    if (isnan(sv->vs30)) sv->vs30 = isnan(vs30) ? 760 : vs30;
+    if (isnan(sv->z1_m)) sv->z1_m = z1;
+    if (isnan(sv->z2p5_km)) sv->z2p5_km = z25;
+    CS_CALL(err, gmpe_curves(db, &w->run, &w->set, im, w->type_id, &w->gs, sv, rq->truncation,
+                             levels, nlev, gpoe, gannual, err));
+    return 0;
 }
 
 /* FILE.csv -> FILE_gmpe_NAME.csv */
@@ -103,8 +155,6 @@ static void csv_beside(const char *csv, const char *name, char *out, size_t size
 
 int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     const char *imtext = rq->im, *levels_text = rq->levels, *csv = rq->csv, *plot = rq->plot;
-    const char *compare = rq->gmpe;
-    const double trunc = rq->truncation;
     hazard_im im;
     static double levels[HAZARD_MAX_LEVELS], poe[HAZARD_MAX_LEVELS], annual[HAZARD_MAX_LEVELS];
     int nlev;
@@ -120,98 +170,78 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     }
     cs_db *db;
     if (cs_db_open_current(rq->study, &db, err)) return err->status;
-    hazard_run run;
-    hazard_set set = {0};
-    long long type_id = 0, curve_id = 0;
-    char units[16] = "", imname[64], inputs[512];
+    char imname[64];
     hazard_im_name(&im, imname, sizeof imname);
-    int rc = hazard_run_find(db, rq->run, &run, err);
-    if (!rc) rc = hazard_im_type(db, &run, &im, &type_id, units, sizeof units, err);
-    if (!rc) rc = hazard_load(db, &run, type_id, &set, err);
-    if (!rc) rc = hazard_curve(set.rups, set.n, levels, nlev, poe, err);
-    snprintf(inputs, sizeof inputs,
-             "PeakAmplitudes of the run; P(IM>x|rupture) = fraction of variations above x "
-             "(equal weights); Poisson; cybershake %s",
-             CS_VERSION);
-    if (!rc) rc = hazard_store(db, &run, type_id, levels, poe, nlev, inputs, &curve_id, err);
-    /* GMPE curves over the same ruptures, by the same integrator, stored beside it */
-    gmpe_set gs = {0};
     static double gpoe[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
     static double gannual[GMPE_MAX_MODELS + 1][HAZARD_MAX_LEVELS];
-    site_values sv = {rq->vs30, rq->z1_m, rq->z2p5_km};
-    if (!rc && compare) rc = gmpe_set_parse(compare, "--gmpe", &gs, err);
-    if (!rc && compare) {
-        double vs30 = NAN, z1 = NAN, z25 = NAN;
-        hazard_site_values(db, &run, &vs30, &z1, &z25);
-        if (isnan(sv.vs30)) sv.vs30 = isnan(vs30) ? 760 : vs30;
-        if (isnan(sv.z1_m)) sv.z1_m = z1;
-        if (isnan(sv.z2p5_km)) sv.z2p5_km = z25;
-        rc = gmpe_curves(db, &run, &set, &im, type_id, &gs, &sv, trunc, levels, nlev, gpoe, gannual,
-                         err);
-    }
-    const int ng = gs.n + gs.weighted;
+    curve_work w = {.set = {0}, .sv = {rq->vs30, rq->z1_m, rq->z2p5_km}};
+    int rc = store_curves(db, rq, &im, levels, nlev, poe, gpoe, gannual, &w, err);
+    if (rc) CS_TRACE(err);
+    const int ng = w.gs.n + w.gs.weighted;
     char gnames[GMPE_MAX_MODELS + 1][32], gfile[GMPE_MAX_MODELS + 1][32];
-    for (int g = 0; g < gs.n; g++) {
-        cs_copy(gnames[g], sizeof gnames[g], gmpe_label(gs.name[g]));
-        cs_copy(gfile[g], sizeof gfile[g], gs.name[g]);
+    for (int g = 0; g < w.gs.n; g++) {
+        cs_copy(gnames[g], sizeof gnames[g], gmpe_label(w.gs.name[g]));
+        cs_copy(gfile[g], sizeof gfile[g], w.gs.name[g]);
     }
-    if (gs.weighted) {
-        cs_copy(gnames[gs.n], sizeof gnames[0], "Weighted mean");
-        cs_copy(gfile[gs.n], sizeof gfile[0], "mean");
+    if (w.gs.weighted) {
+        cs_copy(gnames[w.gs.n], sizeof gnames[0], "Weighted mean");
+        cs_copy(gfile[w.gs.n], sizeof gfile[0], "mean");
     }
     char desc[256] = "";
-    if (gs.weighted) gmpe_set_describe(&gs, desc, sizeof desc);
+    if (w.gs.weighted) gmpe_set_describe(&w.gs, desc, sizeof desc);
     cs_db_close(db);
-    if (!rc && csv) rc = hazard_write_csv(csv, &run, imname, units, levels, poe, nlev, err);
-    for (int g = 0; g < ng && !rc && csv; g++) {
-        char path[4200];
-        csv_beside(csv, gfile[g], path, sizeof path);
-        rc = hazard_write_csv(path, &run, imname, units, levels, gpoe[g], nlev, err);
+    if (rc) goto done;
+    if (csv) {
+        CS_CALL_GOTO(rc, err,
+                     hazard_write_csv(csv, &w.run, imname, w.units, levels, poe, nlev, err), done);
+        for (int g = 0; g < ng; g++) {
+            char path[4200];
+            csv_beside(csv, gfile[g], path, sizeof path);
+            CS_CALL_GOTO(
+                rc, err,
+                hazard_write_csv(path, &w.run, imname, w.units, levels, gpoe[g], nlev, err), done);
+        }
     }
     for (int i = 0; i < nlev; i++)
-        annual[i] = hazard_annual(poe[i], run.time_span);
+        annual[i] = hazard_annual(poe[i], w.run.time_span);
     double pa2 = hazard_annual(0.02, 50), pa10 = hazard_annual(0.10, 50);
-    if (!rc && plot) {
+    if (plot) {
         char title[256], xlabel[128], label[128];
-        snprintf(title, sizeof title, "%s, run %lld: %s", run.site, run.run_id, imname);
-        snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, units);
-        snprintf(label, sizeof label, "CyberShake (%ld ruptures, %ld variations)", set.n,
-                 set.nvalues);
+        snprintf(title, sizeof title, "%s, run %lld: %s", w.run.site, w.run.run_id, imname);
+        snprintf(xlabel, sizeof xlabel, "%s (%s)", imname, w.units);
+        snprintf(label, sizeof label, "CyberShake (%ld ruptures, %ld variations)", w.set.n,
+                 w.set.nvalues);
         plot_curve pc[2 + GMPE_MAX_MODELS] = {{label, levels, annual, nlev}};
         char glabels[GMPE_MAX_MODELS + 1][320];
         for (int g = 0; g < ng; g++) {
-            if (g == gs.n)
+            if (g == w.gs.n)
                 snprintf(glabels[g], sizeof glabels[g], "Weighted mean: %s", desc);
             else
                 snprintf(glabels[g], sizeof glabels[g], "%s (Vs30 %g m/s, same ruptures)",
-                         gnames[g], sv.vs30);
+                         gnames[g], w.sv.vs30);
             pc[1 + g] = (plot_curve){glabels[g], levels, gannual[g], nlev};
         }
-        rc = hazard_plot_curves(plot, title, xlabel, pc, 1 + ng, err);
-    }
-    if (rc) {
-        hazard_set_free(&set);
-        return rc;
+        CS_CALL_GOTO(rc, err, hazard_plot_curves(plot, title, xlabel, pc, 1 + ng, err), done);
     }
     fprintf(out,
             "hazard curve %lld: site %s, run %lld, %s: %ld ruptures, %ld variations, %d levels\n",
-            curve_id, run.site, run.run_id, imname, set.n, set.nvalues, nlev);
+            w.curve_id, w.run.site, w.run.run_id, imname, w.set.n, w.set.nvalues, nlev);
     double x2 = hazard_level_at(levels, annual, nlev, pa2),
            x10 = hazard_level_at(levels, annual, nlev, pa10);
     fprintf(out, "  2%% in 50 years (annual %.3g): %s%.4g %s\n", pa2,
-            isnan(x2) ? "below the lowest level, " : "", isnan(x2) ? levels[0] : x2, units);
+            isnan(x2) ? "below the lowest level, " : "", isnan(x2) ? levels[0] : x2, w.units);
     fprintf(out, "  10%% in 50 years (annual %.3g): %s%.4g %s\n", pa10,
-            isnan(x10) ? "below the lowest level, " : "", isnan(x10) ? levels[0] : x10, units);
+            isnan(x10) ? "below the lowest level, " : "", isnan(x10) ? levels[0] : x10, w.units);
     for (int g = 0; g < ng; g++) {
         double y2 = hazard_level_at(levels, gannual[g], nlev, pa2),
                y10 = hazard_level_at(levels, gannual[g], nlev, pa10);
-        if (g == gs.n)
+        if (g == w.gs.n)
             fprintf(out,
                     "  Weighted mean (%s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n",
-                    desc, y2, units, y10, units);
+                    desc, y2, w.units, y10, w.units);
         else
             fprintf(out, "  %s (Vs30 %g m/s): 2%% in 50 years %.4g %s, 10%% in 50 years %.4g %s\n",
-                    gnames[g], sv.vs30, y2, units, y10, units);
+                    gnames[g], w.sv.vs30, y2, w.units, y10, w.units);
     }
     for (int g = 0; g < ng && csv; g++) {
         char path[4200];
@@ -220,6 +250,7 @@ int hazard_curve_report(const curve_request *rq, FILE *out, cs_error *err) {
     }
     if (csv) fprintf(out, "  csv: %s\n", csv);
     if (plot) fprintf(out, "  plot: %s\n", plot);
-    hazard_set_free(&set);
-    return 0;
+done:
+    hazard_set_free(&w.set);
+    return rc;
 }

@@ -27,7 +27,7 @@ static int store_disagg(cs_db *db, const hazard_run *run, long long type_id, con
                         double annual, const disagg_bins *b, const disagg_result *d,
                         const hazard_set *set, const ranked *top, int ntop, long long *id,
                         cs_error *err) {
-    if (cs_db_begin(db, err)) return -1;
+    CS_CALL(err, cs_db_begin(db, err));
     sqlite3_stmt *st = NULL;
     /* a rerun replaces the disaggregation of the same run, IM type and target (its bins and
      * ruptures go with it, ON DELETE CASCADE) instead of adding a second one */
@@ -100,8 +100,9 @@ static int store_disagg(cs_db *db, const hazard_run *run, long long type_id, con
     }
     sqlite3_finalize(st);
     if (rc) {
+        CS_TRACE(err);
         cs_db_rollback(db);
-        return -1;
+        return rc;
     }
     return cs_db_commit(db, err);
 }

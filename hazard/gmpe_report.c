@@ -28,20 +28,18 @@ static void bind_im(sqlite3_stmt *st, const hazard_im *im) {
 /* The IM type of a curve without a run: found, or added with the units in g. */
 static int im_type_for(cs_db *db, const hazard_im *im, long long *id, cs_error *err) {
     sqlite3_stmt *st;
-    if (cs_db_prepare(db,
-                      "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
-                      "IM_Type_Units, IM_Type_Component) VALUES (?, ?, 'g', ?)",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "INSERT OR IGNORE INTO IM_Types (IM_Type_Measure, IM_Type_Value, "
+                               "IM_Type_Units, IM_Type_Component) VALUES (?, ?, 'g', ?)",
+                               &st, err));
     bind_im(st, im);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return cs_db_fail(db, "adding the IM type", err);
-    if (cs_db_prepare(db,
-                      "SELECT IM_Type_ID FROM IM_Types WHERE IM_Type_Measure = ? AND IM_Type_Value "
-                      "IS ? AND IM_Type_Component = ?",
-                      &st, err))
-        return -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "SELECT IM_Type_ID FROM IM_Types WHERE IM_Type_Measure = ? AND "
+                               "IM_Type_Value IS ? AND IM_Type_Component = ?",
+                               &st, err));
     bind_im(st, im);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);

@@ -122,7 +122,7 @@ static int read_geo_points(sgt_config *c, const cs_geo_frame *f, const char *pat
 #ifdef CS_HAVE_PROJ
 static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) {
     srf_file srf;
-    if (srf_read(c->srf_file, &srf, err)) return -1;
+    CS_CALL(err, srf_read(c->srf_file, &srf, err));
     long n = 0;
     for (long i = 0; i < srf.npoints; i++)
         n += (srf.points[i].nt[0] > 0) + (srf.points[i].nt[1] > 0);
@@ -130,28 +130,32 @@ static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) 
     c->msrc_m = malloc(sizeof(double) * 6 * (size_t)(n ? n : 1));
     c->msrc_rate = calloc((size_t)(n ? n : 1) * (size_t)c->nt, sizeof(float));
     int rc = 0, w = c->absorb.width;
-    if (!c->msrc_node || !c->msrc_m || !c->msrc_rate)
+    if (!c->msrc_node || !c->msrc_m || !c->msrc_rate) {
         rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (long i = 0; i < srf.npoints && !rc; i++) {
+        goto done;
+    }
+    for (long i = 0; i < srf.npoints; i++) {
         const srf_point *q = &srf.points[i];
         if (q->nt[2] > 0 && q->slip[2] != 0) {
             rc = cs_error_input(err, c->srf_file, "SLIP3", NULL,
                                 "point %ld opens (tensile slip); forward runs take shear slip",
                                 i + 1);
-            break;
+            goto done;
         }
         int node[3];
         double miss, axes[3][3];
-        rc = snap(c, f, q->lon, q->lat, q->dep * 1e3, node, &miss, err);
-        if (!rc && (node[0] < w || node[0] >= c->nx - w || node[1] < w || node[1] >= c->ny - w ||
-                    node[2] < 0 || node[2] >= c->nz - w))
+        CS_CALL_GOTO(rc, err, snap(c, f, q->lon, q->lat, q->dep * 1e3, node, &miss, err), done);
+        if (node[0] < w || node[0] >= c->nx - w || node[1] < w || node[1] >= c->ny - w ||
+            node[2] < 0 || node[2] >= c->nz - w) {
             rc = cs_error_input(err, c->srf_file, "point", NULL,
                                 "subfault %ld (%.5f, %.5f, %.3f km) falls at node (%d, %d, %d), "
                                 "outside the grid's interior (absorbing layer %d nodes): enlarge "
                                 "the box",
                                 i + 1, q->lon, q->lat, q->dep, node[0], node[1], node[2], w);
-        if (!rc) rc = cs_geo_box_axes_enu(f, q->lon, q->lat, axes, err);
-        for (int comp = 0; comp < 2 && !rc; comp++) {
+            goto done;
+        }
+        CS_CALL_GOTO(rc, err, cs_geo_box_axes_enu(f, q->lon, q->lat, axes, err), done);
+        for (int comp = 0; comp < 2; comp++) {
             if (q->nt[comp] <= 0) continue;
             double ned[6];
             mt_from_sdr(q->stk, q->dip, q->rake + 90.0 * comp, 1.0, ned);
@@ -170,9 +174,12 @@ static int read_srf_source(sgt_config *c, const cs_geo_frame *f, cs_error *err) 
             c->nmsrc++;
         }
     }
-    if (!rc && c->nmsrc == 0)
+    if (c->nmsrc == 0) {
         rc = cs_error_input(err, c->srf_file, "points", NULL, "no subfault slips");
-    if (!rc) memcpy(c->src, c->msrc_node, sizeof c->src);
+        goto done;
+    }
+    memcpy(c->src, c->msrc_node, sizeof c->src);
+done:
     srf_free(&srf);
     return rc;
 }
@@ -228,7 +235,7 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
         return 0;
     }
     return cs_error_input(err, "parameters",
-                          c->srf                     ? "source = srf"
+                          c->srf                      ? "source = srf"
                           : geo_source && !box_source ? "source_lon"
                           : enz && !plan_force        ? "force_component"
                           : sdr                       ? "strike"
@@ -243,18 +250,20 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
                               "required for geographic inputs (source_lon/lat, E/N/Z forces, "
                               "strike/dip/rake, save_points_geographic)");
     cs_geo_frame *f;
-    int rc = cs_geo_frame_create(c->origin_lon, c->origin_lat, c->rotation, &f, err);
-    if (rc) return rc;
+    CS_CALL(err, cs_geo_frame_create(c->origin_lon, c->origin_lat, c->rotation, &f, err));
+    int rc = 0;
     int geo_src[3] = {-1, -1, -1};
     if (geo_source) {
         if (!cs_params_has(p, "source_lon") || !cs_params_has(p, "source_lat")) {
-            cs_geo_frame_free(f);
-            return cs_error_input(err, "parameters", "source_lon, source_lat", NULL, "give both");
+            rc = cs_error_input(err, "parameters", "source_lon, source_lat", NULL, "give both");
+            goto done;
         }
         double miss;
-        rc = snap(c, f, cs_params_real(p, "source_lon"), cs_params_real(p, "source_lat"),
-                  cs_params_real(p, "source_depth"), geo_src, &miss, err);
-        if (!rc && !box_source) {
+        CS_CALL_GOTO(rc, err,
+                     snap(c, f, cs_params_real(p, "source_lon"), cs_params_real(p, "source_lat"),
+                          cs_params_real(p, "source_depth"), geo_src, &miss, err),
+                     done);
+        if (!box_source) {
             memcpy(c->src, geo_src, sizeof c->src);
             if (miss > 1e-3 * c->h)
                 cs_info("source snapped to node (%d, %d, %d), %.1f m away", c->src[0], c->src[1],
@@ -262,45 +271,79 @@ static int resolve_geography(const cs_params *p, sgt_config *c, cs_error *err) {
         }
     }
     double lon = c->origin_lon, lat = c->origin_lat;
-    if (!rc && c->src[0] >= 0)
-        rc = cs_geo_to_geographic(f, c->x0 + c->src[0] * c->h, c->y0 + c->src[1] * c->h, &lon, &lat,
-                                  err);
-    if (!rc && (enz || sdr)) {
-        rc = cs_geo_box_axes_enu(f, lon, lat, c->axes_enu, err);
+    if (c->src[0] >= 0)
+        CS_CALL_GOTO(rc, err,
+                     cs_geo_to_geographic(f, c->x0 + c->src[0] * c->h, c->y0 + c->src[1] * c->h,
+                                          &lon, &lat, err),
+                     done);
+    if (enz || sdr) {
         c->have_axes = 1;
+        CS_CALL_GOTO(rc, err, cs_geo_box_axes_enu(f, lon, lat, c->axes_enu, err), done);
     }
     double geo_force[3] = {0, 0, 0};
-    if (!rc && enz) {
+    if (enz) {
         double e[3] = {0, 0, 0};
         e[c->force_component[0] == 'E' ? 0 : c->force_component[0] == 'N' ? 1 : 2] = 1;
         mt_vector_enu_to_box(e, c->axes_enu, geo_force);
         if (!plan_force) memcpy(c->force, geo_force, sizeof c->force);
     }
-    if (!rc) rc = check_plan_box(p, c, geo_src, plan_force ? geo_force : NULL, err);
+    CS_CALL_GOTO(rc, err, check_plan_box(p, c, geo_src, plan_force ? geo_force : NULL, err), done);
     /* The plan's values are what a build without geodesy records: the same bytes either way. */
-    if (!rc && enz && c->have_plan_axes) memcpy(c->axes_enu, c->plan_axes, sizeof c->axes_enu);
-    if (!rc && sdr) {
+    if (enz && c->have_plan_axes) memcpy(c->axes_enu, c->plan_axes, sizeof c->axes_enu);
+    if (sdr) {
         const char *k[4] = {"strike", "dip", "rake", "m0"};
-        for (int i = 0; i < 4 && !rc; i++)
-            if (!cs_params_has(p, k[i]))
+        for (int i = 0; i < 4; i++)
+            if (!cs_params_has(p, k[i])) {
                 rc = cs_error_input(err, "parameters", k[i], NULL,
                                     "required with strike/dip/rake/m0");
-        if (!rc) {
-            double ned[6];
-            mt_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
-                                cs_params_real(p, "rake"), cs_params_real(p, "m0"), ned);
-            mt_ned_to_box(ned, c->axes_enu, c->moment);
-        }
+                goto done;
+            }
+        double ned[6];
+        mt_from_sdr(cs_params_real(p, "strike"), cs_params_real(p, "dip"),
+                    cs_params_real(p, "rake"), cs_params_real(p, "m0"), ned);
+        mt_ned_to_box(ned, c->axes_enu, c->moment);
     }
-    if (!rc && geo_points)
-        rc = read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err);
-    if (!rc && c->srf) rc = read_srf_source(c, f, err);
+    if (geo_points)
+        CS_CALL_GOTO(rc, err,
+                     read_geo_points(c, f, cs_params_string(p, "save_points_geographic"), err),
+                     done);
+    if (c->srf) CS_CALL_GOTO(rc, err, read_srf_source(c, f, err), done);
+done:
     cs_geo_frame_free(f);
     return rc;
 #endif
 }
 
 static int sgt_command(int argc, char **argv, int rank);
+
+/* The run's configuration from its parameters (where: the parameter file, for messages): the
+ * geography resolved, the source and force checked, the save points or receivers read. Every
+ * rank runs it; the caller agrees on the result before anything collective. */
+static int prepare_run(const cs_params *p, const char *where, sgt_config *c, cs_error *err) {
+    CS_CALL(err, sgt_config_from_params(p, c, err));
+    CS_CALL(err, resolve_geography(p, c, err));
+    if (c->src[0] < 0)
+        return cs_error_input(err, where, "source", NULL,
+                              "give source_i, source_j, source_k (or "
+                              "source_lon, source_lat)");
+    if (c->source_kind == SGT_SOURCE_FORCE && c->force[0] == 0 && c->force[1] == 0 &&
+        c->force[2] == 0)
+        return cs_error_input(err, where, "force_component", c->force_component,
+                              "gives no direction");
+    if (c->mode == SGT_MODE_SGT && c->save_points[0]) {
+        cs_copy(c->point_file, sizeof c->point_file, c->save_points);
+        CS_CALL(err,
+                sgt_points_read_index(c->save_points, &c->pts, &c->point_lines, &c->npoints, err));
+    }
+    if (c->mode == SGT_MODE_FORWARD) {
+        long n;
+        int rc = sgt_points_read_index(c->receivers, &c->recs, &c->rec_lines, &n, err);
+        c->nrec = (int)n;
+        if (rc) CS_TRACE(err);
+        return rc;
+    }
+    return 0;
+}
 
 /* Runs under mpirun as one rank of many, or alone (MPI as a singleton). Failures every rank
  * shares (a bad input) are reported once, by the lowest rank that has them. */
@@ -327,29 +370,12 @@ static int sgt_command(int argc, char **argv, int rank) {
     cs_error err;
     cs_error_clear(&err);
     sgt_config c;
-    int rc = sgt_config_from_params(p, &c, &err);
-    if (!rc) rc = resolve_geography(p, &c, &err);
-    if (!rc && c.src[0] < 0)
-        rc = cs_error_input(&err, pos[0], "source", NULL,
-                            "give source_i, source_j, source_k (or "
-                            "source_lon, source_lat)");
-    if (!rc && c.source_kind == SGT_SOURCE_FORCE && c.force[0] == 0 && c.force[1] == 0 &&
-        c.force[2] == 0)
-        rc = cs_error_input(&err, pos[0], "force_component", c.force_component,
-                            "gives no direction");
-    if (!rc && c.mode == SGT_MODE_SGT && c.save_points[0]) {
-        cs_copy(c.point_file, sizeof c.point_file, c.save_points);
-        rc = sgt_points_read_index(c.save_points, &c.pts, &c.point_lines, &c.npoints, &err);
-    }
-    if (!rc && c.mode == SGT_MODE_FORWARD) {
-        long n;
-        rc = sgt_points_read_index(c.receivers, &c.recs, &c.rec_lines, &n, &err);
-        c.nrec = (int)n;
-    }
+    int rc = prepare_run(p, pos[0], &c, &err);
     cs_params_free(p);
     sgt_run_result res;
-    rc = cs_mpi_agree(MPI_COMM_WORLD, rc, &err);
-    if (!rc) rc = sgt_run(&c, &res, &err);
+    CS_CALL_GOTO(rc, &err, cs_mpi_agree(MPI_COMM_WORLD, rc, &err), done);
+    CS_CALL_GOTO(rc, &err, sgt_run(&c, &res, &err), done);
+done:
     sgt_config_free(&c);
     if (rc) {
         if (err.status != CS_ERR_PEER || rank == 0) cs_cli_fail(argv[0], &err);
@@ -359,6 +385,27 @@ static int sgt_command(int argc, char **argv, int rank) {
     printf("%s: %d steps, %.2f s, %.3g G LUPS, %.3g MB, sha256 %s\n", c.output, res.steps,
            res.seconds, res.lups / 1e9, res.output_bytes / 1e6,
            res.output_sha[0] ? res.output_sha : "(none in this build)");
+    return 0;
+}
+
+/* The velocity model the parameters name (where: their file, for messages), for a mesh. */
+static int read_model(const cs_params *p, const char *where, const char *fmt, int nx, int ny,
+                      int nz, sgt_model *m, cs_error *err) {
+    if (!fmt) return cs_error_input(err, where, "model_format", NULL, "required to make a mesh");
+    if (!strcmp(fmt, "homogeneous")) {
+        if (!cs_params_has(p, "vp") || !cs_params_has(p, "vs") || !cs_params_has(p, "rho"))
+            return cs_error_input(err, where, "vp, vs, rho", NULL,
+                                  "required for a homogeneous model");
+        CS_CALL(err,
+                sgt_model_homogeneous(m, cs_params_real(p, "vp"), cs_params_real(p, "vs"),
+                                      cs_params_real(p, "rho"),
+                                      cs_params_has(p, "qp") ? cs_params_real(p, "qp") : NAN,
+                                      cs_params_has(p, "qs") ? cs_params_real(p, "qs") : NAN, err));
+        return 0;
+    }
+    if (!cs_params_has(p, "model_file"))
+        return cs_error_input(err, where, "model_file", NULL, "required for model_format %s", fmt);
+    CS_CALL(err, sgt_model_read(m, fmt, cs_params_string(p, "model_file"), nx, ny, nz, err));
     return 0;
 }
 
@@ -405,26 +452,12 @@ int cs_mesh_cli_main(int argc, char **argv) {
                                         : SGT_QSRC_AUTO;
     sgt_model m;
     memset(&m, 0, sizeof m);
-    if (!fmt) {
-        rc = cs_error_input(&err, pos[0], "model_format", NULL, "required to make a mesh");
-    } else if (!strcmp(fmt, "homogeneous")) {
-        if (!cs_params_has(p, "vp") || !cs_params_has(p, "vs") || !cs_params_has(p, "rho"))
-            rc = cs_error_input(&err, pos[0], "vp, vs, rho", NULL,
-                                "required for a homogeneous model");
-        else
-            rc = sgt_model_homogeneous(
-                &m, cs_params_real(p, "vp"), cs_params_real(p, "vs"), cs_params_real(p, "rho"),
-                cs_params_has(p, "qp") ? cs_params_real(p, "qp") : NAN,
-                cs_params_has(p, "qs") ? cs_params_real(p, "qs") : NAN, &err);
-    } else if (!cs_params_has(p, "model_file")) {
-        rc = cs_error_input(&err, pos[0], "model_file", NULL, "required for model_format %s", fmt);
-    } else {
-        rc = sgt_model_read(&m, fmt, cs_params_string(p, "model_file"), nx, ny, nz, &err);
-    }
-    cs_params_free(p);
     char sha[65] = "";
     sgt_mesh_stats st;
-    if (!rc) rc = sgt_mesh_write(pos[1], &m, &r, nx, ny, nz, sha, &st, &err);
+    CS_CALL_GOTO(rc, &err, read_model(p, pos[0], fmt, nx, ny, nz, &m, &err), done);
+    CS_CALL_GOTO(rc, &err, sgt_mesh_write(pos[1], &m, &r, nx, ny, nz, sha, &st, &err), done);
+done:
+    cs_params_free(p);
     sgt_model_free(&m);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("%s: %d x %d x %d nodes from %s\n", pos[1], nx, ny, nz, fmt);

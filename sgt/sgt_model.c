@@ -40,6 +40,7 @@ int sgt_model_homogeneous(sgt_model *m, double vp, double vs, double rho, double
     return bad_material("homogeneous model", &m->homogeneous, err);
 }
 
+/* 0, or -1 when the layers cannot grow (the callers report it as out of memory). */
 static int push_layer(sgt_model *m, int *cap, double top, sgt_material mat) {
     if (m->n == *cap) {
         *cap = *cap ? 2 * *cap : 16;

@@ -354,6 +354,16 @@ int wf_db_verify_step(cs_db *db, long long run_id, const char *step, char *why, 
             out = 1;
         }
     }
+    /* the loop ends on a changed output, the last row or a failure: a failure is not "every
+     * output unchanged" */
+    if (!out && rc != SQLITE_DONE) {
+        char what[200];
+        snprintf(what, sizeof what, "reading the outputs recorded for step %s of run %lld", step,
+                 run_id);
+        cs_db_fail(db, what, err);
+        sqlite3_finalize(st);
+        return -1; /* 1 is "changed" here (wf_db.h), so a failure is -1 with err set */
+    }
     sqlite3_finalize(st);
     return out;
 }

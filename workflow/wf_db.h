@@ -45,7 +45,7 @@ int wf_db_step_state(cs_db *db, long long run_id, const char *step, const char *
  * and marks it done, in one transaction. A missing output is an error naming it. */
 int wf_db_step_done(cs_db *db, long long run_id, const wf_plan *p, int step, cs_error *err);
 /* 0 when every output the step recorded is there with its checksum; 1 with *why filled when
- * one is missing or changed. */
+ * one is missing or changed; -1 (err set) when the records cannot be read. */
 int wf_db_verify_step(cs_db *db, long long run_id, const char *step, char *why, size_t size,
                       cs_error *err);
 /* Forgets the run's extraction (amplitudes, finished ruptures, derived hazard values and its

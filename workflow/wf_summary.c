@@ -80,7 +80,10 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
             long long did;
             double level;
             int f = disagg_row(db, run_id, type[i], c->poes[j], &did, &level, err);
-            if (f < 0) return -1;
+            if (f < 0) {
+                CS_TRACE(err);
+                return err->status;
+            }
             if (f)
                 printf(" %14.4g %s", level, units[i]);
             else
@@ -94,7 +97,10 @@ int wf_print_summary(cs_db *db, const wf_config *c, const wf_plan *p, long long 
         double level;
         if (type[i] < 0) continue;
         int f = disagg_row(db, run_id, type[i], c->poes[0], &did, &level, err);
-        if (f < 0) return -1;
+        if (f < 0) {
+            CS_TRACE(err);
+            return err->status;
+        }
         if (f == 0) continue;
         printf("\nruptures that dominate %s at %s (%.4g %s):\n", name[i], c->poes[0], level,
                units[i]);

@@ -553,6 +553,37 @@ t_spectral_measures_checked_independently() {
     expect_rc 1 && expect_err "sqrt(2)/fmax = 5.66 s" || return 1
 }
 
+# A scenario variation whose subfaults lie on other points than its rupture's first variation's
+# (variation 3 of rupture 2 0, 24 points, slid one row down dip) needs the rupture's points
+# whole: under a --max-memory that chunks that rupture's points it is refused with the rule.
+# The refusal's status once passed for success there (the run finished, that variation summed
+# over the wrong points).
+t_other_points_under_a_memory_limit_refused() {
+    setup_site || return 1
+    study_copy
+    "$CS" erf variations s.sqlite --name t --model-format fk1d --model-file "$MODEL" \
+        --scenario files --srf-dir srf >/dev/null || return 1
+    "$PY" - <<'EOF' || return 1
+lines = open("srf/2_0_3.srf").read().split("\n")
+at = next(k for k, l in enumerate(lines) if l.startswith("POINTS")) + 1
+head, pts = lines[:at - 1], []
+while at < len(lines) and lines[at].strip():
+    n = 2 + sum(-(-int(float(x)) // 6) for x in lines[at + 1].split()[2::2])
+    pts.append(lines[at:at + n])
+    at += n
+ncols = int(float(head[3].split()[2]))
+for i in range(len(pts) - ncols):
+    deeper = pts[i + ncols][0].split()
+    pts[i][0] = " " + " ".join(deeper[:3] + pts[i][0].split()[3:])
+pts = pts[:-ncols]
+open("srf/2_0_3.srf", "w").write("\n".join(head + [f"POINTS {len(pts)}"] + [l for p in pts for l in p]) + "\n")
+EOF
+    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --scenario files --periods 4,5,10 \
+        --max-memory 0.00012
+    expect_rc 1 && expect_err "srf/2_0_3.srf: its subfaults lie on other points than the rupture's first variation's" &&
+        expect_err "raise it" || return 1
+}
+
 tcase help_and_usage t_help_and_usage
 tcase a_memory_limit_chunks_ruptures t_a_memory_limit_chunks_ruptures
 tcase cuda_matches_cpu t_cuda_matches_cpu
@@ -565,6 +596,7 @@ tcase refuses_bad_inputs t_refuses_bad_inputs
 tcase horizontal_only_two_forces t_horizontal_only_two_forces
 tcase half_sampled_sgts_give_the_same_measures t_half_sampled_sgts_give_the_same_measures
 tcase srf_scenario_matches_synth t_srf_scenario_matches_synth
+tcase other_points_under_a_memory_limit_refused t_other_points_under_a_memory_limit_refused
 tcase measures_outside_the_band_not_given t_measures_outside_the_band_not_given
 tcase spectral_measures_checked_independently t_spectral_measures_checked_independently
 tsummary

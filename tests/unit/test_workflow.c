@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_db.h"
 #include "cs_strutil.h"
 #include "tf.h"
 #include "wf_config.h"
+#include "wf_db.h"
 #include "wf_exec.h"
 #include "wf_plan.h"
 
@@ -143,4 +145,30 @@ TEST(gmpe_weights_make_the_weighted_list) {
     CHECK(config_sha("gmpe = bssa14", a) == 0);
     CHECK(config_sha("gmpe = bssa14\ngmpe_weights = 1", b) == 0);
     CHECK(strcmp(a, b));
+}
+
+static int interrupt_always(void *ctx) {
+    (void)ctx;
+    return 1;
+}
+
+/* A failure while the step's records are read is an error, not "every output unchanged" (the
+ * last sqlite3_step result was once ignored, so an interrupted read said the step was done). */
+TEST(a_step_whose_records_cannot_be_read_is_not_verified) {
+    const char *p = tf_path("s.sqlite");
+    cs_error e;
+    CHECK_OK(cs_db_init(p, 0, &e), &e);
+    cs_db *db;
+    CHECK_OK(cs_db_open_current(p, &db, &e), &e);
+    char why[256] = "";
+    CHECK(wf_db_verify_step(db, 1, "sgt", why, sizeof why, &e) == 0); /* no outputs recorded */
+    sqlite3_progress_handler(cs_db_handle(db), 1, interrupt_always, NULL);
+    cs_error_clear(&e);
+    int v = wf_db_verify_step(db, 1, "sgt", why, sizeof why, &e);
+    sqlite3_progress_handler(cs_db_handle(db), 0, NULL, NULL);
+    cs_db_close(db);
+    CHECK_MSG(v == -1, "verify gave %d (%s)", v, e.message);
+    CHECK(e.status == CS_ERR_IO);
+    CHECK_MSG(strstr(e.message, "reading the outputs recorded for step sgt of run 1"), "%s",
+              e.message);
 }
