@@ -17,12 +17,13 @@ const peer_site peer_set2_sites[6] = {{0.0, -64.91005}, {0.0, -65.04497}, {0.0, 
                                       {0.0, -65.13490}, {0.0, -65.22483}, {-0.42718, -65.00900}};
 const peer_site peer_set2_site4[1] = {{0.0, -65.00900}};
 const peer_site peer_set2_site5[1] = {{0.0, -65.13490}};
+const peer_site peer_set2_site1[1] = {{0.0, -65.0}};
 const double peer_levels_tail[PEER_NLEVELS] = {0.001, 0.01, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0,
                                                1.25,  1.5,  2.0,  2.5, 3.0, 4.0, 5.0, 6.0, 7.0};
 const char *const peer_cases[] = {"1",     "2",     "3",     "4",     "5",     "6",     "7",
                                   "8a",    "8b",    "8c",    "10",    "11",    "s2-2a", "s2-2b",
                                   "s2-2c", "s2-2d", "s2-3a", "s2-3b", "s2-3c", "s2-3d", "s2-4a",
-                                  "s2-4b", "s2-5a", "s2-5b", NULL};
+                                  "s2-4b", "s2-5a", "s2-5b", "s2-1",  NULL};
 
 int peer_is_set2(const char *id) {
     return !strncmp(id, "s2-", 3);
@@ -34,6 +35,10 @@ int peer_case_levels(const char *id, const double **levels) {
 }
 
 int peer_case_sites(const char *id, const peer_site **sites) {
+    if (!strcmp(id, "s2-1")) {
+        *sites = peer_set2_site1;
+        return 1;
+    }
     if (peer_is_set2(id) && (id[3] == '4' || id[3] == '5')) {
         *sites = id[3] == '4' ? peer_set2_site4 : peer_set2_site5;
         return 1;
@@ -115,6 +120,40 @@ static double rrup(const fault *f, double px, double py, double u0, double u1, d
     return sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
 }
 
+/* Youngs and Coppersmith (1985) from Mmin 5.0 (Set 1 case 7, Set 2 case 1's Faults B and C),
+ * 0.01-wide bins from 5.00: exponential (b 0.9) from 5.0 to Mchar - 0.25 and a box of 0.5
+ * magnitude units centred on Mchar (to Mmax = Mchar + 0.25) whose density is the exponential's
+ * one unit below the box. Masses per bin exactly (the exponential's integral), normalised over
+ * the bins, moment-balanced (mrate, N m a year) with each bin's moment at its centre, counting
+ * the exponential's moment below M 5 too (from M = 0: the rule of PEER 2018/03 that nshmp-haz
+ * follows). */
+static int yc_bins(double mchar, double mrate, mag_bin **bins, int *n, cs_error *err) {
+    const double beta = 0.9 * log(10.0), box = mchar - 0.25;
+    const int nb = (int)lrint((mchar + 0.25 - 5.0) / 0.01);
+    double sum = 0, mom = 0;
+    *bins = malloc(sizeof **bins * (size_t)nb);
+    if (!*bins) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int i = 0; i < nb; i++) {
+        double lo = 5.0 + 0.01 * i, hi = lo + 0.01, p;
+        if (hi <= box + 1e-9)
+            p = exp(-beta * (lo - 5.0)) - exp(-beta * (hi - 5.0));
+        else
+            p = 0.01 * beta * exp(-beta * (box - 1.0 - 5.0));
+        (*bins)[i] = (mag_bin){lo + 0.005, p, 0, 0};
+        sum += p;
+    }
+    for (int i = 0; i < nb; i++)
+        mom += (*bins)[i].rate / sum * moment((*bins)[i].m);
+    /* the moment of the density below 5.0, beta e^(-beta (m - 5)) M0(m) over [0, 5], in the
+     * bins' units */
+    const double c = 1.5 * log(10.0);
+    mom += beta * exp(5.0 * beta) * pow(10.0, 9.05) * expm1(5.0 * (c - beta)) / (c - beta) / sum;
+    for (int i = 0; i < nb; i++)
+        (*bins)[i].rate *= mrate / mom / sum;
+    *n = nb;
+    return 0;
+}
+
 /* The magnitude-frequency distribution of a case, moment-balanced on the fault. */
 static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_error *err) {
     double mrate = MU * f->length * 1e3 * f->width * 1e3 * SLIP_RATE;
@@ -146,43 +185,29 @@ static int case_bins(const char *id, const fault *f, mag_bin **bins, int *n, cs_
         *n = NZ;
         return 0;
     }
-    if (!strcmp(id, "6") || !strcmp(id, "7")) {
-        /* 0.01-wide bins from 5.00; case 6: normal about 6.2, sigma 0.25, truncated to
-         * [5.0, 6.5]; case 7: Youngs and Coppersmith (1985), exponential (b 0.9) from 5.0 to
-         * 5.95 and a box of 0.5 magnitude units centred on Mchar 6.2 (to Mmax 6.45) whose
-         * density is the exponential's one unit below the box. Masses per bin exactly (the
-         * normal's CDF, the exponential's integral), normalised over the bins, moment-balanced
-         * with each bin's moment at its centre (case 7 counting its exponential's moment below
-         * M 5 too). */
-        int six = id[0] == '6', nb = six ? 150 : 145;
-        double beta = 0.9 * log(10.0), sum = 0, mom = 0;
+    if (!strcmp(id, "6")) {
+        /* 0.01-wide bins from 5.00, normal about 6.2, sigma 0.25, truncated to [5.0, 6.5]:
+         * masses per bin exactly (the normal's CDF), normalised over the bins, moment-balanced
+         * with each bin's moment at its centre */
+        int nb = 150;
+        double sum = 0, mom = 0;
         *bins = malloc(sizeof **bins * (size_t)nb);
+        if (!*bins) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
         for (int i = 0; i < nb; i++) {
-            double lo = 5.0 + 0.01 * i, hi = lo + 0.01, p;
-            if (six)
-                p = 0.5 * (erf((hi - 6.2) / (0.25 * M_SQRT2)) - erf((lo - 6.2) / (0.25 * M_SQRT2)));
-            else if (hi <= 5.95 + 1e-9)
-                p = exp(-beta * (lo - 5.0)) - exp(-beta * (hi - 5.0));
-            else
-                p = 0.01 * beta * exp(-beta * (4.95 - 5.0));
+            double lo = 5.0 + 0.01 * i, hi = lo + 0.01;
+            double p =
+                0.5 * (erf((hi - 6.2) / (0.25 * M_SQRT2)) - erf((lo - 6.2) / (0.25 * M_SQRT2)));
             (*bins)[i] = (mag_bin){lo + 0.005, p, 0, 0};
             sum += p;
         }
         for (int i = 0; i < nb; i++)
             mom += (*bins)[i].rate / sum * moment((*bins)[i].m);
-        if (!six) {
-            /* Case 7's exponential, as case 5's, is moment-balanced from M = 0 (the rule of
-             * PEER 2018/03 that nshmp-haz follows): the moment of its density below 5.0,
-             * beta e^(-beta (m - 5)) M0(m) integrated over [0, 5], in the bins' units. */
-            double c = 1.5 * log(10.0);
-            mom += beta * exp(5.0 * beta) * pow(10.0, 9.05) * expm1(5.0 * (c - beta)) / (c - beta) /
-                   sum;
-        }
         for (int i = 0; i < nb; i++)
             (*bins)[i].rate *= mrate / mom / sum;
         *n = nb;
         return 0;
     }
+    if (!strcmp(id, "7")) return yc_bins(6.2, mrate, bins, n, err);
     if (!strcmp(id, "5")) {
         /* truncated exponential, b = 0.9, density normalised over [0, 6.5]: total rate N from
          * N int_0^6.5 f M0 dm = moment rate, bins of 0.01 from 5.00 */
@@ -246,9 +271,12 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static int area_ruptures(const char *id, const peer_site *site, const peer_options *o,
-                         hazard_rupture **rups, long *n, cs_error *err) {
-    const double lat0 = 38.0, lon0 = -122.0, d2r = M_PI / 180;
+/* The area source about (lat0, lon0) with ndepth depths from 5 km, its sigma untruncated
+ * (lognormal) or 0, appended to rups (n of cap). */
+static int area_source(double lat0, double lon0, int ndepth, int lognormal, const peer_site *site,
+                       const peer_options *o, hazard_rupture **rups, long *n, long *capr,
+                       cs_error *err) {
+    const double d2r = M_PI / 180;
     double poly[90][2]; /* x north, y east, km */
     for (int k = 0; k < 90; k++) {
         /* the vertex 100 km from the centre at azimuth 4k degrees, on the sphere */
@@ -262,7 +290,6 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
     double sy = EARTH_KM * cos(lat0 * d2r) * (site->lon - lon0) * d2r;
     double h = o->area_km;
     int ng = (int)ceil(AREA_R_KM * 1.01 / h);
-    int ndepth = !strcmp(id, "11") ? 6 : 1;
     long np = 0, cap = 0;
     double *r = NULL; /* hypocentral distances of every point and depth */
     for (int i = -ng; i < ng; i++)
@@ -285,12 +312,10 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
     /* Medians fall with distance: the distances sorted once give every bin's values sorted. */
     qsort(r, (size_t)np, sizeof *r, cmp_double);
     double beta = 0.9 * log(10.0), norm = exp(-beta * 5.0) - exp(-beta * 6.5);
-    long capr = 0;
     int rc = 0;
     for (int b = 0; b < 150 && !rc; b++) {
         double lo = 5.0 + 0.01 * b, m = lo + 0.005;
         double rate = AREA_RATE * (exp(-beta * lo) - exp(-beta * (lo + 0.01))) / norm;
-        const int lognormal = o->edition != 2010;
         hazard_rupture hr = {.prob = -expm1(-rate), .nvalues = (int)np, .lognormal = lognormal};
         hr.values = malloc(sizeof(double) * (size_t)np);
         if (!hr.values) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", np);
@@ -300,18 +325,25 @@ static int area_ruptures(const char *id, const peer_site *site, const peer_optio
             hr.values[np - 1 - q] = lognormal ? g.ln_median : exp(g.ln_median);
             hr.sigma = g.sigma; /* Sadigh's sigma depends on the magnitude only */
         }
-        if (!rc) rc = push(rups, n, &capr, hr, err);
+        if (!rc) rc = push(rups, n, capr, hr, err);
         if (rc) free(hr.values);
     }
     free(r);
     return rc;
 }
 
+static int area_ruptures(const char *id, const peer_site *site, const peer_options *o,
+                         hazard_rupture **rups, long *n, cs_error *err) {
+    long cap = 0;
+    return area_source(38.0, -122.0, !strcmp(id, "11") ? 6 : 1, o->edition != 2010, site, o, rups,
+                       n, &cap, err);
+}
+
 static const char set2_built[] =
     "Set 2 cases built: s2-2a, s2-2b, s2-2c, s2-2d (Fault 3, the NGA-West2 models ASK14, BSSA14, "
     "CB14, CY14), s2-3a to s2-3d (Fault 4, the hanging wall, sigma 0), s2-4a, s2-4b (Fault 5, "
     "hypocentres uniform or triangular down dip), s2-5a, s2-5b (Fault 6, CY14 with sigma 0.65, "
-    "normal or the mixture model)";
+    "normal or the mixture model), s2-1 (the area source and Faults B and C)";
 
 /* (ln median, sigma) pairs by sigma */
 static int cmp_sigma(const void *a, const void *b) {
@@ -597,8 +629,74 @@ static int set2_tail_ruptures(const char *id, const peer_site *site, const peer_
     return rc;
 }
 
+/* PEER 2018/03 Set 2 case 1 (multiple sources), the site at (0, 65 W), the centre of the area
+ * source: the area source (Set 1 case 11's about (0, 65 W): a circle of 100 km, points on a
+ * --area-step grid at 5, 6, ..., 10 km, truncated exponential 5.0-6.5, b 0.9, N(M >= 5) =
+ * 0.0395), Fault B (85 km, its trace at 0.44966 N from 65.38222 W to 64.61778 W, 50 km north
+ * of the site, 2 mm/yr, Youngs and Coppersmith with Mchar 6.75, Mmax 7.0) and Fault C (50 km,
+ * at 0.22483 S from 65.22484 W to 64.77516 W, 25 km south, 1 mm/yr, Mchar 6.5, Mmax 6.75);
+ * both faults 0-12 km, vertical, strike-slip, floating ruptures of the definition's size (log
+ * W = 0.5 M - 2.15 to 12 km, then L = A / W) every --step km along strike and down dip. Sadigh
+ * rock PGA, its sigma untruncated. The sources' rates of exceedance add (hazard_curve.h). */
+static int set2_fault_source(double lat, double length, double slip, double mchar,
+                             const peer_site *site, const peer_options *o, hazard_rupture **rups,
+                             long *n, long *cap, cs_error *err) {
+    const double d2r = M_PI / 180;
+    fault f = {.ax = EARTH_KM * lat * d2r, .ay = -0.5 * length, .sx = 0, .sy = 1};
+    f.length = length, f.width = 12, f.dip = 90, f.ztop = 0, f.rake = 0;
+    f.dx = -f.sy, f.dy = f.sx;
+    const double sx = EARTH_KM * site->lat * d2r, sy = EARTH_KM * (site->lon + 65.0) * d2r;
+    mag_bin *bins = NULL;
+    int nb = 0;
+    CS_CALL(err, yc_bins(mchar, MU * length * 1e3 * f.width * 1e3 * slip, &bins, &nb, err));
+    int rc = 0;
+    for (int b = 0; b < nb && !rc; b++) {
+        const double m = bins[b].m, area = pow(10.0, m - 4);
+        double W = pow(10.0, 0.5 * m - 2.15), L = pow(10.0, 0.5 * m - 1.85);
+        if (W > f.width) W = f.width, L = area / W;
+        if (L > f.length) L = f.length;
+        const int nu = positions(f.length - L, o->step_km), nw = positions(f.width - W, o->step_km);
+        const double du = nu > 1 ? (f.length - L) / (nu - 1) : 0,
+                     dw = nw > 1 ? (f.width - W) / (nw - 1) : 0;
+        hazard_rupture h = {.prob = -expm1(-bins[b].rate), .nvalues = nu * nw, .lognormal = 1};
+        h.values = malloc(sizeof(double) * (size_t)h.nvalues);
+        if (!h.values) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d positions", h.nvalues);
+            break;
+        }
+        for (int i = 0; i < nu && !rc; i++)
+            for (int k = 0; k < nw && !rc; k++) {
+                const double u0 = i * du, w0 = k * dw;
+                gmpe_value g;
+                rc = gmpe_sadigh97_rock(0, m, rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W), f.rake, &g,
+                                        err);
+                h.values[i * nw + k] = g.ln_median;
+                h.sigma = g.sigma;
+            }
+        hazard_sort_values(&h);
+        if (!rc) rc = push(rups, n, cap, h, err);
+        if (rc) free(h.values);
+    }
+    free(bins);
+    return rc;
+}
+
+static int set2_multi_ruptures(const peer_site *site, const peer_options *o, hazard_rupture **rups,
+                               long *n, cs_error *err) {
+    const int src = o->sources ? o->sources : PEER_SOURCE_ALL;
+    long cap = 0;
+    if (src & PEER_SOURCE_AREA)
+        CS_CALL(err, area_source(0.0, -65.0, 6, 1, site, o, rups, n, &cap, err));
+    if (src & PEER_SOURCE_FAULT_B)
+        CS_CALL(err, set2_fault_source(0.44966, 85, 0.002, 6.75, site, o, rups, n, &cap, err));
+    if (src & PEER_SOURCE_FAULT_C)
+        CS_CALL(err, set2_fault_source(-0.22483, 50, 0.001, 6.5, site, o, rups, n, &cap, err));
+    return 0;
+}
+
 static int set2_case_ruptures(const char *id, const peer_site *site, const peer_options *o,
                               hazard_rupture **rups, long *n, cs_error *err) {
+    if (!strcmp(id, "s2-1")) return set2_multi_ruptures(site, o, rups, n, err);
     if (id[3] == '4' || id[3] == '5') return set2_tail_ruptures(id, site, o, rups, n, err);
     return set2_ruptures(id, site, o, rups, n, err);
 }

@@ -12,7 +12,9 @@
  * degrees: the hanging wall, sigma 0), as "s2-2a" ... "s2-3d" (peer.c, set2_ruptures); 4a, 4b
  * (Fault 5, 0-30 km, CY14 with sigma 0, hypocentres uniform or triangular down dip) and 5a, 5b
  * (Fault 6, CY14 with a fixed sigma of 0.65, normal or the mixture model of the upper tail, at
- * levels to 7 g), as "s2-4a" ... "s2-5b" (peer.c, set2_tail_ruptures).
+ * levels to 7 g), as "s2-4a" ... "s2-5b" (peer.c, set2_tail_ruptures); case 1 (the area source
+ * and Faults B and C together, Sadigh rock, sigma untruncated; its hazard curve, not its
+ * deaggregation) as "s2-1" (peer.c, set2_multi_ruptures).
  *
  * Rules: moment M0 = 10^(1.5 M + 9.05) N m, rigidity 3e10 Pa, slip rate 2 mm/yr; rupture area
  * 10^(M - 4) km^2, width 10^(0.5 M - 2.15) km up to the fault's, then the length grows, length
@@ -38,6 +40,8 @@ extern const peer_site peer_fault_sites[7];
 extern const peer_site peer_area_sites[4];
 /* Set 2's sites (PEER 2018/03 Set 2, cases 2 and 3): six, at the equator near 65 W. */
 extern const peer_site peer_set2_sites[6];
+/* Set 2 case 1's site (the centre of the area source, 0 N 65 W). */
+extern const peer_site peer_set2_site1[1];
 /* Set 2 case 4's site (1 km west of Fault 5's midpoint) and case 5's (15 km west of Fault 6's). */
 extern const peer_site peer_set2_site4[1], peer_set2_site5[1];
 /* Set 2 case 5's levels (the upper tail): 0.001 to 7 g. */
@@ -56,7 +60,16 @@ typedef struct {
                        sigma) or 2010 (sigma 0 there) */
     int nshmp_grid; /* Set 2 cases 4 and 5: the rupture's size, positions and hypocentre as
                        nshmp-haz grids them (peer.c, set2_float_grid), not the definition's */
+    int sources;    /* Set 2 case 1: the sources counted, PEER_SOURCE_* (0: all three) */
 } peer_options;
+
+/* Set 2 case 1's sources (peer_options.sources). */
+enum {
+    PEER_SOURCE_AREA = 1,
+    PEER_SOURCE_FAULT_B = 2,
+    PEER_SOURCE_FAULT_C = 4,
+    PEER_SOURCE_ALL = 7
+};
 
 /* Ruptures of a case as seen from a site (each with its probability, median and sigma). */
 int peer_case_ruptures(const char *case_id, const peer_site *site, const peer_options *o,

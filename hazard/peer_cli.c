@@ -14,6 +14,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "usage: cybershake hazard peer CASE [--sites 1,2,...] [--step KM] [--reference FILE.csv]\n"
         "          [--tolerance F] [--csv OUT.csv] [--plot FILE.png|svg]\n\n"
         "          [--area-step KM] [--edition 2018|2010] [--rupture-grid definition|nshmp]\n"
+        "          [--sources area,b,c]\n"
         "A PEER PSHA verification case of Set 1 (1, 2, 3, 4, 5, 6, 7, 8a, 8b, 8c, 10, 11) built\n"
         "from its definition: fault and floating ruptures every --step km (0.02), or the area\n"
         "source's point sources on a --area-step km grid (1), magnitude-frequency distribution,\n"
@@ -36,9 +37,14 @@ int cs_hazard_peer_main(int argc, char **argv) {
         "one site each. --rupture-grid nshmp (cases 4 and 5): the rupture's size W = sqrt(A / 2)\n"
         "and L = A / W, its positions and its hypocentre on nshmp-haz's grid of --step km (its\n"
         "implementation), not the definition's log W = 0.5 M - 2.15 (definition, the default).\n"
+        "s2-1 (case 1, multiple sources): the area source (points on the --area-step grid at 5 to\n"
+        "10 km) and Faults B and C (Youngs-Coppersmith, floating every --step km) at its one "
+        "site,\n"
+        "Sadigh rock with sigma untruncated; --sources area,b,c counts only those named (all\n"
+        "three by default). Its hazard curve, not its deaggregation.\n"
         "docs/hazard.md.\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    const char *sites_text = NULL, *grid = "definition";
+    const char *sites_text = NULL, *grid = "definition", *sources_text = NULL;
     peer_request rq = {.po = {0.02, 1.0, 2018, 0}, .tolerance = 0.01};
     long edition = 2018;
     const cs_opt opts[] = {
@@ -51,6 +57,7 @@ int cs_hazard_peer_main(int argc, char **argv) {
         CS_OPT_NUM("tolerance", &rq.tolerance, 1e-12, 0.99, "needs a number in [1e-12, 0.99]"),
         CS_OPT_INT("edition", &edition, 2010, 2018, "needs 2018 or 2010"),
         CS_OPT_STR("rupture-grid", &grid),
+        CS_OPT_STR("sources", &sources_text),
     };
     int first, npos;
     int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
@@ -65,6 +72,20 @@ int cs_hazard_peer_main(int argc, char **argv) {
     rq.po.nshmp_grid = !strcmp(grid, "nshmp");
     if (rq.po.nshmp_grid && !(peer_is_set2(id) && (id[3] == '4' || id[3] == '5')))
         return cs_cli_usage(argv[0], "--rupture-grid nshmp is for Set 2 cases 4 and 5, not %s", id);
+    if (sources_text) {
+        if (strcmp(id, "s2-1"))
+            return cs_cli_usage(argv[0], "--sources is for Set 2 case 1 (s2-1), not %s", id);
+        char buf[64];
+        cs_copy(buf, sizeof buf, sources_text);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            const int bit = !strcmp(t, "area") ? PEER_SOURCE_AREA
+                            : !strcmp(t, "b")  ? PEER_SOURCE_FAULT_B
+                            : !strcmp(t, "c")  ? PEER_SOURCE_FAULT_C
+                                               : 0;
+            if (!bit) return cs_cli_usage(argv[0], "--sources takes area, b and c, got '%s'", t);
+            rq.po.sources |= bit;
+        }
+    }
     const peer_site *sites;
     int nsites = peer_case_sites(id, &sites);
     int *want = rq.want;

@@ -62,6 +62,10 @@ static void plot_title(const char *id, char *title, size_t size) {
         snprintf(title, size, "PEER Set 1 case %s (Sadigh et al. 1997)", id);
         return;
     }
+    if (!strcmp(id, "s2-1")) {
+        snprintf(title, size, "PEER Set 2 case 1 (Sadigh et al. 1997, three sources)");
+        return;
+    }
     const int cy14 = id[3] == '4' || id[3] == '5' || id[4] == 'd';
     snprintf(title, size, "PEER Set 2 case %s (%s)", id + 3,
              cy14           ? "CY14"
