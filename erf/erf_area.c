@@ -173,19 +173,6 @@ int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *
     return rc;
 }
 
-typedef struct {
-    erf_db_writer w;
-    erf_area_added *out;
-} area_sink;
-
-static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
-    area_sink *s = ctx;
-    CS_CALL(err, erf_db_writer_add(&s->w, r, rate, key, err));
-    s->out->nruptures++;
-    s->out->total_rate += rate;
-    return 0;
-}
-
 /* The next free source id of a forecast, and whether `id` is taken. */
 static int source_ids(cs_db *db, long long erf_id, long long id, long long *next, int *taken,
                       cs_error *err) {
@@ -225,12 +212,15 @@ static int add_in_transaction(cs_db *db, const char *name, const char *inputs, e
     if (asked >= 0 && taken)
         return cs_error_input(err, "--source-id", NULL, NULL,
                               "forecast %s already has a source %lld", name, a->source_id);
-    area_sink sink = {.out = out};
+    erf_db_counter sink = {0};
     int rc;
     CS_CALL_GOTO(rc, err, erf_db_writer_open(db, out->erf_id, &sink.w, err), done);
-    CS_CALL_GOTO(rc, err, erf_area_ruptures(a, sink_add, &sink, &out->npoints, err), done);
+    CS_CALL_GOTO(rc, err, erf_area_ruptures(a, erf_db_counter_add, &sink, &out->npoints, err),
+                 done);
 done:
     erf_db_writer_close(&sink.w);
+    out->nruptures += sink.nruptures;
+    out->total_rate += sink.total_rate;
     return rc;
 }
 

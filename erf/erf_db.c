@@ -100,8 +100,8 @@ int erf_db_writer_open(cs_db *db, long long erf_id, erf_db_writer *w, cs_error *
                        "INSERT INTO Points (ERF_ID, Source_ID, Rupture_ID, Point_ID, Lat, Lon, "
                        "Depth, Rake, Dip, Strike) VALUES ");
     for (int i = 0; i < ERF_DB_POINTS_PER_INSERT; i++)
-        len += snprintf(sql + len, sizeof sql - (size_t)len, "%s(?,?,?,?,?,?,?,?,?,?)",
-                        i ? "," : "");
+        len +=
+            snprintf(sql + len, sizeof sql - (size_t)len, "%s(?,?,?,?,?,?,?,?,?,?)", i ? "," : "");
     CS_CALL_GOTO(rc, err, cs_db_prepare(db, sql, &w->points, err), fail);
     return 0;
 fail:
@@ -175,6 +175,16 @@ void erf_db_writer_close(erf_db_writer *w) {
     sqlite3_finalize(w->point);
     sqlite3_finalize(w->points);
     w->rupture = w->point = w->points = NULL;
+}
+
+int erf_db_counter_add(const erf_rupture *r, double annual_rate, const char *source_key,
+                       void *counter, cs_error *err) {
+    erf_db_counter *c = counter;
+    CS_CALL(err, erf_db_writer_add(&c->w, r, annual_rate, source_key, err));
+    c->nruptures++;
+    c->npoints += erf_rupture_npoints(r);
+    c->total_rate += annual_rate;
+    return 0;
 }
 
 int erf_db_rupture_keys(cs_db *db, long long erf_id, erf_rupture_key **keys, long *n,

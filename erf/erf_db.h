@@ -34,6 +34,16 @@ int erf_db_writer_add(erf_db_writer *w, const erf_rupture *r, double annual_rate
                       const char *source_key, cs_error *err);
 void erf_db_writer_close(erf_db_writer *w);
 
+/* A writer that counts what it adds: the sink (an erf_emit) that the fault and area sources'
+ * rupture makers feed when a forecast is built. */
+typedef struct {
+    erf_db_writer w;
+    long nruptures, npoints; /* ruptures and their points added */
+    double total_rate;       /* their annual rates summed */
+} erf_db_counter;
+int erf_db_counter_add(const erf_rupture *r, double annual_rate, const char *source_key,
+                       void *counter, cs_error *err);
+
 typedef struct {
     long long source_id, rupture_id;
 } erf_rupture_key;

@@ -12,20 +12,6 @@
 #include "erf_geometry.h"
 #include "srf.h"
 
-typedef struct {
-    erf_db_writer w;
-    erf_built *out;
-} build_sink;
-
-static int sink_add(const erf_rupture *r, double rate, const char *key, void *ctx, cs_error *err) {
-    build_sink *s = ctx;
-    CS_CALL(err, erf_db_writer_add(&s->w, r, rate, key, err));
-    s->out->nruptures++;
-    s->out->npoints += erf_rupture_npoints(r);
-    s->out->total_rate += rate;
-    return 0;
-}
-
 /* Does a comma-separated list hold the file stem of a key ("bFault.ch" of "bFault.ch:L540")? */
 static int stem_selected(const char *list, const char *key) {
     if (!list) return 1;
@@ -43,7 +29,7 @@ static int build_in_transaction(cs_db *db, const erf_build_request *q, erf_built
                                 cs_error *err) {
     CS_CALL(err, erf_db_create(db, q->name, q->description, q->options.time_span_years, q->inputs,
                                &out->erf_id, err));
-    build_sink sink = {.out = out};
+    erf_db_counter sink = {0};
     int rc;
     CS_CALL_GOTO(rc, err, erf_db_writer_open(db, out->erf_id, &sink.w, err), done);
     const erf_fault_set *set = q->set;
@@ -56,7 +42,7 @@ static int build_in_transaction(cs_db *db, const erf_build_request *q, erf_built
             erf_fault_trace_distance(s, q->near_lon, q->near_lat) > q->within_km)
             continue;
         out->nsources++;
-        rc = erf_fault_ruptures(s, &q->options, sink_add, &sink, err);
+        rc = erf_fault_ruptures(s, &q->options, erf_db_counter_add, &sink, err);
         cs_progress_update(&prog, i + 1);
         if (rc) {
             CS_TRACE(err);
@@ -66,6 +52,9 @@ static int build_in_transaction(cs_db *db, const erf_build_request *q, erf_built
     cs_progress_end(&prog);
 done:
     erf_db_writer_close(&sink.w);
+    out->nruptures += sink.nruptures;
+    out->npoints += sink.npoints;
+    out->total_rate += sink.total_rate;
     if (!rc && out->nsources == 0)
         rc = cs_error_set(err, CS_ERR_INPUT,
                           "no fault source passed the selection (--near/--within/--files)");
