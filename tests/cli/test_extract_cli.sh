@@ -369,28 +369,15 @@ t_srf_scenario_matches_synth() {
     for v in 1_0_4 1_1_3; do
         "$CS" synth --sgt "$SGTS" srf/$v.srf --periods 4,5,10 >before_$v.txt 2>&1 || return 1
     done
-    "$PY" - <<'EOF' || return 1
-def read(path):  # the lines before POINTS, and each point's lines (2 + its samples')
-    lines = open(path).read().split("\n")
-    at = next(k for k, l in enumerate(lines) if l.startswith("POINTS")) + 1
-    head, pts = lines[:at - 1], []
-    while at < len(lines) and lines[at].strip():
-        n = 2 + sum(-(-int(float(x)) // 6) for x in lines[at + 1].split()[2::2])
-        pts.append(lines[at:at + n])
-        at += n
-    return head, pts
-def write(path, head, pts):
-    open(path, "w").write("\n".join(head + [f"POINTS {len(pts)}"] + [l for p in pts for l in p]) + "\n")
+    "$PY" - "$REPO/tests/cli" <<'EOF' || return 1
+import sys
+sys.path.insert(0, sys.argv[1])
+from srf_edit import read, write, down_dip
 head, pts = read("srf/1_0_4.srf")
 for p in pts:
     p[1] = " 60 " + p[1].split(None, 1)[1]
 write("srf/1_0_4.srf", head, pts)
-head, pts = read("srf/1_1_3.srf")
-ncols = int(float(head[3].split()[2]))
-for i in range(len(pts) - ncols):
-    deeper = pts[i + ncols][0].split()
-    pts[i][0] = " " + " ".join(deeper[:3] + pts[i][0].split()[3:])
-write("srf/1_1_3.srf", head, pts[:-ncols])
+down_dip("srf/1_1_3.srf")
 head, pts = read("srf/1_1_6.srf")
 write("srf/1_1_6.srf", head, pts[::-1])
 EOF
@@ -568,21 +555,7 @@ t_other_points_under_a_memory_limit_refused() {
     study_copy
     "$CS" erf variations s.sqlite --name t --model-format fk1d --model-file "$MODEL" \
         --scenario files --srf-dir srf >/dev/null || return 1
-    "$PY" - <<'EOF' || return 1
-lines = open("srf/2_0_3.srf").read().split("\n")
-at = next(k for k, l in enumerate(lines) if l.startswith("POINTS")) + 1
-head, pts = lines[:at - 1], []
-while at < len(lines) and lines[at].strip():
-    n = 2 + sum(-(-int(float(x)) // 6) for x in lines[at + 1].split()[2::2])
-    pts.append(lines[at:at + n])
-    at += n
-ncols = int(float(head[3].split()[2]))
-for i in range(len(pts) - ncols):
-    deeper = pts[i + ncols][0].split()
-    pts[i][0] = " " + " ".join(deeper[:3] + pts[i][0].split()[3:])
-pts = pts[:-ncols]
-open("srf/2_0_3.srf", "w").write("\n".join(head + [f"POINTS {len(pts)}"] + [l for p in pts for l in p]) + "\n")
-EOF
+    "$PY" "$REPO/tests/cli/srf_edit.py" down-dip srf/2_0_3.srf || return 1
     run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --scenario files --periods 4,5,10 \
         --max-memory 0.00012
     expect_rc 1 && expect_err "srf/2_0_3.srf: its subfaults lie on other points than the rupture's first variation's" &&
