@@ -6,6 +6,8 @@
 #   bounded  the same under --max-memory $XMEM (GB): the ruptures' spectra in chunks
 #   cuda     --backend cuda, one GPU (rank 0 the study, rank 1 the GPU)
 #   cudaK    the same with K GPU ranks sharing the node's GPUs and cores (e.g. cuda4)
+#   RUN-nokeep  a GPU run whose ranks load each rupture's spectra anew (no spectra kept across
+#            ruptures: CYBERSHAKE_GPU_KEEP=0), e.g. cuda3-nokeep
 # each timed, with the largest rank's peak resident memory; the measures of bounded and cuda
 # against cpu's (largest relative difference).
 #
@@ -66,7 +68,10 @@ for f in E N; do
 done
 first=""
 for r in $RUNS; do
-    case $r in
+    # RUN-nokeep: the GPU ranks load every rupture's spectra anew (CYBERSHAKE_GPU_KEEP=0)
+    keep=1
+    case $r in *-nokeep) keep=0 ;; esac
+    case ${r%-nokeep} in
     cpu) np=$JOBS; extra="" mpiopt="" ;;
     bounded) np=$JOBS; extra="--max-memory $XMEM" mpiopt="" ;;
     # the GPU rank's threads make the variations and measures: not bound to one core; cudaK:
@@ -76,7 +81,7 @@ for r in $RUNS; do
     esac
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086 # extra and mpiopt are words
-    CYBERSHAKE_LOG=info CYBERSHAKE_LOG_ALL_RANKS=1 mpirun $mpiopt -np "$np" "$CS" extract "$s" --site "$SITE" --erf sa \
+    CYBERSHAKE_GPU_KEEP=$keep CYBERSHAKE_LOG=info CYBERSHAKE_LOG_ALL_RANKS=1 mpirun $mpiopt -np "$np" "$CS" extract "$s" --site "$SITE" --erf sa \
         --sgt "$WORK/x_E.h5,$WORK/x_N.h5" $extra >"$OUT/extract-$r.log" 2>&1 ||
         { tail -20 "$OUT/extract-$r.log"; exit 1; }
     run=$(sed -n 's/^run \([0-9]*\):.*/\1/p' "$OUT/extract-$r.log")

@@ -6,6 +6,7 @@
 
 #include "cs_progress.h"
 #include "sgt_set.h"
+#include "spectra_cache.h"
 
 typedef struct {
     float *strain; /* block x 18 x nt_sgt */
@@ -30,8 +31,41 @@ static int load_chunk(extract_worker *w, const variation_source *src, long first
                                     err));
         w->phase[EXTRACT_READ] += t1 - t0;
         w->phase[EXTRACT_SPECTRA] += cs_now() - t1;
+        w->points_made += (double)nq;
     }
     return 0;
+}
+
+/* The spectra of the rupture's points the rank does not hold yet (load[0 .. nload), in save
+ * point order so that the reads take runs of rows) into the rows the map gave them. */
+static int load_missing(extract_worker *w, const variation_source *src, const long *rowof,
+                        const long *load, long nload, gpu_buffers *buf, cs_error *err) {
+    long block = synth_gpu_block(w->gpu);
+    long *pts = malloc(sizeof(long) * (size_t)block), *rows = malloc(sizeof(long) * (size_t)block);
+    double *m6 = malloc(sizeof(double) * 6 * (size_t)block);
+    int rc = 0;
+    if (!pts || !rows || !m6) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (long i0 = 0; !rc && i0 < nload; i0 += block) {
+        long nq = nload - i0 < block ? nload - i0 : block;
+        for (long q = 0; q < nq; q++) {
+            long slot = load[i0 + q];
+            pts[q] = src->points[slot];
+            rows[q] = rowof[slot];
+            memcpy(m6 + 6 * q, src->m6 + 6 * slot, sizeof(double) * 6);
+        }
+        double t0 = cs_now();
+        rc = sgt_set_read(w->sgt, pts, nq, buf->strain, err);
+        double t1 = cs_now();
+        if (!rc) rc = synth_gpu_load_rows(w->gpu, rows, nq, buf->strain, m6, err);
+        w->phase[EXTRACT_READ] += t1 - t0;
+        w->phase[EXTRACT_SPECTRA] += cs_now() - t1;
+        w->points_made += (double)nq;
+    }
+    free(pts);
+    free(rows);
+    free(m6);
+    if (rc) CS_TRACE(err);
+    return rc ? -1 : 0;
 }
 
 /* A producing thread's own buffers. */
@@ -45,7 +79,8 @@ typedef struct {
  * Returns 1 when one's tensor is not its point's combination, -1 (err set) when it fails: not a
  * status, which stage_batch would read as that 1 when it is CS_ERR_INPUT. */
 static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
-                           int b, long first, long np, int full, double hypo[4], cs_error *err) {
+                           int b, long first, long np, const long *rowof, int full, double hypo[4],
+                           cs_error *err) {
     int got = variation_source_produce_into(src, &t->vb, v, hypo, err);
     if (got == VARIATION_OTHER_POINTS) {
         cs_error_set(err, CS_ERR_INPUT,
@@ -78,7 +113,7 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
         if (!use || s->slot < first || s->slot >= first + np) continue;
         if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
         synth_gpu_subfault *g = &t->gs[n++];
-        g->row = s->slot - first;
+        g->row = rowof ? rowof[s->slot] : s->slot - first;
         g->tinit = s->tinit;
         g->dt_s = s->dt_s;
         g->scale = s->scale;
@@ -93,7 +128,8 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
  * share of the work), SRFs read by one. Returns 1 when a tensor is not its point's (and no
  * variation failed). */
 static int stage_batch_run(extract_worker *w, const variation_source *src, int v0, int nb,
-                           long first, long np, int full, rupture_result *out, cs_error *err) {
+                           long first, long np, const long *rowof, int full, rupture_result *out,
+                           cs_error *err) {
     int nth = src->lfns ? 1 : omp_get_max_threads(), status = 0;
     thread_buffer *tb = calloc((size_t)nth, sizeof *tb);
     if (!tb) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
@@ -109,7 +145,7 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
             cs_error e;
             cs_error_clear(&e);
             double hypo[4];
-            int rc = stage_variation(w, src, t, v0 + b, b, first, np, full, hypo, &e);
+            int rc = stage_variation(w, src, t, v0 + b, b, first, np, rowof, full, hypo, &e);
             if (rc < 0) extract_name_variation(src, v0 + b, &e);
             if (!rc) memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
 #pragma omp critical(extract_gpu_status)
@@ -127,10 +163,11 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
     return status;
 }
 
+/* rowof: each point's row (the spectra the rank keeps), or NULL: rows first .. first + np - 1 */
 static int stage_batch(extract_worker *w, const variation_source *src, int v0, int nb, long first,
-                       long np, int full, rupture_result *out, cs_error *err) {
+                       long np, const long *rowof, int full, rupture_result *out, cs_error *err) {
     double t0 = cs_now();
-    int rc = stage_batch_run(w, src, v0, nb, first, np, full, out, err);
+    int rc = stage_batch_run(w, src, v0, nb, first, np, rowof, full, out, err);
     w->phase[EXTRACT_MAKE] += cs_now() - t0;
     return rc;
 }
@@ -178,18 +215,17 @@ static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb
     return 0;
 }
 
-/* A rupture whose spectra the device holds at once, its batches in a pipeline: while the
- * device sums batch i, the host's threads take the measures of batch i - 1 and make the
- * variations of batch i + 1 (two record buffers). */
-static int pipelined(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
-                     rupture_result *out, cs_error *err) {
-    const double *m6 = full ? NULL : src->m6;
+/* A rupture whose spectra the device holds at once (in rows rowof[point], or 0 .. n - 1 when
+ * rowof is NULL), its batches in a pipeline: while the device sums batch i, the host's threads
+ * take the measures of batch i - 1 and make the variations of batch i + 1 (two record
+ * buffers). */
+static int pipelined(extract_worker *w, variation_source *src, int nvar, int full,
+                     const long *rowof, gpu_buffers *buf, rupture_result *out, cs_error *err) {
     int batch = synth_gpu_batch(w->gpu);
     size_t rec = 3 * (size_t)w->synth->nt * (size_t)batch;
-    CS_CALL(err, load_chunk(w, src, 0, src->n, m6, buf, err));
     int nb = nvar < batch ? nvar : batch, rc;
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
-    if ((rc = stage_batch(w, src, 0, nb, 0, src->n, full, out, err))) return rc;
+    if ((rc = stage_batch(w, src, 0, nb, 0, src->n, rowof, full, out, err))) return rc;
     CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
@@ -199,7 +235,8 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
                                       out, err));
         if (nnext > 0) {
             CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
-            if ((rc = stage_batch(w, src, next, nnext, 0, src->n, full, out, err))) return rc;
+            if ((rc = stage_batch(w, src, next, nnext, 0, src->n, rowof, full, out, err)))
+                return rc;
         }
         CS_CALL(err, records(w, nb, buf->vel + (size_t)(i % 2) * rec, err));
         if (nnext > 0) CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
@@ -207,6 +244,32 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
             CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
     }
     return 0;
+}
+
+/* The rupture on the spectra the rank keeps: its points' rows from the map, the missing ones
+ * loaded. *fits = 0 (nothing done) when it has more distinct points than the rows. */
+static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers *buf,
+                rupture_result *out, int *fits, cs_error *err) {
+    spectra_cache *c = w->cache;
+    long *rowof = malloc(sizeof(long) * (size_t)src->n + 1);
+    long *load = malloc(sizeof(long) * (size_t)src->n + 1), nload = 0;
+    if (!rowof || !load) {
+        free(rowof);
+        free(load);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    if (c->held == 0) synth_gpu_forget(w->gpu); /* whatever the rows held is no one's now */
+    cs_error e;
+    cs_error_clear(&e);
+    *fits = !spectra_cache_assign(c, src->n, src->points, src->m6, rowof, load, &nload, &e);
+    int rc = *fits ? load_missing(w, src, rowof, load, nload, buf, err) : 0;
+    if (*fits) w->points_kept += (double)(src->n - nload);
+    if (*fits && !rc) rc = pipelined(w, src, nvar, 0, rowof, buf, out, err);
+    /* rows half loaded, or a failure: the map no longer says what the rows hold */
+    if (rc < 0) spectra_cache_clear(c);
+    free(rowof);
+    free(load);
+    return rc;
 }
 
 /* A rupture whose spectra the device cannot hold at once: every batch takes the chunks of its
@@ -221,7 +284,7 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
         for (long first = 0; first < src->n; first += chunk) {
             long np = src->n - first < chunk ? src->n - first : chunk;
             CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
-            int rc = stage_batch(w, src, v0, nb, first, np, full, out, err);
+            int rc = stage_batch(w, src, v0, nb, first, np, NULL, full, out, err);
             if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
@@ -233,11 +296,18 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
 
 static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
                rupture_result *out, cs_error *err) {
+    if (nvar < 1) return 0;
+    if (w->cache && !full && src->m6) {
+        int fits, rc = kept(w, src, nvar, buf, out, &fits, err);
+        if (fits) return rc;
+    }
+    /* the paths below write the rows from the first on, in either layout */
+    if (w->cache) spectra_cache_clear(w->cache);
     long chunk = synth_gpu_rows(w->gpu, full || !src->m6 ? 18 : 3);
     if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
-    if (nvar < 1) return 0;
-    return chunk >= src->n ? pipelined(w, src, nvar, full, buf, out, err)
-                           : chunked(w, src, nvar, full, chunk, buf, out, err);
+    if (chunk < src->n) return chunked(w, src, nvar, full, chunk, buf, out, err);
+    CS_CALL(err, load_chunk(w, src, 0, src->n, full ? NULL : src->m6, buf, err));
+    return pipelined(w, src, nvar, full, NULL, buf, out, err);
 }
 
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,

@@ -62,6 +62,15 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    /* the spectra kept across ruptures: rows for twice the site's save points at most (a point
+     * on two faults has two tensors), or none when CYBERSHAKE_GPU_KEEP=0 (for comparisons) */
+    e = getenv("CYBERSHAKE_GPU_KEEP");
+    long rows = synth_gpu_rows(ws->w.gpu, 3), most_rows = 2 * ws->sgt.npoints + 1024;
+    if (!(e && !strcmp(e, "0"))) {
+        if (!(ws->w.cache = malloc(sizeof *ws->w.cache)))
+            return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        CS_CALL(err, spectra_cache_init(ws->w.cache, rows < most_rows ? rows : most_rows, err));
+    }
     /* the host makes the variations and takes the measures with the rank's threads: a rank
      * that mpirun bound to one core does all of it on that core */
     cpu_set_t cpus;
@@ -103,6 +112,8 @@ close_sgt:
 
 static void worker_close(worker_state *ws) {
     extract_worker_free_workspaces(&ws->w);
+    if (ws->w.cache) spectra_cache_free(ws->w.cache);
+    free(ws->w.cache);
     synth_gpu_close(ws->w.gpu);
     synth_free(&ws->synth);
     sgt_set_close(&ws->sgt);
@@ -358,14 +369,17 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
         }
     }
     /* where the workers' time went, summed on rank 0 (rank 0 works only when it is alone) */
-    double mine[EXTRACT_NPHASES + 2], sum[EXTRACT_NPHASES + 2];
+    enum { N = EXTRACT_NPHASES + EXTRACT_NCOUNTS };
+    double mine[N], sum[N], *count = mine + EXTRACT_NPHASES;
     memcpy(mine, ws.w.phase, sizeof ws.w.phase);
-    mine[EXTRACT_NPHASES] = (double)ws.w.ruptures;
-    mine[EXTRACT_NPHASES + 1] = (double)ws.w.variations;
-    MPI_Reduce(mine, sum, EXTRACT_NPHASES + 2, MPI_DOUBLE, MPI_SUM, 0, comm);
-    if (rank == 0 && sum[EXTRACT_NPHASES] > 0)
-        extract_worker_report(sum, (long)sum[EXTRACT_NPHASES], (long)sum[EXTRACT_NPHASES + 1],
-                              size > 1 ? size - 1 : 1, cfg.backend == EXTRACT_CUDA);
+    count[EXTRACT_RUPTURES] = (double)ws.w.ruptures;
+    count[EXTRACT_VARIATIONS] = (double)ws.w.variations;
+    count[EXTRACT_POINTS_MADE] = ws.w.points_made;
+    count[EXTRACT_POINTS_KEPT] = ws.w.points_kept;
+    MPI_Reduce(mine, sum, N, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (rank == 0 && sum[EXTRACT_NPHASES + EXTRACT_RUPTURES] > 0)
+        extract_worker_report(sum, sum + EXTRACT_NPHASES, size > 1 ? size - 1 : 1,
+                              cfg.backend == EXTRACT_CUDA);
     worker_close(&ws);
     res->seconds = cs_now() - t0;
     /* what --max-memory bounds, as the system saw it: the workers' peak (rank 0's alone when it

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,13 +214,17 @@ static int synthesise(extract_worker *w, variation_source *src, int nvar, double
     return cs_error_set(err, CS_ERR_INTERNAL, "full spectra refused a subfault");
 }
 
-void extract_worker_report(const double *t, long ruptures, long variations, int nranks, int gpu) {
+void extract_worker_report(const double *t, const double *count, int nranks, int gpu) {
+    char kept[160] = "";
+    if (gpu)
+        snprintf(kept, sizeof kept, "; spectra of %.0f points made, %.0f found kept",
+                 count[EXTRACT_POINTS_MADE], count[EXTRACT_POINTS_KEPT]);
     cs_log(CS_LOG_INFO,
-           "extraction, %d worker%s (seconds summed): %ld ruptures, %ld variations; opening %.1f, "
-           "SGT reads %.1f, spectra %.1f, making variations %.1f, %s %.1f, measures %.1f",
-           nranks, nranks == 1 ? "" : "s", ruptures, variations, t[EXTRACT_OPEN], t[EXTRACT_READ],
-           t[EXTRACT_SPECTRA], t[EXTRACT_MAKE], gpu ? "waiting for the device" : "synthesis",
-           t[EXTRACT_SUM], t[EXTRACT_MEASURE]);
+           "extraction, %d worker%s (seconds summed): %.0f ruptures, %.0f variations; opening "
+           "%.1f, SGT reads %.1f, spectra %.1f, making variations %.1f, %s %.1f, measures %.1f%s",
+           nranks, nranks == 1 ? "" : "s", count[EXTRACT_RUPTURES], count[EXTRACT_VARIATIONS],
+           t[EXTRACT_OPEN], t[EXTRACT_READ], t[EXTRACT_SPECTRA], t[EXTRACT_MAKE],
+           gpu ? "waiting for the device" : "synthesis", t[EXTRACT_SUM], t[EXTRACT_MEASURE], kept);
 }
 
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,

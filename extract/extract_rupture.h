@@ -8,6 +8,7 @@
 #include "erf_rupture.h"
 #include "im.h"
 #include "rupgen.h"
+#include "spectra_cache.h"
 #include "synth.h"
 #include "synth_gpu.h"
 #include "variation_source.h"
@@ -33,6 +34,9 @@ typedef struct {
     int want_seis;
     double max_memory; /* bytes a rank may hold for one rupture (<= 0: the default, 4 GB) */
     synth_gpu *gpu;    /* the CUDA extractor of this rank, or NULL: the CPU */
+    /* which of the device's rows of spectra hold which points, kept across ruptures (GPU; NULL
+     * when the rank loads each rupture's points anew) */
+    spectra_cache *cache;
     /* the measures' workspaces, one per OpenMP thread (made as each thread first needs one;
      * extract_worker_free_workspaces frees them) */
     im_workspace **imws;
@@ -40,12 +44,21 @@ typedef struct {
     /* where the rank's time went (wall seconds per phase), for its closing line */
     double phase[EXTRACT_NPHASES];
     long ruptures, variations;
+    double points_made, points_kept; /* points' spectra made, and found kept (GPU) */
 } extract_worker;
 
-/* The log line of where the workers' time went: ruptures, variations and seconds per phase
- * (phase[EXTRACT_NPHASES], summed over nranks workers). */
-void extract_worker_report(const double *phase, long ruptures, long variations, int nranks,
-                           int gpu);
+/* What a worker counts besides its phases, in the order extract_worker_report takes them. */
+enum {
+    EXTRACT_RUPTURES,
+    EXTRACT_VARIATIONS,
+    EXTRACT_POINTS_MADE,
+    EXTRACT_POINTS_KEPT,
+    EXTRACT_NCOUNTS
+};
+
+/* The log line of where the workers' time went: seconds per phase (phase[EXTRACT_NPHASES]) and
+ * the counts (count[EXTRACT_NCOUNTS]), summed over nranks workers. */
+void extract_worker_report(const double *phase, const double *count, int nranks, int gpu);
 
 /* Room for a workspace per thread the rank may run (none made yet). */
 int extract_worker_workspaces(extract_worker *w, cs_error *err);

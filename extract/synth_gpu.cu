@@ -110,6 +110,8 @@ struct synth_gpu {
     double *real;             /* block x 18 x L */
     cufftDoubleComplex *spec; /* block x 18 x (L/2 + 1) */
     double *mt;               /* block x 6 */
+    int *drows, *hrows;       /* block: the rows a load fills (device, pinned host) */
+    int loaded;               /* rows were loaded in the present layout (series) */
     float2 *G;                /* points x 18 x nf (series per point in use) */
     batched_plan fwd, inv;
     /* variations */
@@ -190,6 +192,8 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->real);
     cudaFree(g->spec);
     cudaFree(g->mt);
+    cudaFree(g->drows);
+    cudaFreeHost(g->hrows);
     cudaFree(g->G);
     cudaFree(g->acc);
     cudaFree(g->ds);
@@ -240,6 +244,8 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->real, sizeof(double) * 18 * (size_t)s->L * g->block));
     OPEN_CK(cudaMalloc(&g->spec, sizeof(cufftDoubleComplex) * 18 * half(s->L) * g->block));
     OPEN_CK(cudaMalloc(&g->mt, sizeof(double) * 6 * g->block));
+    OPEN_CK(cudaMalloc(&g->drows, sizeof(int) * g->block));
+    OPEN_CK(cudaHostAlloc(&g->hrows, sizeof(int) * g->block, cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->G, sizeof(float2) * 18 * (size_t)s->nf * g->points));
     OPEN_CK(cudaMalloc(&g->acc, sizeof(double2) * 3 * (size_t)s->nf * g->batch));
     OPEN_CK(cudaMalloc(&g->X, sizeof(cufftDoubleComplex) * 3 * half((int)M) * g->batch));
@@ -290,35 +296,47 @@ __global__ void series_kernel(const float *strain, const double *mt, int nq, int
 }
 
 /* Keeps f_k, k < nf, of each series, times exp(+i 2 pi f ts) dt (the impulse's shift removed,
- * the DFT made the sampled function's transform). */
-__global__ void keep_kernel(const cufftDoubleComplex *spec, int nser, int nf, int hl,
-                            double ts_over_T, double dt, float2 *G) {
+ * the DFT made the sampled function's transform), into the point's row of G. */
+__global__ void keep_kernel(const cufftDoubleComplex *spec, int nq, int series, int nf, int hl,
+                            double ts_over_T, double dt, const int *rows, float2 *G) {
     long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= (long long)nser * nf) return;
+    if (idx >= (long long)nq * series * nf) return;
     int k = (int)(idx % nf);
     long long s = idx / nf;
+    int q = (int)(s / series), j = (int)(s % series);
     double sn, cs;
     double ph = k * ts_over_T;
     ph -= rint(ph);
     sincospi(2 * ph, &sn, &cs);
     cufftDoubleComplex z = spec[(size_t)s * hl + k];
-    G[idx] = make_float2((float)((z.x * cs - z.y * sn) * dt), (float)((z.x * sn + z.y * cs) * dt));
+    G[((size_t)rows[q] * series + j) * nf + k] =
+        make_float2((float)((z.x * cs - z.y * sn) * dt), (float)((z.x * sn + z.y * cs) * dt));
 }
 
-extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain,
-                              const double *m6, cs_error *err) {
+extern "C" int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, const float *strain,
+                                   const double *m6, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int series = m6 ? 3 : 18;
+    long nrows = synth_gpu_rows(g, series);
     if (nq < 1) return 0;
-    if (nq > g->block || row0 + nq > synth_gpu_rows(g, series))
-        return cs_error_set(err, CS_ERR_INTERNAL, "load of rows %ld..%ld beyond %ld (block %ld)",
-                            row0, row0 + nq, synth_gpu_rows(g, series), g->block);
-    if (row0 > 0 && series != g->series)
-        return cs_error_set(err, CS_ERR_INTERNAL, "a chunk's blocks change their spectra's layout");
+    if (nq > g->block)
+        return cs_error_set(err, CS_ERR_INTERNAL, "a load of %ld points (block %ld)", nq, g->block);
+    for (long q = 0; q < nq; q++) {
+        if (rows[q] < 0 || rows[q] >= nrows)
+            return cs_error_set(err, CS_ERR_INTERNAL, "a load into row %ld of %ld", rows[q], nrows);
+        g->hrows[q] = (int)rows[q];
+    }
+    if (g->loaded && series != g->series)
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "a load of %d series per point where the rows hold %d (begin a new "
+                            "layout with synth_gpu_forget)",
+                            series, g->series);
     g->series = series;
+    g->loaded = 1;
     CS_CUDA_CHECK(cudaSetDevice(g->device));
     CS_CUDA_CHECK(cudaMemcpy(g->strain, strain, sizeof(float) * 18 * (size_t)s->nt_sgt * nq,
                              cudaMemcpyHostToDevice));
+    CS_CUDA_CHECK(cudaMemcpy(g->drows, g->hrows, sizeof(int) * nq, cudaMemcpyHostToDevice));
     if (m6) CS_CUDA_CHECK(cudaMemcpy(g->mt, m6, sizeof(double) * 6 * nq, cudaMemcpyHostToDevice));
     long long n = (long long)nq * series * s->nt_sgt;
     series_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->strain, g->mt, (int)nq, series,
@@ -331,10 +349,25 @@ extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *str
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecD2Z failed: cuFFT error %d", (int)r);
     long long m = (long long)nq * series * s->nf;
     keep_kernel<<<(unsigned)((m + 255) / 256), 256>>>(
-        g->spec, (int)(nq * series), s->nf, (int)half(s->L), s->time_shift / (s->L * s->dt_sgt),
-        s->dt_sgt, g->G + (size_t)row0 * series * s->nf);
+        g->spec, (int)nq, series, s->nf, (int)half(s->L), s->time_shift / (s->L * s->dt_sgt),
+        s->dt_sgt, g->drows, g->G);
     CS_CUDA_CHECK(cudaGetLastError());
     return 0;
+}
+
+extern "C" int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain,
+                              const double *m6, cs_error *err) {
+    if (nq > g->block)
+        return cs_error_set(err, CS_ERR_INTERNAL, "a load of %ld points (block %ld)", nq, g->block);
+    if (row0 == 0) synth_gpu_forget(g);
+    std::vector<long> rows((size_t)(nq > 0 ? nq : 1));
+    for (long q = 0; q < nq; q++)
+        rows[(size_t)q] = row0 + q;
+    return synth_gpu_load_rows(g, rows.data(), nq, strain, m6, err);
+}
+
+extern "C" void synth_gpu_forget(synth_gpu *g) {
+    g->loaded = 0;
 }
 
 /* ------------------------------------------------------------------------------ variations */

@@ -62,10 +62,18 @@ long synth_gpu_block(const synth_gpu *g);
 /* Variations per batch. */
 int synth_gpu_batch(const synth_gpu *g);
 
-/* Spectra layout of the next loads: 3 series per point combined with m6, or 18 (m6 NULL). */
-/* strain: nq x 3 x 6 x nt_sgt (as sgt_set_read gives it); rows row0 .. row0 + nq - 1. */
+/* Loads nq (<= block) points' spectra: strain nq x 3 x 6 x nt_sgt (as sgt_set_read gives it),
+ * 3 series per point combined with m6 (nq x 6), or 18 (m6 NULL), into rows[0 .. nq) of that
+ * layout. Every row loaded since the last synth_gpu_forget has the same layout (an error
+ * otherwise); rows loaded before stay as they are (a rank keeps its points' spectra across
+ * ruptures: spectra_cache.h). */
+int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, const float *strain,
+                        const double *m6, cs_error *err);
+/* The same into rows row0 .. row0 + nq - 1; row0 == 0 starts a new layout (forgets the rows). */
 int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain, const double *m6,
                    cs_error *err);
+/* The rows loaded so far may be written over in another layout. */
+void synth_gpu_forget(synth_gpu *g);
 /* Zeroes the accumulators of nb variations. */
 int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 /* Stages variation b's subfaults (every one on a loaded row). Threads may stage different

@@ -57,6 +57,16 @@ int synth_gpu_load(synth_gpu *g, long row0, long nq, const float *strain, const 
     return none(err);
 }
 
+int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, const float *strain,
+                        const double *m6, cs_error *err) {
+    (void)g, (void)rows, (void)nq, (void)strain, (void)m6;
+    return none(err);
+}
+
+void synth_gpu_forget(synth_gpu *g) {
+    (void)g;
+}
+
 int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
     (void)g, (void)nb;
     return none(err);

@@ -184,7 +184,8 @@ t_a_memory_limit_chunks_ruptures() {
 # 1e-4 relative (both keep float spectra, the GPU sums its subfaults per frequency in another
 # order and makes its phases by single-precision sincospi, not by recursion: ~1e-7 apart), the
 # worst printed; once as it runs, once in small batches and chunks of points (the pipelined and
-# the chunked paths, several batches each).
+# the chunked paths, several batches each), with the spectra kept across ruptures in too few
+# rows (evicted and loaded again) and with none kept.
 # Skipped where the build or the machine has no GPU.
 t_cuda_matches_cpu() {
     setup_site || return 1
@@ -205,7 +206,19 @@ t_cuda_matches_cpu() {
     # two ranks: rank 0 the study, rank 1 the GPU
     mpirun -np 2 --oversubscribe "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 \
         --backend cuda >/dev/null 2>&1 || return 1
-    for gpu_run in 1 3 4; do
+    # the spectra kept across ruptures in 48 rows (8 points' 18 series), fewer than the four
+    # ruptures' points: rows evicted and loaded again; and none kept (each rupture loads anew)
+    CYBERSHAKE_LOG=info CYBERSHAKE_GPU_POINTS=8 "$CS" extract s.sqlite --site DEMO --erf t \
+        --sgt "$SGTS" --periods 4,5,10 --backend cuda >/dev/null 2>small.log || return 1
+    CYBERSHAKE_LOG=info CYBERSHAKE_GPU_KEEP=0 "$CS" extract s.sqlite --site DEMO --erf t \
+        --sgt "$SGTS" --periods 4,5,10 --backend cuda >/dev/null 2>none.log || return 1
+    grep -o "spectra of.*" small.log none.log | sed 's/^/    /'
+    # the four ruptures' 60 points, each made or found (a point of a rupture on a node that
+    # another of its points took is found)
+    grep -q "spectra of 60 points made, 0 found kept" none.log || return 1
+    sed -n 's/.*spectra of \([0-9]*\) points made, \([0-9]*\) found kept.*/\1 \2/p' small.log |
+        awk '{ exit !($1 + $2 == 60 && $1 > 0) }' || return 1
+    for gpu_run in 1 3 4 5 6; do
         worst=$(sqlite3 s.sqlite "SELECT max(abs(a.IM_Value - b.IM_Value) / max(abs(b.IM_Value), 1e-300))
             FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)
             WHERE a.Run_ID = $gpu_run AND b.Run_ID = 2")
