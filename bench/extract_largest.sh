@@ -66,8 +66,25 @@ for f in E N; do
         >"$OUT/sgt-$f.log" 2>&1 || { tail "$OUT/sgt-$f.log"; exit 1; }
     say "sgt $f: $(secs "$t0") s, $(grep -h 'steps in' "$OUT/sgt-$f.log" | tail -1)"
 done
+# srf-RUN: the same run from SRF files of the variations (`erf variations --srf-dir`, the
+# generator's defaults as the extractor's), written for the one rupture kept (XRUPS=1)
+case " $RUNS " in
+*" srf-"*)
+    [ "$XRUPS" = 1 ] || { echo "srf runs take XRUPS=1" >&2; exit 2; }
+    sr=$(sqlite3 -separator ' ' "$s" "SELECT Source_ID, Rupture_ID FROM CyberShake_Site_Ruptures")
+    rm -rf "$WORK/srf"
+    t0=$(date +%s.%N)
+    "$CS" erf variations "$s" --name sa --model-format fk1d --model-file tests/data/bbp_nr02-vs500.fk1d \
+        --scenario files --hypo-spacing 4 --slips 1 --srf-dir "$WORK/srf" --source "${sr% *}" \
+        --rupture "${sr#* }" >"$OUT/srf.log" 2>&1 || { tail "$OUT/srf.log"; exit 1; }
+    say "srf: $(ls "$WORK/srf" | wc -l) SRF files of rupture $sr, $(du -sh "$WORK/srf" | cut -f1), written in $(secs "$t0") s"
+    ;;
+esac
 first=""
 for r in $RUNS; do
+    scen="" label=$r
+    case $r in srf-*) scen="--scenario files" ;; esac
+    r=${r#srf-}
     # RUN-nokeep: the GPU ranks load every rupture's spectra anew (CYBERSHAKE_GPU_KEEP=0)
     keep=1
     case $r in *-nokeep) keep=0 ;; esac
@@ -82,19 +99,19 @@ for r in $RUNS; do
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086 # extra and mpiopt are words
     CYBERSHAKE_GPU_KEEP=$keep CYBERSHAKE_LOG=info CYBERSHAKE_LOG_ALL_RANKS=1 mpirun $mpiopt -np "$np" "$CS" extract "$s" --site "$SITE" --erf sa \
-        --sgt "$WORK/x_E.h5,$WORK/x_N.h5" $extra >"$OUT/extract-$r.log" 2>&1 ||
-        { tail -20 "$OUT/extract-$r.log"; exit 1; }
-    run=$(sed -n 's/^run \([0-9]*\):.*/\1/p' "$OUT/extract-$r.log")
-    say "extract $r ($np ranks $extra): $(secs "$t0") s wall; $(grep -E '^run ' "$OUT/extract-$r.log"); $(grep -E '^memory:' "$OUT/extract-$r.log")"
-    grep -m 3 -E 'in chunks|extraction on|one core' "$OUT/extract-$r.log" | sed 's/^/    /' | tee -a "$SUM"
+        --sgt "$WORK/x_E.h5,$WORK/x_N.h5" $extra $scen >"$OUT/extract-$label.log" 2>&1 ||
+        { tail -20 "$OUT/extract-$label.log"; exit 1; }
+    run=$(sed -n 's/^run \([0-9]*\):.*/\1/p' "$OUT/extract-$label.log")
+    say "extract $label ($np ranks $extra $scen): $(secs "$t0") s wall; $(grep -E '^run ' "$OUT/extract-$label.log"); $(grep -E '^memory:' "$OUT/extract-$label.log")"
+    grep -m 3 -E 'in chunks|extraction on|one core' "$OUT/extract-$label.log" | sed 's/^/    /' | tee -a "$SUM"
     # where the time went: rank 0's loop and the workers' phases (extract_run.c)
-    grep -E 'rank 0: building|seconds summed' "$OUT/extract-$r.log" | sed 's/^.*info: /    /' | tee -a "$SUM"
+    grep -E 'rank 0: building|seconds summed' "$OUT/extract-$label.log" | sed 's/^.*info: /    /' | tee -a "$SUM"
     if [ -z "$first" ]; then
         first=$run
     else
         worst=$(sqlite3 "$s" "SELECT max(abs(a.IM_Value - b.IM_Value) / max(abs(b.IM_Value), 1e-300)), count(*)
             FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)
             WHERE a.Run_ID = $run AND b.Run_ID = $first")
-        say "    $r against run $first: largest relative difference of a measure, rows compared: $worst"
+        say "    $label against run $first: largest relative difference of a measure, rows compared: $worst"
     fi
 done
