@@ -66,8 +66,9 @@ for f in E N; do
         >"$OUT/sgt-$f.log" 2>&1 || { tail "$OUT/sgt-$f.log"; exit 1; }
     say "sgt $f: $(secs "$t0") s, $(grep -h 'steps in' "$OUT/sgt-$f.log" | tail -1)"
 done
-# srf-RUN: the same run from SRF files of the variations (`erf variations --srf-dir`, the
-# generator's defaults as the extractor's), written for the one rupture kept (XRUPS=1)
+# srf-RUN: the same run from SRF files of the variations (`erf variations --srf-dir`, hypocentres
+# every $HYPO km, one slip), written for the one rupture kept (XRUPS=1); with HYPO set, every
+# generated run takes the same variations (--hypo-spacing $HYPO --slips 1)
 case " $RUNS " in
 *" srf-"*)
     [ "$XRUPS" = 1 ] || { echo "srf runs take XRUPS=1" >&2; exit 2; }
@@ -75,7 +76,7 @@ case " $RUNS " in
     rm -rf "$WORK/srf"
     t0=$(date +%s.%N)
     "$CS" erf variations "$s" --name sa --model-format fk1d --model-file tests/data/bbp_nr02-vs500.fk1d \
-        --scenario files --hypo-spacing 4 --slips 1 --srf-dir "$WORK/srf" --source "${sr% *}" \
+        --scenario files --hypo-spacing "${HYPO:-4}" --slips 1 --srf-dir "$WORK/srf" --source "${sr% *}" \
         --rupture "${sr#* }" >"$OUT/srf.log" 2>&1 || { tail "$OUT/srf.log"; exit 1; }
     say "srf: $(ls "$WORK/srf" | wc -l) SRF files of rupture $sr, $(du -sh "$WORK/srf" | cut -f1), written in $(secs "$t0") s"
     ;;
@@ -83,6 +84,7 @@ esac
 first=""
 for r in $RUNS; do
     scen="" label=$r
+    [ -n "${HYPO:-}" ] && scen="--hypo-spacing $HYPO --slips 1"
     case $r in srf-*) scen="--scenario files" ;; esac
     r=${r#srf-}
     # RUN-nokeep: the GPU ranks load every rupture's spectra anew (CYBERSHAKE_GPU_KEEP=0)

@@ -350,14 +350,33 @@ int srf_alloc(srf_file *s, int version, int nplanes, long npoints, long nsamples
     return 0;
 }
 
-/* The fewest significant digits that read back as the same double. */
+static int reads_back(char *buf, size_t n, int digits, double v) {
+    snprintf(buf, n, "%.*g", digits, v);
+    return strtod(buf, NULL) == v;
+}
+
+/* The fewest significant digits that read back as the same double. Computed values mostly need
+ * 16 or 17, so those are tried first; below 16 the fewest are found by bisection (whether d
+ * digits read back is monotone in d: more digits lie nearer v). Counting up from 1, as before,
+ * printed and read each number up to 17 times, most of an SRF's writing time. */
 static void put_number(FILE *f, double v) {
-    char buf[40];
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v) break;
+    char best[40], buf[40];
+    if (!isfinite(v) || !reads_back(best, sizeof best, 16, v)) {
+        snprintf(best, sizeof best, "%.17g", v);
+    } else if (reads_back(buf, sizeof buf, 15, v)) {
+        memcpy(best, buf, sizeof best);
+        int lo = 1, hi = 15; /* hi reads back (best holds it); below lo does not */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (reads_back(buf, sizeof buf, mid, v)) {
+                hi = mid;
+                memcpy(best, buf, sizeof best);
+            } else {
+                lo = mid + 1;
+            }
+        }
     }
-    fputs(buf, f);
+    fputs(best, f);
 }
 
 static void put_numbers(FILE *f, const double *v, int n) {
