@@ -124,11 +124,11 @@ static int produce_generated(const variation_source *src, variation_buffer *b, i
     return 0;
 }
 
-/* Reads variation v's SRF into b; its points into *points (allocated). */
-static int read_srf(const variation_source *src, variation_buffer *b, int v, long **points,
-                    long *npoints, double hypo[4], cs_error *err) {
-    srf_file srf;
-    CS_CALL(err, srf_read(src->lfns[v], &srf, err));
+/* A variation's SRF, read, into b (freed); its points into *points (allocated). */
+static int from_srf(const variation_source *src, variation_buffer *b, srf_file *srf_in,
+                    long **points, long *npoints, double hypo[4], cs_error *err) {
+    srf_file srf = *srf_in;
+    memset(srf_in, 0, sizeof *srf_in);
     free(b->sf);
     free(b->sr);
     b->sf = NULL;
@@ -147,6 +147,15 @@ static int read_srf(const variation_source *src, variation_buffer *b, int v, lon
     hypo[3] = 0;
     srf_free(&srf);
     return rc;
+}
+
+/* Reads variation v's SRF into b; its points into *points (allocated). */
+static int read_srf(const variation_source *src, variation_buffer *b, int v, long **points,
+                    long *npoints, double hypo[4], cs_error *err) {
+    srf_file srf;
+    CS_CALL(err, srf_read(src->lfns[v], &srf, err));
+    CS_CALL(err, from_srf(src, b, &srf, points, npoints, hypo, err));
+    return 0;
 }
 
 static int open_files(variation_source *src, cs_error *err) {
@@ -179,6 +188,33 @@ int variation_source_open(variation_source *src, const sgt_set *sgt, const rupge
     return rc;
 }
 
+/* The rest of a variation from its SRF's points (b->own_points when they are not the
+ * rupture's). */
+static int own_points(const variation_source *src, variation_buffer *b, long *points,
+                      long npoints) {
+    if (npoints == src->n && !memcmp(points, src->points, sizeof(long) * (size_t)npoints)) {
+        free(points);
+        return 0;
+    }
+    b->own_points = points;
+    b->own_npoints = npoints;
+    return VARIATION_OTHER_POINTS;
+}
+
+int variation_source_produce_srf(const variation_source *src, variation_buffer *b, srf_file *srf,
+                                 double hypo[4], cs_error *err) {
+    long *points = NULL, npoints = 0;
+    free(b->own_points);
+    b->own_points = NULL;
+    b->own_npoints = 0;
+    if (from_srf(src, b, srf, &points, &npoints, hypo, err)) {
+        CS_TRACE(err);
+        free(points);
+        return -1;
+    }
+    return own_points(src, b, points, npoints);
+}
+
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err) {
     /* -1 on failure, not a status: VARIATION_OTHER_POINTS (2) is an answer, and a status (a
@@ -199,13 +235,7 @@ int variation_source_produce_into(const variation_source *src, variation_buffer 
         free(points);
         return -1;
     }
-    if (npoints == src->n && !memcmp(points, src->points, sizeof(long) * (size_t)npoints)) {
-        free(points);
-        return 0;
-    }
-    b->own_points = points;
-    b->own_npoints = npoints;
-    return VARIATION_OTHER_POINTS;
+    return own_points(src, b, points, npoints);
 }
 
 int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err) {

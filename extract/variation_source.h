@@ -8,6 +8,7 @@
 
 #include "erf_rupture.h"
 #include "rupgen.h"
+#include "srf.h"
 #include "synth.h"
 
 /* One variation's subfaults; a thread producing variations keeps its own. */
@@ -54,6 +55,11 @@ int variation_source_produce(variation_source *src, int v, double hypo[4], cs_er
  * one source at once (SRF files are read by one thread: PROJ's transformations are shared). */
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err);
+/* The same for an SRF variation whose file was read already (srf_read of its lfns[v], which
+ * threads may do at once; turning its points into subfaults takes one thread at a time): srf
+ * is taken over (freed, zeroed). */
+int variation_source_produce_srf(const variation_source *src, variation_buffer *b, srf_file *srf,
+                                 double hypo[4], cs_error *err);
 void variation_source_free_buffer(variation_buffer *b);
 void variation_source_close(variation_source *src);
 

@@ -226,6 +226,19 @@ t_cuda_matches_cpu() {
         awk -v w="$worst" 'BEGIN { exit !(w < 1e-4) }' || return 1
     done
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 3')" = $((36 * 34)) ] || return 1
+    # a scenario of SRF files on both back ends: the GPU rank's threads read a group of files at
+    # once (4 threads, batches of 6: groups of 4 and 2), one thread turns them into subfaults
+    "$CS" erf variations s.sqlite --name t --model-format fk1d --model-file "$MODEL" \
+        --scenario files --srf-dir srf >/dev/null 2>&1 || return 1
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --scenario files --periods 4,5,10 \
+        >/dev/null 2>&1 || return 1
+    OMP_NUM_THREADS=4 CYBERSHAKE_GPU_BATCH=6 "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" \
+        --scenario files --periods 4,5,10 --backend cuda >/dev/null 2>&1 || return 1
+    worst=$(sqlite3 s.sqlite "SELECT max(abs(a.IM_Value - b.IM_Value) / max(abs(b.IM_Value), 1e-300)), count(*)
+        FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID, Rupture_ID, Rup_Var_ID, IM_Type_ID)
+        WHERE a.Run_ID = 8 AND b.Run_ID = 7")
+    echo "    worst relative difference of a measure, SRF scenario, CUDA vs CPU, and rows: $worst"
+    awk -v w="${worst%|*}" -v n="${worst#*|}" 'BEGIN { exit !(w < 1e-4 && n == 36 * 34) }' || return 1
 }
 
 # A run killed after two ruptures (SIGKILL, as a lost node) resumes with --run: the same rows
