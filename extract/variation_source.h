@@ -52,7 +52,8 @@ int variation_source_open(variation_source *src, const sgt_set *sgt, const rupge
  * VARIATION_OTHER_POINTS, or -1 (err set) when the variation cannot be made. */
 int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err);
 /* The same into a buffer of the caller's: several threads may produce generated variations of
- * one source at once (SRF files are read by one thread: PROJ's transformations are shared). */
+ * one source at once (SRF files are read by one thread: PROJ's transformations are shared; see
+ * variation_source_produce_srf for reading them apart). */
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err);
 /* The same for an SRF variation whose file was read already (srf_read of its lfns[v], which
