@@ -10,12 +10,16 @@
 
 typedef struct {
     float *strain; /* block x 18 x nt_sgt */
-    double *vel;   /* 2 x batch x 3 x nt: the batch in the device's hands and the one before */
+    /* two slots, the batch in the device's hands and the one before: records (batch x 3 x nt)
+     * and, where the device takes them, their spectral accelerations (batch x nperiods x 4) */
+    double *vel, *sa;
+    size_t rec, sarec; /* one slot's doubles */
 } gpu_buffers;
 
 static void buffers_free(gpu_buffers *b) {
     free(b->strain);
     free(b->vel);
+    free(b->sa);
 }
 
 /* The spectra of points first .. first + np - 1 into device rows 0 .. np - 1. */
@@ -221,35 +225,40 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
     return rc;
 }
 
-/* The device's records of a batch, the wait timed. */
-static int records(extract_worker *w, int nb, double *vel, cs_error *err) {
+/* The device's records of a batch into slot `slot`, the wait timed. */
+static int records(extract_worker *w, int nb, gpu_buffers *buf, int slot, cs_error *err) {
     double t0 = cs_now();
-    int rc = synth_gpu_records(w->gpu, nb, vel, err);
+    int rc = synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec,
+                               buf->sa ? buf->sa + (size_t)slot * buf->sarec : NULL, err);
     w->phase[EXTRACT_SUM] += cs_now() - t0;
     return rc;
 }
 
-/* The records of a batch: IMs by the rank's threads, one variation each. */
-static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb,
+/* The records of a batch (slot `slot`): IMs by the rank's threads, one variation each. */
+static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
                             rupture_result *out, cs_error *err);
-static int finish_batch(extract_worker *w, const double *vel, int v0, int nb, rupture_result *out,
-                        cs_error *err) {
+static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
+                        rupture_result *out, cs_error *err) {
     double t0 = cs_now();
-    int rc = finish_batch_run(w, vel, v0, nb, out, err);
+    int rc = finish_batch_run(w, buf, slot, v0, nb, out, err);
     w->phase[EXTRACT_MEASURE] += cs_now() - t0;
     return rc;
 }
 
-static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb,
+static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
                             rupture_result *out, cs_error *err) {
     int nt = w->synth->nt, failed = 0;
+    const double *vel = buf->vel + (size_t)slot * buf->rec;
+    const double *sa = buf->sa ? buf->sa + (size_t)slot * buf->sarec : NULL;
+    size_t per = 4 * (size_t)w->ims->nperiods;
     cs_error first_err;
     cs_error_clear(&first_err);
 #pragma omp parallel for schedule(dynamic)
     for (int b = 0; b < nb; b++) {
         cs_error e;
         cs_error_clear(&e);
-        if (extract_take_record(w, vel + (size_t)b * 3 * nt, out, v0 + b, &e)) {
+        if (extract_take_record_sa(w, vel + (size_t)b * 3 * nt, sa ? sa + (size_t)b * per : NULL,
+                                   out, v0 + b, &e)) {
 #pragma omp critical
             {
                 if (!failed) first_err = e;
@@ -271,7 +280,6 @@ static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb
 static int pipelined(extract_worker *w, variation_source *src, int nvar, int full,
                      const long *rowof, gpu_buffers *buf, rupture_result *out, cs_error *err) {
     int batch = synth_gpu_batch(w->gpu);
-    size_t rec = 3 * (size_t)w->synth->nt * (size_t)batch;
     int nb = nvar < batch ? nvar : batch, rc;
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
     if ((rc = stage_batch(w, src, 0, nb, 0, src->n, rowof, full, out, err))) return rc;
@@ -279,18 +287,15 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
-        if (i > 0)
-            CS_CALL(err, finish_batch(w, buf->vel + (size_t)((i - 1) % 2) * rec, v0 - batch, batch,
-                                      out, err));
+        if (i > 0) CS_CALL(err, finish_batch(w, buf, (i - 1) % 2, v0 - batch, batch, out, err));
         if (nnext > 0) {
             CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
             if ((rc = stage_batch(w, src, next, nnext, 0, src->n, rowof, full, out, err)))
                 return rc;
         }
-        CS_CALL(err, records(w, nb, buf->vel + (size_t)(i % 2) * rec, err));
+        CS_CALL(err, records(w, nb, buf, i % 2, err));
         if (nnext > 0) CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
-        if (nnext <= 0)
-            CS_CALL(err, finish_batch(w, buf->vel + (size_t)(i % 2) * rec, v0, nb, out, err));
+        if (nnext <= 0) CS_CALL(err, finish_batch(w, buf, i % 2, v0, nb, out, err));
     }
     return 0;
 }
@@ -337,8 +342,8 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
             if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
-        CS_CALL(err, records(w, nb, buf->vel, err));
-        CS_CALL(err, finish_batch(w, buf->vel, v0, nb, out, err));
+        CS_CALL(err, records(w, nb, buf, 0, err));
+        CS_CALL(err, finish_batch(w, buf, 0, v0, nb, out, err));
     }
     return 0;
 }
@@ -365,8 +370,11 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     long block = synth_gpu_block(w->gpu);
     int batch = synth_gpu_batch(w->gpu);
     buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
-    buf.vel = malloc(sizeof(double) * 2 * 3 * (size_t)w->synth->nt * (size_t)batch);
-    int rc = buf.strain && buf.vel
+    buf.rec = 3 * (size_t)w->synth->nt * (size_t)batch;
+    buf.vel = malloc(sizeof(double) * 2 * buf.rec);
+    buf.sarec = 4 * (size_t)w->ims->nperiods * (size_t)batch;
+    if (w->gpu_sa && buf.sarec) buf.sa = malloc(sizeof(double) * 2 * buf.sarec);
+    int rc = buf.strain && buf.vel && (!w->gpu_sa || !buf.sarec || buf.sa)
                  ? run(w, src, nvar, full, &buf, out, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
     buffers_free(&buf);

@@ -62,6 +62,15 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    /* the records' spectral accelerations on the device (most of the measures' time on the
+     * host), unless CYBERSHAKE_GPU_SA=0 (for comparisons) */
+    e = getenv("CYBERSHAKE_GPU_SA");
+    if (!(e && !strcmp(e, "0")) && ws->w.ims->nperiods > 0) {
+        CS_CALL(err, synth_gpu_set_sa(ws->w.gpu, ws->w.ims->nperiods, ws->w.ims->periods,
+                                      ws->w.ims->damping, ws->w.ims->vertical ? 3 : 2, ws->synth.dt,
+                                      err));
+        ws->w.gpu_sa = 1;
+    }
     /* the spectra kept across ruptures: rows for twice the site's save points at most (a point
      * on two faults has two tensors), or none when CYBERSHAKE_GPU_KEEP=0 (for comparisons) */
     e = getenv("CYBERSHAKE_GPU_KEEP");

@@ -1,4 +1,5 @@
 #include "im.h"
+#include "im_osc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,40 +143,13 @@ int im_acceleration(const double *v, int nt, double dt, double *ag, cs_error *er
                             "a record of %d samples is too short for its "
                             "acceleration (5 at least)",
                             nt);
-    for (int t = 2; t < nt - 2; t++)
-        ag[t] = (-v[t + 2] + 8 * v[t + 1] - 8 * v[t - 1] + v[t - 2]) / (12 * dt);
-    /* second-order one-sided and centred differences at the two ends */
-    ag[0] = (-3 * v[0] + 4 * v[1] - v[2]) / (2 * dt);
-    ag[1] = (v[2] - v[0]) / (2 * dt);
-    ag[nt - 2] = (v[nt - 1] - v[nt - 3]) / (2 * dt);
-    ag[nt - 1] = (3 * v[nt - 1] - 4 * v[nt - 2] + v[nt - 3]) / (2 * dt);
+    for (int t = 0; t < nt; t++)
+        ag[t] = im_osc_acc(v, t, nt, dt);
     return 0;
 }
 
 int im_substeps(double dt, double period) {
-    int m = (int)ceil(64 * dt / period - 1e-9);
-    return m < 1 ? 1 : m;
-}
-
-/* The exact recursion's coefficients for one oscillator and substep. */
-typedef struct {
-    double a11, a12, a21, a22, b11, b12, b21, b22;
-} osc_coef;
-
-static osc_coef osc_coefficients(double dt_in, double period, double z, int sub) {
-    double dt = dt_in / sub;
-    double w = 2 * M_PI / period, sq = sqrt(1 - z * z), wd = w * sq;
-    double e = exp(-z * w * dt), s = sin(wd * dt), c = cos(wd * dt), z1 = z / sq;
-    osc_coef k;
-    k.a11 = e * (z1 * s + c), k.a12 = e * s / wd;
-    k.a21 = -w / sq * e * s, k.a22 = e * (c - z1 * s);
-    double t1 = (2 * z * z - 1) / (w * w * dt), t2 = 2 * z / (w * w * w * dt);
-    k.b11 = e * ((t1 + z / w) * s / wd + (t2 + 1 / (w * w)) * c) - t2;
-    k.b12 = -e * (t1 * s / wd + t2 * c) - 1 / (w * w) + t2;
-    k.b21 = e * ((t1 + z / w) * (c - z1 * s) - (t2 + 1 / (w * w)) * (wd * s + z * w * c)) +
-            1 / (w * w * dt);
-    k.b22 = -e * (t1 * (c - z1 * s) - t2 * (wd * s + z * w * c)) - 1 / (w * w * dt);
-    return k;
+    return im_osc_substeps(dt, period);
 }
 
 enum { OSC_MAX = 3 };
@@ -185,7 +159,7 @@ enum { OSC_MAX = 3 };
  * latency): u[j] as im_oscillator writes it (NULL: not kept), peak[j] its max |u|. */
 static void oscillators(const double *const *ag, int m, int nt, double dt, double period, double z,
                         int sub, double *const *u, double *peak) {
-    const osc_coef k = osc_coefficients(dt, period, z, sub);
+    const im_osc_coef k = im_osc_coefficients(dt, period, z, sub);
     double x[OSC_MAX] = {0}, v[OSC_MAX] = {0}, pk[OSC_MAX] = {0};
     for (int j = 0; j < m; j++)
         if (u[j]) u[j][0] = 0;
@@ -200,14 +174,11 @@ static void oscillators(const double *const *ag, int m, int nt, double dt, doubl
         for (int q = 0; q < sub; q++) {
             at++;
             for (int j = 0; j < m; j++) {
-                double a1 = ag[j][i] + (ag[j][i + 1] - ag[j][i]) * (q + 1) / sub;
-                double xn = k.a11 * x[j] + k.a12 * v[j] + k.b11 * a0[j] + k.b12 * a1;
-                double vn = k.a21 * x[j] + k.a22 * v[j] + k.b21 * a0[j] + k.b22 * a1;
+                double a1 = im_osc_excitation(ag[j][i], ag[j][i + 1], q, sub);
+                im_osc_step(&k, &x[j], &v[j], a0[j], a1);
                 a0[j] = a1;
-                x[j] = xn;
-                v[j] = vn;
-                if (u[j]) u[j][at] = xn;
-                if (fabs(xn) > pk[j]) pk[j] = fabs(xn);
+                if (u[j]) u[j][at] = x[j];
+                if (fabs(x[j]) > pk[j]) pk[j] = fabs(x[j]);
             }
         }
     }
@@ -617,6 +588,11 @@ static int broadband_wanted(const im_config *c) {
 
 int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
                   double *values, cs_error *err) {
+    return im_compute_in_sa(ws, c, vel, nt, dt, NULL, values, err);
+}
+
+int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
+                     const double *sa, double *values, cs_error *err) {
     int maxsub = 1;
     for (int p = 0; p < c->nperiods; p++) {
         int m = im_substeps(dt, c->periods[p]);
@@ -631,7 +607,13 @@ int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int n
         CS_CALL(err, im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err));
     /* every measure into all[], in list_types' order; those of the band go to values */
     int k = 0;
-    for (int p = 0; p < c->nperiods; p++) {
+    for (int p = 0; p < c->nperiods && sa; p++) {
+        all[k++] = sa[4 * p];
+        all[k++] = sa[4 * p + 1];
+        all[k++] = sa[4 * p + 2];
+        if (c->vertical) all[k++] = sa[4 * p + 3];
+    }
+    for (int p = 0; p < c->nperiods && !sa; p++) {
         double w = 2 * M_PI / c->periods[p], pk[OSC_MAX], r50, r100;
         int sub = im_substeps(dt, c->periods[p]);
         const double *ag[OSC_MAX] = {acc, acc + nt, acc + 2 * (size_t)nt};

@@ -121,5 +121,10 @@ void im_workspace_free(im_workspace *ws);
 /* im_compute with a workspace of the caller's: the same values, bit for bit. */
 int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
                   double *values, cs_error *err);
+/* The same with the spectral accelerations given (the GPU's, synth_gpu.h): sa[4 p .. 4 p + 3]
+ * the RotD50, RotD100, geometric mean and Z (g) at period p, as im_compute would make them
+ * (Z read only when c->vertical); NULL makes them. */
+int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
+                     const double *sa, double *values, cs_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 
 extern "C" {
 #include "cs_cuda_check.h"
+#include "im_osc.h"
 #include "synth_gpu.h"
 }
 
@@ -133,6 +134,12 @@ struct synth_gpu {
     double *Y;             /* batch x 3 x M */
     int nb;
     int zero_pending; /* the accumulators are zeroed by the batch's first accumulate */
+    /* spectral accelerations of the records (synth_gpu_set_sa): periods, components */
+    int sa_np, sa_ncomp;
+    double sa_damping, sa_dt;
+    double *dper; /* sa_np periods */
+    double *dacc; /* batch x sa_ncomp x nt: the records' accelerations */
+    double *dsa;  /* batch x sa_np x 4 */
 };
 
 static size_t half(int n) {
@@ -208,6 +215,9 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     if (g->copied) cudaEventDestroy(g->copied);
     cudaFree(g->X);
     cudaFree(g->Y);
+    cudaFree(g->dper);
+    cudaFree(g->dacc);
+    cudaFree(g->dsa);
     delete g;
 }
 
@@ -635,7 +645,114 @@ __global__ void spectrum_kernel(const double2 *acc, int nser, int nf, int hm, do
     X[idx].y = a.y * df;
 }
 
-extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err) {
+/* The acceleration of each record's first sa_ncomp components (as im_acceleration). */
+__global__ void acceleration_kernel(const double *Y, int nb, int ncomp, int nt, int M, double dt,
+                                    double *acc) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nb * ncomp * nt) return;
+    int t = (int)(idx % nt);
+    long long s = idx / nt;
+    int b = (int)(s / ncomp), f = (int)(s % ncomp);
+    acc[idx] = im_osc_acc(Y + ((size_t)b * 3 + f) * M, t, nt, dt);
+}
+
+enum { SA_ANGLES = 180, SA_THREADS = 192 };
+
+/* One block per (period, record): every thread steps the E and N oscillators (the same
+ * recursion as im.c's, so each holds the responses without sharing them) and thread t < 180
+ * keeps the peak of the two combined at angle t degrees; thread 180 keeps E's and N's own
+ * peaks, thread 181 steps Z's. RotD50 and RotD100 are the median and largest of the 180 peaks,
+ * ranked in parallel. */
+__global__ void sa_kernel(const double *acc, const double *periods, int ncomp, int nt, double dt,
+                          double z, double *sa) {
+    __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES], own[3];
+    const int p = blockIdx.x, np = gridDim.x, b = blockIdx.y, t = threadIdx.x;
+    const double T = periods[p];
+    const int sub = im_osc_substeps(dt, T);
+    const im_osc_coef k = im_osc_coefficients(dt, T, z, sub);
+    const double *ae = acc + (size_t)b * ncomp * nt, *an = ae + nt;
+    double c = 0, s = 0;
+    if (t < SA_ANGLES) sincospi(t / 180.0, &s, &c);
+    double xe = 0, ve = 0, xn = 0, vn = 0, pk = 0, pke = 0, pkn = 0;
+    if (t <= SA_ANGLES) {
+        for (int i = 0; i + 1 < nt; i++) {
+            double e0 = ae[i], e1 = ae[i + 1], n0 = an[i], n1 = an[i + 1];
+            double a0e = e0, a0n = n0;
+            for (int q = 0; q < sub; q++) {
+                double a1e = im_osc_excitation(e0, e1, q, sub);
+                double a1n = im_osc_excitation(n0, n1, q, sub);
+                im_osc_step(&k, &xe, &ve, a0e, a1e);
+                im_osc_step(&k, &xn, &vn, a0n, a1n);
+                a0e = a1e;
+                a0n = a1n;
+                if (t < SA_ANGLES) {
+                    pk = fmax(pk, fabs(xe * c + xn * s));
+                } else {
+                    pke = fmax(pke, fabs(xe));
+                    pkn = fmax(pkn, fabs(xn));
+                }
+            }
+        }
+    } else if (t == SA_ANGLES + 1 && ncomp == 3) {
+        const double *az = an + nt;
+        double x = 0, v = 0, pkz = 0;
+        for (int i = 0; i + 1 < nt; i++) {
+            double a0 = az[i];
+            for (int q = 0; q < sub; q++) {
+                double a1 = im_osc_excitation(az[i], az[i + 1], q, sub);
+                im_osc_step(&k, &x, &v, a0, a1);
+                a0 = a1;
+                pkz = fmax(pkz, fabs(x));
+            }
+        }
+        own[2] = pkz;
+    }
+    if (t < SA_ANGLES) peak[t] = pk;
+    if (t == SA_ANGLES) own[0] = pke, own[1] = pkn;
+    if (t == SA_ANGLES + 1 && ncomp < 3) own[2] = nan("");
+    __syncthreads();
+    if (t < SA_ANGLES) {
+        int rank = 0;
+        for (int j = 0; j < SA_ANGLES; j++)
+            rank += peak[j] < pk || (peak[j] == pk && j < t);
+        sorted[rank] = pk;
+    }
+    __syncthreads();
+    if (t == 0) {
+        double w2g = (2 * M_PI / T) * (2 * M_PI / T) / 9.80665;
+        double *o = sa + ((size_t)b * np + p) * 4;
+        o[0] = w2g * 0.5 * (sorted[89] + sorted[90]);
+        o[1] = w2g * sorted[179];
+        o[2] = w2g * sqrt(own[0] * own[1]);
+        o[3] = w2g * own[2];
+    }
+}
+
+extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping,
+                                int ncomp, double dt, cs_error *err) {
+    if (nperiods < 0 || (nperiods > 0 && (ncomp < 2 || ncomp > 3)))
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "spectral accelerations of %d periods, %d "
+                            "components",
+                            nperiods, ncomp);
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
+    cudaFree(g->dper);
+    cudaFree(g->dacc);
+    cudaFree(g->dsa);
+    g->dper = NULL, g->dacc = NULL, g->dsa = NULL;
+    g->sa_np = nperiods;
+    g->sa_ncomp = ncomp;
+    g->sa_damping = damping;
+    g->sa_dt = dt;
+    if (nperiods == 0) return 0;
+    CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
+    CS_CUDA_CHECK(cudaMalloc(&g->dacc, sizeof(double) * ncomp * (size_t)g->s.nt * g->batch));
+    CS_CUDA_CHECK(cudaMalloc(&g->dsa, sizeof(double) * 4 * (size_t)nperiods * g->batch));
+    CS_CUDA_CHECK(cudaMemcpy(g->dper, periods, sizeof(double) * nperiods, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int M = s->L * s->up, hm = (int)half(M);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
@@ -646,7 +763,22 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *er
     cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
     if (r != CUFFT_SUCCESS)
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
+    if (sa && g->sa_np > 0) {
+        if (s->nt < 5)
+            return cs_error_set(err, CS_ERR_INPUT,
+                                "a record of %d samples is too short for its acceleration", s->nt);
+        long long na = (long long)nb * g->sa_ncomp * s->nt;
+        acceleration_kernel<<<(unsigned)((na + 255) / 256), 256>>>(g->Y, nb, g->sa_ncomp, s->nt, M,
+                                                                   g->sa_dt, g->dacc);
+        CS_CUDA_CHECK(cudaGetLastError());
+        sa_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS>>>(
+            g->dacc, g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->dsa);
+        CS_CUDA_CHECK(cudaGetLastError());
+    }
     CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));
+    if (sa && g->sa_np > 0)
+        CS_CUDA_CHECK(cudaMemcpy(sa, g->dsa, sizeof(double) * 4 * (size_t)g->sa_np * nb,
+                                 cudaMemcpyDeviceToHost));
     return 0;
 }

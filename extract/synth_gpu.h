@@ -81,8 +81,15 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
-/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). */
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err);
+/* Spectral accelerations of the records on the device (im_osc.h, the same recursion as the
+ * CPU's measures): at nperiods periods (0: none), 5%-style damping, of components E, N (ncomp
+ * 2) or E, N, Z (3), the records sampled at dt. */
+int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
+                     double dt, cs_error *err);
+/* The nb records: vel nb x 3 x nt (E, N, Z; m/s); with sa (not NULL) and periods set, their
+ * spectral accelerations: sa nb x nperiods x 4 (RotD50, RotD100, geometric mean, Z; g), as
+ * im_compute_in_sa takes them. */
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err);
 
 #ifdef __cplusplus
 }

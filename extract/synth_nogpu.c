@@ -82,7 +82,13 @@ int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     return none(err);
 }
 
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, cs_error *err) {
-    (void)g, (void)nb, (void)vel;
+int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
+                     double dt, cs_error *err) {
+    (void)g, (void)nperiods, (void)periods, (void)damping, (void)ncomp, (void)dt;
+    return none(err);
+}
+
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err) {
+    (void)g, (void)nb, (void)vel, (void)sa;
     return none(err);
 }
