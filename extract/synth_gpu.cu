@@ -137,9 +137,12 @@ struct synth_gpu {
     /* spectral accelerations of the records (synth_gpu_set_sa): periods, components */
     int sa_np, sa_ncomp;
     double sa_damping, sa_dt;
-    double *dper; /* sa_np periods */
-    double *dacc; /* batch x sa_ncomp x nt: the records' accelerations */
-    double *dsa;  /* batch x sa_np x 4 */
+    double *dper;   /* sa_np periods */
+    double *dacc;   /* batch x sa_ncomp x nt: the records' accelerations */
+    double *dsa;    /* batch x sa_np x 4 */
+    double *dpk;    /* batch x sa_np x 3: each component's peak response */
+    double *du;     /* batch x sa_np x 2 x ulen: the E and N responses */
+    long long ulen; /* substeps + 1 of the longest response */
 };
 
 static size_t half(int n) {
@@ -218,6 +221,8 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->dper);
     cudaFree(g->dacc);
     cudaFree(g->dsa);
+    cudaFree(g->dpk);
+    cudaFree(g->du);
     delete g;
 }
 
@@ -658,73 +663,73 @@ __global__ void acceleration_kernel(const double *Y, int nb, int ncomp, int nt, 
 
 enum { SA_ANGLES = 180, SA_THREADS = 192 };
 
-/* One block per (period, record): every thread steps the E and N oscillators (the same
- * recursion as im.c's, so each holds the responses without sharing them) and thread t < 180
- * keeps the peak of the two combined at angle t degrees; thread 180 keeps E's and N's own
- * peaks, thread 181 steps Z's. RotD50 and RotD100 are the median and largest of the 180 peaks,
- * ranked in parallel. */
-__global__ void sa_kernel(const double *acc, const double *periods, int ncomp, int nt, double dt,
-                          double z, double *sa) {
-    __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES], own[3];
-    const int p = blockIdx.x, np = gridDim.x, b = blockIdx.y, t = threadIdx.x;
+/* One thread per (component, period, record): the oscillator's response to the record's
+ * acceleration at every substep (the recursion of im.c, once), kept for E and N in u (slot of
+ * ulen values per component and period), and its peak into pk (record x period x 3). */
+__global__ void oscillator_kernel(const double *acc, const double *periods, int np, int nb,
+                                  int ncomp, int nt, double dt, double z, long long ulen, double *u,
+                                  double *pk) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nb * np * ncomp) return;
+    int f = (int)(idx % ncomp);
+    long long bp = idx / ncomp; /* b * np + p */
+    int p = (int)(bp % np), b = (int)(bp / np);
     const double T = periods[p];
     const int sub = im_osc_substeps(dt, T);
     const im_osc_coef k = im_osc_coefficients(dt, T, z, sub);
-    const double *ae = acc + (size_t)b * ncomp * nt, *an = ae + nt;
-    double c = 0, s = 0;
-    if (t < SA_ANGLES) sincospi(t / 180.0, &s, &c);
-    double xe = 0, ve = 0, xn = 0, vn = 0, pk = 0, pke = 0, pkn = 0;
-    if (t <= SA_ANGLES) {
-        for (int i = 0; i + 1 < nt; i++) {
-            double e0 = ae[i], e1 = ae[i + 1], n0 = an[i], n1 = an[i + 1];
-            double a0e = e0, a0n = n0;
-            for (int q = 0; q < sub; q++) {
-                double a1e = im_osc_excitation(e0, e1, q, sub);
-                double a1n = im_osc_excitation(n0, n1, q, sub);
-                im_osc_step(&k, &xe, &ve, a0e, a1e);
-                im_osc_step(&k, &xn, &vn, a0n, a1n);
-                a0e = a1e;
-                a0n = a1n;
-                if (t < SA_ANGLES) {
-                    pk = fmax(pk, fabs(xe * c + xn * s));
-                } else {
-                    pke = fmax(pke, fabs(xe));
-                    pkn = fmax(pkn, fabs(xn));
-                }
-            }
+    const double *ag = acc + ((size_t)b * ncomp + f) * nt;
+    double *uf = f < 2 ? u + ((size_t)bp * 2 + f) * ulen : NULL;
+    double x = 0, v = 0, peak = 0;
+    long long at = 0;
+    if (uf) uf[0] = 0;
+    for (int i = 0; i + 1 < nt; i++) {
+        double g0 = ag[i], g1 = ag[i + 1], a0 = g0;
+        for (int q = 0; q < sub; q++) {
+            double a1 = im_osc_excitation(g0, g1, q, sub);
+            im_osc_step(&k, &x, &v, a0, a1);
+            a0 = a1;
+            if (uf) uf[++at] = x;
+            peak = fmax(peak, fabs(x));
         }
-    } else if (t == SA_ANGLES + 1 && ncomp == 3) {
-        const double *az = an + nt;
-        double x = 0, v = 0, pkz = 0;
-        for (int i = 0; i + 1 < nt; i++) {
-            double a0 = az[i];
-            for (int q = 0; q < sub; q++) {
-                double a1 = im_osc_excitation(az[i], az[i + 1], q, sub);
-                im_osc_step(&k, &x, &v, a0, a1);
-                a0 = a1;
-                pkz = fmax(pkz, fabs(x));
-            }
-        }
-        own[2] = pkz;
     }
-    if (t < SA_ANGLES) peak[t] = pk;
-    if (t == SA_ANGLES) own[0] = pke, own[1] = pkn;
-    if (t == SA_ANGLES + 1 && ncomp < 3) own[2] = nan("");
+    pk[(size_t)bp * 3 + f] = peak;
+}
+
+/* One block per (period, record): thread t < 180 the peak of the E and N responses combined at
+ * angle t degrees; RotD50 and RotD100 the median and largest of the 180, ranked in parallel;
+ * with the components' own peaks, the four values of im_compute_in_sa. */
+__global__ void rotd_kernel(const double *u, const double *pk, const double *periods, int ncomp,
+                            int nt, double dt, long long ulen, double *sa) {
+    __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES];
+    const int p = blockIdx.x, np = gridDim.x, b = blockIdx.y, t = threadIdx.x;
+    const double T = periods[p];
+    const long long n = (long long)(nt - 1) * im_osc_substeps(dt, T) + 1;
+    const size_t bp = (size_t)b * np + p;
+    const double *ue = u + bp * 2 * ulen, *un = ue + ulen;
+    double m = 0;
+    if (t < SA_ANGLES) {
+        double c, s;
+        sincospi(t / 180.0, &s, &c);
+        for (long long j = 0; j < n; j++)
+            m = fmax(m, fabs(ue[j] * c + un[j] * s));
+        peak[t] = m;
+    }
     __syncthreads();
     if (t < SA_ANGLES) {
         int rank = 0;
         for (int j = 0; j < SA_ANGLES; j++)
-            rank += peak[j] < pk || (peak[j] == pk && j < t);
-        sorted[rank] = pk;
+            rank += peak[j] < m || (peak[j] == m && j < t);
+        sorted[rank] = m;
     }
     __syncthreads();
     if (t == 0) {
         double w2g = (2 * M_PI / T) * (2 * M_PI / T) / 9.80665;
-        double *o = sa + ((size_t)b * np + p) * 4;
+        const double *own = pk + bp * 3;
+        double *o = sa + bp * 4;
         o[0] = w2g * 0.5 * (sorted[89] + sorted[90]);
         o[1] = w2g * sorted[179];
         o[2] = w2g * sqrt(own[0] * own[1]);
-        o[3] = w2g * own[2];
+        o[3] = ncomp == 3 ? w2g * own[2] : nan("");
     }
 }
 
@@ -739,7 +744,9 @@ extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *period
     cudaFree(g->dper);
     cudaFree(g->dacc);
     cudaFree(g->dsa);
-    g->dper = NULL, g->dacc = NULL, g->dsa = NULL;
+    cudaFree(g->dpk);
+    cudaFree(g->du);
+    g->dper = NULL, g->dacc = NULL, g->dsa = NULL, g->dpk = NULL, g->du = NULL;
     g->sa_np = nperiods;
     g->sa_ncomp = ncomp;
     g->sa_damping = damping;
@@ -748,6 +755,12 @@ extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *period
     CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
     CS_CUDA_CHECK(cudaMalloc(&g->dacc, sizeof(double) * ncomp * (size_t)g->s.nt * g->batch));
     CS_CUDA_CHECK(cudaMalloc(&g->dsa, sizeof(double) * 4 * (size_t)nperiods * g->batch));
+    CS_CUDA_CHECK(cudaMalloc(&g->dpk, sizeof(double) * 3 * (size_t)nperiods * g->batch));
+    int maxsub = 1;
+    for (int p = 0; p < nperiods; p++)
+        if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
+    g->ulen = (long long)(g->s.nt > 1 ? g->s.nt - 1 : 0) * maxsub + 1;
+    CS_CUDA_CHECK(cudaMalloc(&g->du, sizeof(double) * 2 * (size_t)g->ulen * nperiods * g->batch));
     CS_CUDA_CHECK(cudaMemcpy(g->dper, periods, sizeof(double) * nperiods, cudaMemcpyHostToDevice));
     return 0;
 }
@@ -771,8 +784,13 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, 
         acceleration_kernel<<<(unsigned)((na + 255) / 256), 256>>>(g->Y, nb, g->sa_ncomp, s->nt, M,
                                                                    g->sa_dt, g->dacc);
         CS_CUDA_CHECK(cudaGetLastError());
-        sa_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS>>>(
-            g->dacc, g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->dsa);
+        long long no = (long long)nb * g->sa_np * g->sa_ncomp;
+        oscillator_kernel<<<(unsigned)((no + 63) / 64), 64>>>(
+            g->dacc, g->dper, g->sa_np, nb, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->ulen,
+            g->du, g->dpk);
+        CS_CUDA_CHECK(cudaGetLastError());
+        rotd_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS>>>(
+            g->du, g->dpk, g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->ulen, g->dsa);
         CS_CUDA_CHECK(cudaGetLastError());
     }
     CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
