@@ -151,14 +151,18 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
+        if (i > 0 && sa2 && synth_gpu_sa_wait(g, (i - 1) % 2, batch, SA_SLOT((i - 1) % 2), err))
+            return -1;
         if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec,
                                SA_SLOT((i - 1) % 2), batch, values, ws))
             return -1;
         if (nnext > 0 &&
             (synth_gpu_begin(g, nnext, err) || gen_batch(c, bs, m6, n, nlay, next, nnext, g)))
             return -1;
-        if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, SA_SLOT(i % 2), err)) return -1;
+        if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, sa2 ? i % 2 : -1, err))
+            return -1;
         if (nnext > 0 && synth_gpu_accumulate(g, err)) return -1;
+        if (nnext <= 0 && sa2 && synth_gpu_sa_wait(g, i % 2, nb, SA_SLOT(i % 2), err)) return -1;
         if (nnext <= 0 &&
             ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, SA_SLOT(i % 2), nb, values, ws))
             return -1;
@@ -212,7 +216,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
         }
         t_gen += cs_now() - t0;
         t0 = cs_now();
-        if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, NULL, err)) goto fail;
+        if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, -1, err)) goto fail;
         t_gpu += cs_now() - t0;
         t0 = cs_now();
         if (ims_batch(c, ims, nim, vel, NULL, nb, values, ws)) {

@@ -228,8 +228,8 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
 /* The device's records of a batch into slot `slot`, the wait timed. */
 static int records(extract_worker *w, int nb, gpu_buffers *buf, int slot, cs_error *err) {
     double t0 = cs_now();
-    int rc = synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec,
-                               buf->sa ? buf->sa + (size_t)slot * buf->sarec : NULL, err);
+    int rc =
+        synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec, buf->sa ? slot : -1, err);
     w->phase[EXTRACT_SUM] += cs_now() - t0;
     return rc;
 }
@@ -240,8 +240,12 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
                         rupture_result *out, cs_error *err) {
     double t0 = cs_now();
+    if (buf->sa)
+        CS_CALL(err, synth_gpu_sa_wait(w->gpu, slot, nb, buf->sa + (size_t)slot * buf->sarec, err));
+    double t1 = cs_now();
+    w->phase[EXTRACT_SUM] += t1 - t0;
     int rc = finish_batch_run(w, buf, slot, v0, nb, out, err);
-    w->phase[EXTRACT_MEASURE] += cs_now() - t0;
+    w->phase[EXTRACT_MEASURE] += cs_now() - t1;
     return rc;
 }
 

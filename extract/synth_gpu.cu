@@ -138,11 +138,17 @@ struct synth_gpu {
     int sa_np, sa_ncomp;
     double sa_damping, sa_dt;
     double *dper;   /* sa_np periods */
-    double *dacc;   /* batch x sa_ncomp x nt: the records' accelerations */
-    double *dsa;    /* batch x sa_np x 4 */
-    double *dpk;    /* batch x sa_np x 3: each component's peak response */
-    double *du;     /* batch x sa_np x 2 x ulen: the E and N responses */
     long long ulen; /* substeps + 1 of the longest response */
+    /* two slots (a batch's in flight while the next one's records are made), each on its own
+     * stream after the records: */
+    double *dacc[2]; /* batch x sa_ncomp x nt: the records' accelerations */
+    double *du[2];   /* batch x sa_np x 2 x ulen: the E and N responses */
+    double *dpk[2];  /* batch x sa_np x 3: each component's peak response */
+    double *dsa[2];  /* batch x sa_np x 4 */
+    double *hsa[2];  /* the same, pinned on the host */
+    int sa_nb[2];    /* records in the slot (0: none pending) */
+    cudaStream_t sa_stream;
+    cudaEvent_t y_ready, sa_done[2];
 };
 
 static size_t half(int n) {
@@ -194,6 +200,21 @@ extern "C" int synth_gpu_batch(const synth_gpu *g) {
     return g->batch;
 }
 
+static void sa_free(synth_gpu *g) {
+    if (g->sa_stream) cudaStreamSynchronize(g->sa_stream);
+    cudaFree(g->dper);
+    g->dper = NULL;
+    for (int i = 0; i < 2; i++) {
+        cudaFree(g->dacc[i]);
+        cudaFree(g->du[i]);
+        cudaFree(g->dpk[i]);
+        cudaFree(g->dsa[i]);
+        cudaFreeHost(g->hsa[i]);
+        g->dacc[i] = g->du[i] = g->dpk[i] = g->dsa[i] = g->hsa[i] = NULL;
+        g->sa_nb[i] = 0;
+    }
+}
+
 extern "C" void synth_gpu_close(synth_gpu *g) {
     if (!g) return;
     if (g->fwd.made) fft.destroy(g->fwd.h);
@@ -218,11 +239,11 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     if (g->copied) cudaEventDestroy(g->copied);
     cudaFree(g->X);
     cudaFree(g->Y);
-    cudaFree(g->dper);
-    cudaFree(g->dacc);
-    cudaFree(g->dsa);
-    cudaFree(g->dpk);
-    cudaFree(g->du);
+    sa_free(g);
+    if (g->sa_stream) cudaStreamDestroy(g->sa_stream);
+    if (g->y_ready) cudaEventDestroy(g->y_ready);
+    for (int i = 0; i < 2; i++)
+        if (g->sa_done[i]) cudaEventDestroy(g->sa_done[i]);
     delete g;
 }
 
@@ -741,31 +762,67 @@ extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *period
                             "components",
                             nperiods, ncomp);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    cudaFree(g->dper);
-    cudaFree(g->dacc);
-    cudaFree(g->dsa);
-    cudaFree(g->dpk);
-    cudaFree(g->du);
-    g->dper = NULL, g->dacc = NULL, g->dsa = NULL, g->dpk = NULL, g->du = NULL;
+    sa_free(g);
     g->sa_np = nperiods;
     g->sa_ncomp = ncomp;
     g->sa_damping = damping;
     g->sa_dt = dt;
     if (nperiods == 0) return 0;
-    CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
-    CS_CUDA_CHECK(cudaMalloc(&g->dacc, sizeof(double) * ncomp * (size_t)g->s.nt * g->batch));
-    CS_CUDA_CHECK(cudaMalloc(&g->dsa, sizeof(double) * 4 * (size_t)nperiods * g->batch));
-    CS_CUDA_CHECK(cudaMalloc(&g->dpk, sizeof(double) * 3 * (size_t)nperiods * g->batch));
+    if (!g->sa_stream) {
+        CS_CUDA_CHECK(cudaStreamCreateWithFlags(&g->sa_stream, cudaStreamNonBlocking));
+        CS_CUDA_CHECK(cudaEventCreateWithFlags(&g->y_ready, cudaEventDisableTiming));
+        for (int i = 0; i < 2; i++)
+            CS_CUDA_CHECK(cudaEventCreateWithFlags(&g->sa_done[i], cudaEventDisableTiming));
+    }
     int maxsub = 1;
     for (int p = 0; p < nperiods; p++)
         if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
     g->ulen = (long long)(g->s.nt > 1 ? g->s.nt - 1 : 0) * maxsub + 1;
-    CS_CUDA_CHECK(cudaMalloc(&g->du, sizeof(double) * 2 * (size_t)g->ulen * nperiods * g->batch));
+    size_t per = (size_t)nperiods * g->batch;
+    CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
     CS_CUDA_CHECK(cudaMemcpy(g->dper, periods, sizeof(double) * nperiods, cudaMemcpyHostToDevice));
+    for (int i = 0; i < 2; i++) {
+        CS_CUDA_CHECK(cudaMalloc(&g->dacc[i], sizeof(double) * ncomp * (size_t)g->s.nt * g->batch));
+        CS_CUDA_CHECK(cudaMalloc(&g->du[i], sizeof(double) * 2 * (size_t)g->ulen * per));
+        CS_CUDA_CHECK(cudaMalloc(&g->dpk[i], sizeof(double) * 3 * per));
+        CS_CUDA_CHECK(cudaMalloc(&g->dsa[i], sizeof(double) * 4 * per));
+        CS_CUDA_CHECK(cudaHostAlloc(&g->hsa[i], sizeof(double) * 4 * per, cudaHostAllocDefault));
+    }
     return 0;
 }
 
-extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err) {
+/* Slot `slot`'s spectral accelerations of the records now in Y, on the SA stream (the records'
+ * accelerations taken on the default stream first, once the slot's last work is done). */
+static int launch_sa(synth_gpu *g, int nb, int slot, cs_error *err) {
+    const synth_gpu_shape *s = &g->s;
+    int M = s->L * s->up;
+    if (s->nt < 5)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "a record of %d samples is too short for its acceleration", s->nt);
+    CS_CUDA_CHECK(cudaStreamWaitEvent(0, g->sa_done[slot], 0));
+    long long na = (long long)nb * g->sa_ncomp * s->nt;
+    acceleration_kernel<<<(unsigned)((na + 255) / 256), 256>>>(g->Y, nb, g->sa_ncomp, s->nt, M,
+                                                               g->sa_dt, g->dacc[slot]);
+    CS_CUDA_CHECK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaEventRecord(g->y_ready, 0));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(g->sa_stream, g->y_ready, 0));
+    long long no = (long long)nb * g->sa_np * g->sa_ncomp;
+    oscillator_kernel<<<(unsigned)((no + 63) / 64), 64, 0, g->sa_stream>>>(
+        g->dacc[slot], g->dper, g->sa_np, nb, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->ulen,
+        g->du[slot], g->dpk[slot]);
+    CS_CUDA_CHECK(cudaGetLastError());
+    rotd_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS, 0, g->sa_stream>>>(
+        g->du[slot], g->dpk[slot], g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->ulen, g->dsa[slot]);
+    CS_CUDA_CHECK(cudaGetLastError());
+    CS_CUDA_CHECK(cudaMemcpyAsync(g->hsa[slot], g->dsa[slot],
+                                  sizeof(double) * 4 * (size_t)g->sa_np * nb,
+                                  cudaMemcpyDeviceToHost, g->sa_stream));
+    CS_CUDA_CHECK(cudaEventRecord(g->sa_done[slot], g->sa_stream));
+    g->sa_nb[slot] = nb;
+    return 0;
+}
+
+extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int M = s->L * s->up, hm = (int)half(M);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
@@ -776,27 +833,22 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, 
     cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
     if (r != CUFFT_SUCCESS)
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
-    if (sa && g->sa_np > 0) {
-        if (s->nt < 5)
-            return cs_error_set(err, CS_ERR_INPUT,
-                                "a record of %d samples is too short for its acceleration", s->nt);
-        long long na = (long long)nb * g->sa_ncomp * s->nt;
-        acceleration_kernel<<<(unsigned)((na + 255) / 256), 256>>>(g->Y, nb, g->sa_ncomp, s->nt, M,
-                                                                   g->sa_dt, g->dacc);
-        CS_CUDA_CHECK(cudaGetLastError());
-        long long no = (long long)nb * g->sa_np * g->sa_ncomp;
-        oscillator_kernel<<<(unsigned)((no + 63) / 64), 64>>>(
-            g->dacc, g->dper, g->sa_np, nb, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->ulen,
-            g->du, g->dpk);
-        CS_CUDA_CHECK(cudaGetLastError());
-        rotd_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS>>>(
-            g->du, g->dpk, g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->ulen, g->dsa);
-        CS_CUDA_CHECK(cudaGetLastError());
+    if (sa_slot >= 0 && g->sa_np > 0) {
+        if (sa_slot > 1)
+            return cs_error_set(err, CS_ERR_INTERNAL, "spectral accelerations' slot %d", sa_slot);
+        if (launch_sa(g, nb, sa_slot, err)) return -1;
     }
     CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));
-    if (sa && g->sa_np > 0)
-        CS_CUDA_CHECK(cudaMemcpy(sa, g->dsa, sizeof(double) * 4 * (size_t)g->sa_np * nb,
-                                 cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+extern "C" int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err) {
+    if (slot < 0 || slot > 1 || g->sa_np < 1 || g->sa_nb[slot] != nb)
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "no spectral accelerations of %d records in slot %d", nb, slot);
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
+    CS_CUDA_CHECK(cudaEventSynchronize(g->sa_done[slot]));
+    memcpy(sa, g->hsa[slot], sizeof(double) * 4 * (size_t)g->sa_np * nb);
     return 0;
 }

@@ -86,10 +86,13 @@ int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
  * 2) or E, N, Z (3), the records sampled at dt. */
 int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
                      double dt, cs_error *err);
-/* The nb records: vel nb x 3 x nt (E, N, Z; m/s); with sa (not NULL) and periods set, their
- * spectral accelerations: sa nb x nperiods x 4 (RotD50, RotD100, geometric mean, Z; g), as
- * im_compute_in_sa takes them. */
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err);
+/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). With sa_slot 0 or 1 (and periods set), their
+ * spectral accelerations are started into that slot on a stream of their own, so that they
+ * overlap the next batch's sums; -1: none. */
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err);
+/* Waits for slot `slot`'s spectral accelerations of nb records: sa nb x nperiods x 4 (RotD50,
+ * RotD100, geometric mean, Z; g), as im_compute_in_sa takes them. */
+int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err);
 
 #ifdef __cplusplus
 }

@@ -88,7 +88,12 @@ int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double d
     return none(err);
 }
 
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, double *sa, cs_error *err) {
-    (void)g, (void)nb, (void)vel, (void)sa;
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err) {
+    (void)g, (void)nb, (void)vel, (void)sa_slot;
+    return none(err);
+}
+
+int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err) {
+    (void)g, (void)slot, (void)nb, (void)sa;
     return none(err);
 }
