@@ -6,7 +6,7 @@
 
 #include "cs_progress.h"
 #include "sgt_set.h"
-#include "spectra_cache.h"
+#include "synth_spectra_cache.h"
 
 typedef struct {
     float *strain; /* block x 18 x nt_sgt */
@@ -308,7 +308,7 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
  * loaded. *fits = 0 (nothing done) when it has more distinct points than the rows. */
 static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers *buf,
                 rupture_result *out, int *fits, cs_error *err) {
-    spectra_cache *c = w->cache;
+    synth_spectra_cache *c = w->cache;
     long *rowof = malloc(sizeof(long) * (size_t)src->n + 1);
     long *load = malloc(sizeof(long) * (size_t)src->n + 1), nload = 0;
     if (!rowof || !load) {
@@ -319,12 +319,12 @@ static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers 
     if (c->held == 0) synth_gpu_forget(w->gpu); /* whatever the rows held is no one's now */
     cs_error e;
     cs_error_clear(&e);
-    *fits = !spectra_cache_assign(c, src->n, src->points, src->m6, rowof, load, &nload, &e);
+    *fits = !synth_spectra_cache_assign(c, src->n, src->points, src->m6, rowof, load, &nload, &e);
     int rc = *fits ? load_missing(w, src, rowof, load, nload, buf, err) : 0;
     if (*fits) w->points_kept += (double)(src->n - nload);
     if (*fits && !rc) rc = pipelined(w, src, nvar, 0, rowof, buf, out, err);
     /* rows half loaded, or a failure: the map no longer says what the rows hold */
-    if (rc < 0) spectra_cache_clear(c);
+    if (rc < 0) synth_spectra_cache_clear(c);
     free(rowof);
     free(load);
     return rc;
@@ -360,7 +360,7 @@ static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu
         if (fits) return rc;
     }
     /* the paths below write the rows from the first on, in either layout */
-    if (w->cache) spectra_cache_clear(w->cache);
+    if (w->cache) synth_spectra_cache_clear(w->cache);
     long chunk = synth_gpu_rows(w->gpu, full || !src->m6 ? 18 : 3);
     if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
     if (chunk < src->n) return chunked(w, src, nvar, full, chunk, buf, out, err);

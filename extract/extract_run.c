@@ -78,7 +78,8 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     if (!(e && !strcmp(e, "0"))) {
         if (!(ws->w.cache = malloc(sizeof *ws->w.cache)))
             return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-        CS_CALL(err, spectra_cache_init(ws->w.cache, rows < most_rows ? rows : most_rows, err));
+        CS_CALL(err,
+                synth_spectra_cache_init(ws->w.cache, rows < most_rows ? rows : most_rows, err));
     }
     /* the host makes the variations and takes the measures with the rank's threads: a rank
      * that mpirun bound to one core does all of it on that core */
@@ -121,7 +122,7 @@ close_sgt:
 
 static void worker_close(worker_state *ws) {
     extract_worker_free_workspaces(&ws->w);
-    if (ws->w.cache) spectra_cache_free(ws->w.cache);
+    if (ws->w.cache) synth_spectra_cache_free(ws->w.cache);
     free(ws->w.cache);
     synth_gpu_close(ws->w.gpu);
     synth_free(&ws->synth);

@@ -8,7 +8,7 @@
 #include "erf_rupture.h"
 #include "im.h"
 #include "rupgen.h"
-#include "spectra_cache.h"
+#include "synth_spectra_cache.h"
 #include "synth.h"
 #include "synth_gpu.h"
 #include "variation_source.h"
@@ -37,7 +37,7 @@ typedef struct {
     int gpu_sa;        /* the device gives the records' spectral accelerations */
     /* which of the device's rows of spectra hold which points, kept across ruptures (GPU; NULL
      * when the rank loads each rupture's points anew) */
-    spectra_cache *cache;
+    synth_spectra_cache *cache;
     /* the measures' workspaces, one per OpenMP thread (made as each thread first needs one;
      * extract_worker_free_workspaces frees them) */
     im_workspace **imws;

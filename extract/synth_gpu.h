@@ -66,7 +66,7 @@ int synth_gpu_batch(const synth_gpu *g);
  * 3 series per point combined with m6 (nq x 6), or 18 (m6 NULL), into rows[0 .. nq) of that
  * layout. Every row loaded since the last synth_gpu_forget has the same layout (an error
  * otherwise); rows loaded before stay as they are (a rank keeps its points' spectra across
- * ruptures: spectra_cache.h). */
+ * ruptures: synth_spectra_cache.h). */
 int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, const float *strain,
                         const double *m6, cs_error *err);
 /* The same into rows row0 .. row0 + nq - 1; row0 == 0 starts a new layout (forgets the rows). */

@@ -13,8 +13,8 @@
  * free, the least recently used rows not used by the rupture in hand are evicted, at least a
  * quarter of the rows at once, so that eviction (a sort) is rare. The map is plain host memory
  * (about 100 bytes a row); the rows themselves live on the device. */
-#ifndef SPECTRA_CACHE_H
-#define SPECTRA_CACHE_H
+#ifndef SYNTH_SPECTRA_CACHE_H
+#define SYNTH_SPECTRA_CACHE_H
 
 #include "cs_error.h"
 
@@ -23,11 +23,11 @@ typedef struct {
     double m[6];
     long long used; /* the rupture (epoch) that last used it; 0: free */
     long next;      /* the next row of its hash bucket, -1 at the end */
-} spectra_cache_row;
+} synth_spectra_cache_row;
 
 typedef struct {
     long rows;
-    spectra_cache_row *row;
+    synth_spectra_cache_row *row;
     long *bucket; /* nbuckets heads, -1 when empty */
     long nbuckets;
     long *free_rows; /* a stack of free rows */
@@ -36,19 +36,19 @@ typedef struct {
     long held;                  /* rows holding a key */
     long long hits, loads;      /* keys found, keys loaded (over the map's life) */
     long long evicted, flushes; /* rows evicted, eviction rounds */
-} spectra_cache;
+} synth_spectra_cache;
 
-int spectra_cache_init(spectra_cache *c, long rows, cs_error *err);
-void spectra_cache_free(spectra_cache *c);
+int synth_spectra_cache_init(synth_spectra_cache *c, long rows, cs_error *err);
+void synth_spectra_cache_free(synth_spectra_cache *c);
 /* Forgets every key (another layout was written over the rows). */
-void spectra_cache_clear(spectra_cache *c);
+void synth_spectra_cache_clear(synth_spectra_cache *c);
 
 /* The rows of a rupture's n points (save points[q] combined with tensor m6 + 6 q): row[q] for
  * each; keys already held keep their rows; the others get rows, and the first point of each is
  * listed in load[0 .. *nload) (the caller fills those rows), in increasing save point order.
  * Repeated keys share a row. An error (CS_ERR_RESOURCE) when the rupture's distinct keys exceed
  * the rows: the caller takes another path (and clears the map if it writes the rows). */
-int spectra_cache_assign(spectra_cache *c, long n, const long *points, const double *m6, long *row,
-                         long *load, long *nload, cs_error *err);
+int synth_spectra_cache_assign(synth_spectra_cache *c, long n, const long *points, const double *m6,
+                               long *row, long *load, long *nload, cs_error *err);
 
 #endif

@@ -1,9 +1,9 @@
-/* The map of the spectra a GPU rank keeps across ruptures (extract/spectra_cache.h): which keys
- * share rows, which are loaded, which are evicted, and that a row never holds two keys. */
+/* The map of the spectra a GPU rank keeps across ruptures (extract/synth_spectra_cache.h): which
+ * keys share rows, which are loaded, which are evicted, and that a row never holds two keys. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "spectra_cache.h"
+#include "synth_spectra_cache.h"
 #include "tf.h"
 
 /* Tensor number t of a small set. */
@@ -12,10 +12,10 @@ static void tensor(int t, double m[6]) {
         m[c] = (t + 1) * 0.25 * (c + 1) * (c % 2 ? -1 : 1);
 }
 
-TEST(spectra_cache_shares_rows_of_one_point_and_tensor) {
-    spectra_cache c;
+TEST(synth_spectra_cache_shares_rows_of_one_point_and_tensor) {
+    synth_spectra_cache c;
     cs_error err;
-    CHECK_OK(spectra_cache_init(&c, 16, &err), &err);
+    CHECK_OK(synth_spectra_cache_init(&c, 16, &err), &err);
     long pts[5] = {40, 7, 40, 7, 12};
     double m6[30];
     tensor(0, m6);
@@ -24,7 +24,7 @@ TEST(spectra_cache_shares_rows_of_one_point_and_tensor) {
     tensor(1, m6 + 18); /* point 7 again with another tensor: a key of its own */
     tensor(0, m6 + 24);
     long row[5], load[5], nload;
-    CHECK_OK(spectra_cache_assign(&c, 5, pts, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 5, pts, m6, row, load, &nload, &err), &err);
     CHECK(nload == 4);
     CHECK(row[0] == row[2]);
     CHECK(row[1] != row[3]);
@@ -41,71 +41,71 @@ TEST(spectra_cache_shares_rows_of_one_point_and_tensor) {
     tensor(0, m2 + 6);
     tensor(0, m2 + 12);
     long row2[3];
-    CHECK_OK(spectra_cache_assign(&c, 3, pts2, m2, row2, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 3, pts2, m2, row2, load, &nload, &err), &err);
     CHECK(nload == 1 && load[0] == 2);
     CHECK(row2[0] == row[4] && row2[1] == row[0]);
     CHECK(c.hits == 1 + 2 && c.loads == 5);
-    spectra_cache_free(&c);
+    synth_spectra_cache_free(&c);
 }
 
-TEST(spectra_cache_evicts_the_least_recently_used_rows) {
-    spectra_cache c;
+TEST(synth_spectra_cache_evicts_the_least_recently_used_rows) {
+    synth_spectra_cache c;
     cs_error err;
-    CHECK_OK(spectra_cache_init(&c, 4, &err), &err);
+    CHECK_OK(synth_spectra_cache_init(&c, 4, &err), &err);
     double m6[18];
     for (int i = 0; i < 3; i++)
         tensor(0, m6 + 6 * i);
     long row[3], load[3], nload;
     long a[2] = {1, 2}, b[2] = {1, 3}, d[3] = {4, 1, 5};
-    CHECK_OK(spectra_cache_assign(&c, 2, a, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 2, a, m6, row, load, &nload, &err), &err);
     long row1 = row[0], row2 = row[1];
-    CHECK_OK(spectra_cache_assign(&c, 2, b, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 2, b, m6, row, load, &nload, &err), &err);
     CHECK(nload == 1 && row[0] == row1);
     long row3 = row[1];
     /* one row free, two wanted: the oldest row not in this rupture goes (point 2, last used by
      * the first rupture); point 1 was used by the second, point 3 too, and stays */
-    CHECK_OK(spectra_cache_assign(&c, 3, d, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 3, d, m6, row, load, &nload, &err), &err);
     CHECK(nload == 2 && row[1] == row1);
     CHECK(c.evicted == 1 && c.flushes == 1);
     CHECK(row[0] != row3 && row[2] != row3 && row[0] != row[2]);
     CHECK(row[0] == row2 || row[2] == row2);
     /* point 3 still held, point 2 gone */
     long e[2] = {3, 2};
-    CHECK_OK(spectra_cache_assign(&c, 2, e, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 2, e, m6, row, load, &nload, &err), &err);
     CHECK(row[0] == row3 && nload == 1 && load[0] == 1);
-    spectra_cache_free(&c);
+    synth_spectra_cache_free(&c);
 }
 
-TEST(spectra_cache_refuses_a_rupture_larger_than_its_rows) {
-    spectra_cache c;
+TEST(synth_spectra_cache_refuses_a_rupture_larger_than_its_rows) {
+    synth_spectra_cache c;
     cs_error err;
-    CHECK_OK(spectra_cache_init(&c, 3, &err), &err);
+    CHECK_OK(synth_spectra_cache_init(&c, 3, &err), &err);
     double m6[24];
     for (int i = 0; i < 4; i++)
         tensor(0, m6 + 6 * i);
     long pts[4] = {5, 6, 7, 8}, row[4], load[4], nload;
-    CHECK_OK(spectra_cache_assign(&c, 2, pts, m6, row, load, &nload, &err), &err);
-    CHECK(spectra_cache_assign(&c, 4, pts, m6, row, load, &nload, &err) != 0);
+    CHECK_OK(synth_spectra_cache_assign(&c, 2, pts, m6, row, load, &nload, &err), &err);
+    CHECK(synth_spectra_cache_assign(&c, 4, pts, m6, row, load, &nload, &err) != 0);
     CHECK(err.status == CS_ERR_RESOURCE && strstr(err.message, "3 rows"));
     /* nothing half assigned is left behind: every key is loaded again */
     CHECK(c.held == 0);
-    CHECK_OK(spectra_cache_assign(&c, 3, pts, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 3, pts, m6, row, load, &nload, &err), &err);
     CHECK(nload == 3);
     /* four keys of which two repeat fit three rows */
     long rep[4] = {9, 9, 10, 10};
-    CHECK_OK(spectra_cache_assign(&c, 4, rep, m6, row, load, &nload, &err), &err);
+    CHECK_OK(synth_spectra_cache_assign(&c, 4, rep, m6, row, load, &nload, &err), &err);
     CHECK(nload == 2 && row[0] == row[1] && row[2] == row[3]);
-    spectra_cache_free(&c);
+    synth_spectra_cache_free(&c);
 }
 
 /* Random ruptures over a small set of keys against a model of what each row holds: a rupture's
  * rows hold its keys, distinct keys get distinct rows, and a key is loaded exactly when no row
  * held it. */
-TEST(spectra_cache_agrees_with_a_model_over_random_ruptures) {
+TEST(synth_spectra_cache_agrees_with_a_model_over_random_ruptures) {
     enum { ROWS = 64, POINTS = 60, TENSORS = 3, MAXN = 40 };
-    spectra_cache c;
+    synth_spectra_cache c;
     cs_error err;
-    CHECK_OK(spectra_cache_init(&c, ROWS, &err), &err);
+    CHECK_OK(synth_spectra_cache_init(&c, ROWS, &err), &err);
     long held_point[ROWS];
     int held_tensor[ROWS];
     for (int r = 0; r < ROWS; r++)
@@ -128,7 +128,7 @@ TEST(spectra_cache_agrees_with_a_model_over_random_ruptures) {
             for (int r = 0; r < ROWS; r++)
                 if (held_point[r] == pts[q] && held_tensor[r] == tt[q]) was_held[q] = 1;
         }
-        CHECK_OK(spectra_cache_assign(&c, n, pts, m6, row, load, &nload, &err), &err);
+        CHECK_OK(synth_spectra_cache_assign(&c, n, pts, m6, row, load, &nload, &err), &err);
         int is_loaded[MAXN] = {0};
         for (long i = 0; i < nload; i++) {
             CHECK(!was_held[load[i]]);
@@ -157,5 +157,5 @@ TEST(spectra_cache_agrees_with_a_model_over_random_ruptures) {
         loads += nload;
     }
     CHECK(c.loads == loads && c.flushes > 0);
-    spectra_cache_free(&c);
+    synth_spectra_cache_free(&c);
 }

@@ -1,4 +1,4 @@
-#include "spectra_cache.h"
+#include "synth_spectra_cache.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,11 +15,11 @@ static uint64_t key_hash(long point, const double *m) {
     return h ^ (h >> 29);
 }
 
-static long bucket_of(const spectra_cache *c, long point, const double *m) {
+static long bucket_of(const synth_spectra_cache *c, long point, const double *m) {
     return (long)(key_hash(point, m) & (uint64_t)(c->nbuckets - 1));
 }
 
-void spectra_cache_clear(spectra_cache *c) {
+void synth_spectra_cache_clear(synth_spectra_cache *c) {
     for (long b = 0; b < c->nbuckets; b++)
         c->bucket[b] = -1;
     c->nfree = 0;
@@ -31,7 +31,7 @@ void spectra_cache_clear(spectra_cache *c) {
     c->held = 0;
 }
 
-int spectra_cache_init(spectra_cache *c, long rows, cs_error *err) {
+int synth_spectra_cache_init(synth_spectra_cache *c, long rows, cs_error *err) {
     memset(c, 0, sizeof *c);
     if (rows < 1) return cs_error_set(err, CS_ERR_INTERNAL, "a spectra map of %ld rows", rows);
     c->rows = rows;
@@ -42,28 +42,28 @@ int spectra_cache_init(spectra_cache *c, long rows, cs_error *err) {
     c->bucket = malloc(sizeof *c->bucket * (size_t)c->nbuckets);
     c->free_rows = malloc(sizeof *c->free_rows * (size_t)rows);
     if (!c->row || !c->bucket || !c->free_rows) {
-        spectra_cache_free(c);
+        synth_spectra_cache_free(c);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a map of %ld spectra rows",
                             rows);
     }
-    spectra_cache_clear(c);
+    synth_spectra_cache_clear(c);
     return 0;
 }
 
-void spectra_cache_free(spectra_cache *c) {
+void synth_spectra_cache_free(synth_spectra_cache *c) {
     free(c->row);
     free(c->bucket);
     free(c->free_rows);
     memset(c, 0, sizeof *c);
 }
 
-static long find(const spectra_cache *c, long point, const double *m) {
+static long find(const synth_spectra_cache *c, long point, const double *m) {
     for (long r = c->bucket[bucket_of(c, point, m)]; r >= 0; r = c->row[r].next)
         if (c->row[r].point == point && !memcmp(c->row[r].m, m, sizeof c->row[r].m)) return r;
     return -1;
 }
 
-static void unlink_row(spectra_cache *c, long r) {
+static void unlink_row(synth_spectra_cache *c, long r) {
     long *at = &c->bucket[bucket_of(c, c->row[r].point, c->row[r].m)];
     while (*at != r)
         at = &c->row[*at].next;
@@ -87,7 +87,7 @@ static int cmp_aged(const void *a, const void *b) {
 
 /* Frees rows the rupture in hand does not use, the least recently used first, until `want` are
  * free (or none is left to evict). */
-static int evict(spectra_cache *c, long want, cs_error *err) {
+static int evict(synth_spectra_cache *c, long want, cs_error *err) {
     aged *a = malloc(sizeof *a * (size_t)(c->held + 1));
     if (!a) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory evicting spectra rows");
     long n = 0;
@@ -113,8 +113,8 @@ static int cmp_loaded(const void *a, const void *b) {
     return (x->q > y->q) - (x->q < y->q);
 }
 
-int spectra_cache_assign(spectra_cache *c, long n, const long *points, const double *m6, long *row,
-                         long *load, long *nload, cs_error *err) {
+int synth_spectra_cache_assign(synth_spectra_cache *c, long n, const long *points, const double *m6,
+                               long *row, long *load, long *nload, cs_error *err) {
     *nload = 0;
     c->epoch++;
     long missing = 0;
@@ -141,14 +141,14 @@ int spectra_cache_assign(spectra_cache *c, long n, const long *points, const dou
             if (c->nfree == 0) {
                 /* its rows are half assigned and not loaded: forget them all */
                 free(l);
-                spectra_cache_clear(c);
+                synth_spectra_cache_clear(c);
                 return cs_error_set(err, CS_ERR_RESOURCE,
                                     "a rupture of more distinct points and tensors than the %ld "
                                     "rows of spectra the device keeps",
                                     c->rows);
             }
             r = c->free_rows[--c->nfree];
-            spectra_cache_row *x = &c->row[r];
+            synth_spectra_cache_row *x = &c->row[r];
             x->point = points[q];
             memcpy(x->m, m6 + 6 * q, sizeof x->m);
             long b = bucket_of(c, x->point, x->m);
