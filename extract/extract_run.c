@@ -53,7 +53,15 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     }
     double fr = synth_gpu_free_bytes(local, ranks);
     if (fr < 0) return synth_gpu_available(err) ? -1 : cs_error_set(err, CS_ERR_RESOURCE, "no GPU");
-    double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0);
+    /* the records' spectral accelerations on the device (most of the measures' time on the
+     * host), unless CYBERSHAKE_GPU_SA=0 (for comparisons); their buffers set aside first */
+    e = getenv("CYBERSHAKE_GPU_SA");
+    const im_config *ims = ws->w.ims;
+    int sa = !(e && !strcmp(e, "0")) && ims->nperiods > 0, ncomp = ims->vertical ? 3 : 2;
+    double sa_bytes =
+        sa ? synth_gpu_sa_bytes(&shape, batch, ims->nperiods, ims->periods, ncomp, ws->synth.dt)
+           : 0;
+    double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0) - sa_bytes;
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));
     if (most > 0 && points > most) points = most;
     if (points < 1)
@@ -62,13 +70,9 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
-    /* the records' spectral accelerations on the device (most of the measures' time on the
-     * host), unless CYBERSHAKE_GPU_SA=0 (for comparisons) */
-    e = getenv("CYBERSHAKE_GPU_SA");
-    if (!(e && !strcmp(e, "0")) && ws->w.ims->nperiods > 0) {
-        CS_CALL(err, synth_gpu_set_sa(ws->w.gpu, ws->w.ims->nperiods, ws->w.ims->periods,
-                                      ws->w.ims->damping, ws->w.ims->vertical ? 3 : 2, ws->synth.dt,
-                                      err));
+    if (sa) {
+        CS_CALL(err, synth_gpu_set_sa(ws->w.gpu, ims->nperiods, ims->periods, ims->damping, ncomp,
+                                      ws->synth.dt, err));
         ws->w.gpu_sa = 1;
     }
     /* the spectra kept across ruptures: rows for twice the site's save points at most (a point

@@ -754,6 +754,23 @@ __global__ void rotd_kernel(const double *u, const double *pk, const double *per
     }
 }
 
+/* Substeps + 1 of the longest response at these periods. */
+static long long sa_ulen(int nt, int nperiods, const double *periods, double dt) {
+    int maxsub = 1;
+    for (int p = 0; p < nperiods; p++)
+        if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
+    return (long long)(nt > 1 ? nt - 1 : 0) * maxsub + 1;
+}
+
+extern "C" double synth_gpu_sa_bytes(const synth_gpu_shape *s, int batch, int nperiods,
+                                     const double *periods, int ncomp, double dt) {
+    if (nperiods < 1) return 0;
+    double per = (double)nperiods * batch;
+    double slot =
+        (double)ncomp * s->nt * batch + 2.0 * sa_ulen(s->nt, nperiods, periods, dt) * per + 7 * per;
+    return 8 * (2 * slot + nperiods);
+}
+
 extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping,
                                 int ncomp, double dt, cs_error *err) {
     if (nperiods < 0 || (nperiods > 0 && (ncomp < 2 || ncomp > 3)))
@@ -774,10 +791,7 @@ extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *period
         for (int i = 0; i < 2; i++)
             CS_CUDA_CHECK(cudaEventCreateWithFlags(&g->sa_done[i], cudaEventDisableTiming));
     }
-    int maxsub = 1;
-    for (int p = 0; p < nperiods; p++)
-        if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
-    g->ulen = (long long)(g->s.nt > 1 ? g->s.nt - 1 : 0) * maxsub + 1;
+    g->ulen = sa_ulen(g->s.nt, nperiods, periods, dt);
     size_t per = (size_t)nperiods * g->batch;
     CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
     CS_CUDA_CHECK(cudaMemcpy(g->dper, periods, sizeof(double) * nperiods, cudaMemcpyHostToDevice));

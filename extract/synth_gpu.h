@@ -86,6 +86,9 @@ int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
  * 2) or E, N, Z (3), the records sampled at dt. */
 int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
                      double dt, cs_error *err);
+/* Device memory (bytes) synth_gpu_set_sa takes with these settings, for planning. */
+double synth_gpu_sa_bytes(const synth_gpu_shape *shape, int batch, int nperiods,
+                          const double *periods, int ncomp, double dt);
 /* The nb records: vel nb x 3 x nt (E, N, Z; m/s). With sa_slot 0 or 1 (and periods set), their
  * spectral accelerations are started into that slot on a stream of their own, so that they
  * overlap the next batch's sums; -1: none. */

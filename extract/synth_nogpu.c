@@ -88,6 +88,12 @@ int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double d
     return none(err);
 }
 
+double synth_gpu_sa_bytes(const synth_gpu_shape *shape, int batch, int nperiods,
+                          const double *periods, int ncomp, double dt) {
+    (void)shape, (void)batch, (void)nperiods, (void)periods, (void)ncomp, (void)dt;
+    return 0;
+}
+
 int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err) {
     (void)g, (void)nb, (void)vel, (void)sa_slot;
     return none(err);
