@@ -2,9 +2,12 @@
 # The CUDA extractor on a GPU machine (docs/performance.md, "Extraction on the GPU"): the toolkit
 # built from the Debian packages in .debs (bench/deps_prefix.sh), the CUDA-vs-CPU case of
 # tests/cli/test_extract_cli.sh, and bench/extract_bench.c's rupture (4,224 subfaults) at the
-# 0.5 Hz and 1 Hz sizes with its GPU part.
+# 0.5 Hz and 1 Hz sizes with its GPU part; median05, largest05, median1, largest1: the same with
+# the production forecast's median and largest ruptures' shapes (erf/demo: 14 x 54 = 756 and
+# 14 x 550 = 7,700 points 1 km apart).
 #
-#   OUT=DIR sh bench/extract_gpu_device.sh [CASES]     CASES: test bench05 bench1 (default all)
+#   OUT=DIR sh bench/extract_gpu_device.sh [CASES]     CASES: test bench05 bench1 (default),
+#                                                      median05 largest05 median1 largest1
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 1
@@ -40,6 +43,14 @@ for c in $cases; do
         ./build/bin/extract_bench --fmax 1 --dt 0.05 --nt 20000 --variations 4 --time-variations 1 \
             --gpu-variations "$GPU_VARIATIONS" >"$OUT/bench1.log" 2>&1
         tail -7 "$OUT/bench1.log"
+        ;;
+    median05 | largest05 | median1 | largest1)
+        case $c in median*) shape="--length 54 --width 14 --spacing 1" ;; *) shape="--length 550 --width 14 --spacing 1" ;; esac
+        case $c in *05) size="--fmax 0.5 --dt 0.1 --nt 8000" ;; *) size="--fmax 1 --dt 0.05 --nt 20000" ;; esac
+        # shellcheck disable=SC2086 # shape and size are words
+        ./build/bin/extract_bench $size $shape --variations 4 --time-variations 0 \
+            --gpu-variations "$GPU_VARIATIONS" >"$OUT/$c.log" 2>&1
+        tail -7 "$OUT/$c.log"
         ;;
     esac
 done
