@@ -34,6 +34,11 @@ static int load_chunk(extract_worker *w, const variation_source *src, long first
     return 0;
 }
 
+/* rc is a failure's status, not success or "again with full spectra". */
+static int is_failure(int rc) {
+    return rc != 0 && rc != EXTRACT_AGAIN_FULL;
+}
+
 /* A producing thread's own buffers. */
 typedef struct {
     variation_buffer vb;
@@ -42,28 +47,22 @@ typedef struct {
 } thread_buffer;
 
 /* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
- * Returns 1 when one's tensor is not its point's combination, -1 (err set) when it fails: not a
- * status, which stage_batch would read as that 1 when it is CS_ERR_INPUT. */
+ * Returns 0, a status, or EXTRACT_AGAIN_FULL when one's tensor is not its point's combination. */
 static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
                            int b, long first, long np, int full, double hypo[4], cs_error *err) {
     int got = variation_source_produce_into(src, &t->vb, v, hypo, err);
-    if (got == VARIATION_OTHER_POINTS) {
-        cs_error_set(err, CS_ERR_INPUT,
-                     "its subfaults lie on other points than the rupture's first "
-                     "variation's; the CUDA extractor takes the variations of a rupture "
-                     "on one geometry (--backend cpu takes it)");
-        return -1;
-    }
+    if (got == VARIATION_OTHER_POINTS)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "its subfaults lie on other points than the rupture's first "
+                            "variation's; the CUDA extractor takes the variations of a rupture "
+                            "on one geometry (--backend cpu takes it)");
     if (got < 0) {
         CS_TRACE(err);
-        return -1;
+        return extract_failure(err);
     }
     if (t->cap < t->vb.nsf) {
         synth_gpu_subfault *gs = realloc(t->gs, sizeof *gs * (size_t)t->vb.nsf);
-        if (!gs) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
-            return -1;
-        }
+        if (!gs) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
         t->gs = gs;
         t->cap = t->vb.nsf;
     }
@@ -73,10 +72,11 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
         int use = synth_subfault_usable(w->synth, src->n, s, err);
         if (use < 0) {
             CS_TRACE(err);
-            return -1;
+            return extract_failure(err);
         }
         if (!use || s->slot < first || s->slot >= first + np) continue;
-        if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
+        if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m))
+            return EXTRACT_AGAIN_FULL;
         synth_gpu_subfault *g = &t->gs[n++];
         g->row = s->slot - first;
         g->tinit = s->tinit;
@@ -90,8 +90,8 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
 }
 
 /* Every variation of a batch staged: generated ones by the rank's threads at once (the host's
- * share of the work), SRFs read by one. Returns 1 when a tensor is not its point's (and no
- * variation failed). */
+ * share of the work), SRFs read by one. Returns the first failure's status, else
+ * EXTRACT_AGAIN_FULL when a tensor is not its point's. */
 static int stage_batch_run(extract_worker *w, const variation_source *src, int v0, int nb,
                            long first, long np, int full, rupture_result *out, cs_error *err) {
     int nth = src->lfns ? 1 : omp_get_max_threads(), status = 0;
@@ -105,17 +105,18 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
             int seen;
 #pragma omp atomic read
             seen = status;
-            if (seen < 0) continue;
+            if (is_failure(seen)) continue;
             cs_error e;
             cs_error_clear(&e);
             double hypo[4];
             int rc = stage_variation(w, src, t, v0 + b, b, first, np, full, hypo, &e);
-            if (rc < 0) extract_name_variation(src, v0 + b, &e);
+            if (is_failure(rc)) extract_name_variation(src, v0 + b, &e);
             if (!rc) memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
 #pragma omp critical(extract_gpu_status)
             {
-                if (rc < 0 && status >= 0) *err = e;
-                if (rc < 0 || (rc > 0 && status == 0)) status = rc;
+                /* the first failure wins; "again with full spectra" only over success */
+                if (is_failure(rc) && !is_failure(status)) *err = e, status = rc;
+                if (rc == EXTRACT_AGAIN_FULL && status == 0) status = rc;
             }
         }
     }
@@ -173,7 +174,8 @@ static int finish_batch_run(extract_worker *w, const double *vel, int v0, int nb
     }
     if (failed) {
         *err = first_err;
-        return -1; /* not the status: a positive result of the rupture means "full spectra" */
+        CS_TRACE(err);
+        return extract_failure(err);
     }
     return 0;
 }
