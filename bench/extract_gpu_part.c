@@ -133,7 +133,8 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
 
 /* The extractor's pipeline (extract_gpu.c): while the device sums batch i, the host's threads
  * take the measures of batch i - 1 and make batch i + 1; with sa2 (two slots of batch x
- * nperiods x 4), the spectral accelerations made on the device. Returns the wall time. */
+ * nperiods x 4), the spectral accelerations made on the device. Returns the wall time, or -1
+ * when a step fails (err set where the library reports). */
 static double pipelined(const synth_ctx *c, const bench_source *bs, const double *m6, long n,
                         int nlay, int nvar, int batch, synth_gpu *g, const im_config *ims, int nim,
                         double *vel2, double *sa2, double *values, im_workspace **ws,

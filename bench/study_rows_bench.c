@@ -32,21 +32,25 @@ static double now_s(void) {
 /* The forecast, the site's ruptures, the scenario and the run. */
 static int setup(cs_db *db, int nrup, cs_error *err) {
     CS_CALL(err, cs_db_begin(db, err));
-    int rc = cs_db_exec(db,
-                        "INSERT INTO ERF_IDs (ERF_ID, ERF_Name) VALUES (1, 'bench');"
-                        "INSERT INTO Rupture_Variation_Scenario_IDs (Rup_Var_Scenario_ID, ERF_ID, "
-                        "Rup_Var_Scenario_Name) VALUES (1, 1, 'bench');"
-                        "INSERT INTO CyberShake_Runs (Run_ID, Site_ID, ERF_ID, "
-                        "Rup_Var_Scenario_ID, Status) VALUES (1, 1, 1, 1, 'PP Started');",
-                        err);
     erf_db_writer w = {0};
     sqlite3_stmt *site = NULL;
-    if (!rc) rc = erf_db_writer_open(db, 1, &w, err);
-    if (!rc)
-        rc = cs_db_prepare(db,
-                           "INSERT INTO CyberShake_Site_Ruptures (CS_Site_ID, ERF_ID, Source_ID, "
-                           "Rupture_ID, Site_Rupture_Dist) VALUES (1, 1, ?, ?, ?)",
-                           &site, err);
+    int rc;
+    CS_CALL_GOTO(rc, err,
+                 cs_db_exec(db,
+                            "INSERT INTO ERF_IDs (ERF_ID, ERF_Name) VALUES (1, 'bench');"
+                            "INSERT INTO Rupture_Variation_Scenario_IDs (Rup_Var_Scenario_ID, "
+                            "ERF_ID, Rup_Var_Scenario_Name) VALUES (1, 1, 'bench');"
+                            "INSERT INTO CyberShake_Runs (Run_ID, Site_ID, ERF_ID, "
+                            "Rup_Var_Scenario_ID, Status) VALUES (1, 1, 1, 1, 'PP Started');",
+                            err),
+                 done);
+    CS_CALL_GOTO(rc, err, erf_db_writer_open(db, 1, &w, err), done);
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "INSERT INTO CyberShake_Site_Ruptures (CS_Site_ID, ERF_ID, "
+                               "Source_ID, Rupture_ID, Site_Rupture_Dist) VALUES (1, 1, ?, ?, ?)",
+                               &site, err),
+                 done);
     cs_rng g;
     cs_rng_init(&g, 20261124);
     for (int q = 0; q < nrup && !rc; q++) {
@@ -59,7 +63,8 @@ static int setup(cs_db *db, int nrup, cs_error *err) {
         r.magnitude = 6 + 2 * cs_rng_uniform(&g);
         r.prob = 1e-6 + 1e-3 * cs_rng_uniform(&g);
         r.spacing_km = 1;
-        double lat = 34.05 + 3 * (cs_rng_uniform(&g) - 0.5), lon = -118.24 + 3 * (cs_rng_uniform(&g) - 0.5);
+        double lat = 34.05 + 3 * (cs_rng_uniform(&g) - 0.5),
+               lon = -118.24 + 3 * (cs_rng_uniform(&g) - 0.5);
         for (int p = 0; p < 4; p++) {
             r.lat[p] = lat + 0.01 * (p % 2);
             r.lon[p] = lon;
@@ -72,9 +77,11 @@ static int setup(cs_db *db, int nrup, cs_error *err) {
         sqlite3_bind_int64(site, 1, r.source_id);
         sqlite3_bind_int64(site, 2, r.rupture_id);
         sqlite3_bind_double(site, 3, d);
-        if (!rc && sqlite3_step(site) != SQLITE_DONE) rc = cs_db_fail(db, "adding a site rupture", err);
+        if (!rc && sqlite3_step(site) != SQLITE_DONE)
+            rc = cs_db_fail(db, "adding a site rupture", err);
         erf_rupture_free(&r);
     }
+done:
     sqlite3_finalize(site);
     erf_db_writer_close(&w);
     if (rc) {
@@ -93,7 +100,8 @@ static void fill_result(char *buf, long long s, long long r, int nvar, int nim, 
     memcpy(buf, &h, sizeof h);
     double *hypo = (double *)(buf + sizeof h), *ims = hypo + 4 * (size_t)nvar;
     for (int v = 0; v < nvar; v++) {
-        hypo[4 * v] = 34.05, hypo[4 * v + 1] = -118.24, hypo[4 * v + 2] = 8, hypo[4 * v + 3] = v % 2;
+        hypo[4 * v] = 34.05, hypo[4 * v + 1] = -118.24, hypo[4 * v + 2] = 8,
+                 hypo[4 * v + 3] = v % 2;
         double eps = 0.6 * cs_rng_normal(g);
         for (int i = 0; i < nim; i++)
             ims[(size_t)v * nim + i] =
@@ -108,9 +116,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--ruptures")) nrup = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--variations")) nvar = atoi(argv[i + 1]);
-        else return fprintf(stderr, "unknown option %s\n", argv[i]), 2;
+        if (!strcmp(argv[i], "--ruptures"))
+            nrup = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--variations"))
+            nvar = atoi(argv[i + 1]);
+        else
+            return fprintf(stderr, "unknown option %s\n", argv[i]), 2;
     }
     cs_error err;
     cs_error_clear(&err);
@@ -167,9 +178,10 @@ int main(int argc, char **argv) {
     cs_db_exec(m.db, "UPDATE CyberShake_Runs SET Status = 'PP Generated' WHERE Run_ID = 1", &err);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("recorded %ld PeakAmplitudes rows (%d ruptures x %d variations x %d IM types) in %.1f s: "
-           "%.0f rows/s; peak memory %.1f MB\n",
-           rows, n, nvar, m.nim, dt, rows / dt, ru.ru_maxrss / 1024.0);
+    printf(
+        "recorded %ld PeakAmplitudes rows (%d ruptures x %d variations x %d IM types) in %.1f s: "
+        "%.0f rows/s; peak memory %.1f MB\n",
+        rows, n, nvar, m.nim, dt, rows / dt, ru.ru_maxrss / 1024.0);
     free(buf), free(keys), free(md);
     extract_study_close(&m);
     return 0;

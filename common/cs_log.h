@@ -16,6 +16,8 @@ void cs_log_set_rank(int rank, int size);
 int cs_log_rank(void);
 /* When set, every rank prints info and debug, not only rank 0. */
 void cs_log_set_all_ranks(int on);
+/* A level's name ("error", "warn", "info", "debug") into *out: 0, or -1 when text names none
+ * (an answer: the caller says what it read and the names). */
 int cs_log_parse_level(const char *text, cs_log_level *out);
 
 void cs_log(cs_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

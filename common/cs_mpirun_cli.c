@@ -22,7 +22,7 @@ static const char *usage =
     "\n"
     "e.g. cybershake mpirun -np 4 sgt run.par --set ranks_x=2\n";
 
-/* The strict whole-number parse of -np's value. */
+/* The strict whole-number parse of -np's value: 0, or -1 when it is none (the caller says so). */
 static int ranks_of(const char *s, int *np) {
     char *end;
     errno = 0;

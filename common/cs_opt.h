@@ -7,6 +7,8 @@
 #ifndef CS_OPT_H
 #define CS_OPT_H
 
+#include <float.h>
+
 #include "cs_error.h"
 
 typedef enum {
@@ -30,6 +32,8 @@ typedef struct {
     { (n), CS_OPT_STRING, (t), 0, 0, NULL, NULL }
 #define CS_OPT_NUM(n, t, lo, hi, rule)                                                             \
     { (n), CS_OPT_DOUBLE, (t), (lo), (hi), (rule), NULL }
+/* A number > 0 (the smallest positive double up: cs_parse_double refuses infinities). */
+#define CS_OPT_POS(n, t, rule) CS_OPT_NUM((n), (t), DBL_TRUE_MIN, DBL_MAX, (rule))
 #define CS_OPT_INT(n, t, lo, hi, rule)                                                             \
     { (n), CS_OPT_LONG, (t), (lo), (hi), (rule), NULL }
 #define CS_OPT_SET(n, t)                                                                           \

@@ -24,6 +24,7 @@ struct cs_params {
     param_value *values;
 };
 
+/* The index of key's spec, or -1: none. */
 static int find_spec(const cs_params *p, const char *key) {
     for (size_t i = 0; i < p->n; i++)
         if (strcmp(p->specs[i].key, key) == 0) return (int)i;

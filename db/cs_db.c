@@ -47,7 +47,8 @@ static int read_mode(const char *path) {
     return access(dir, W_OK) != 0 || access(path, W_OK) != 0 ? 2 : 0;
 }
 
-/* A file name as an SQLite URI ("file:...?mode=ro"): '%', '?' and '#' percent-encoded. */
+/* A file name as an SQLite URI ("file:...?mode=ro"): '%', '?' and '#' percent-encoded. 0, or
+ * -1 when it does not fit out (the caller names the path: "path too long"). */
 static int read_uri(const char *path, int immutable, char *out, size_t size) {
     size_t n = (size_t)snprintf(out, size, "file:");
     for (const char *c = path; *c; c++) {

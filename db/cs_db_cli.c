@@ -51,10 +51,11 @@ int cs_db_migrate_main(int argc, char **argv) {
     cs_error_clear(&err);
     cs_db *db;
     if (cs_db_open(argv[first], 0, &db, &err)) return cs_cli_fail(argv[0], &err);
-    int before, after;
-    int rc = cs_db_schema_version(db, &before, &err);
-    if (!rc) rc = cs_db_migrate(db, (int)target, &err);
-    if (!rc) rc = cs_db_schema_version(db, &after, &err);
+    int before, after, rc;
+    CS_CALL_GOTO(rc, &err, cs_db_schema_version(db, &before, &err), done);
+    CS_CALL_GOTO(rc, &err, cs_db_migrate(db, (int)target, &err), done);
+    CS_CALL_GOTO(rc, &err, cs_db_schema_version(db, &after, &err), done);
+done:
     cs_db_close(db);
     if (rc) return cs_cli_fail(argv[0], &err);
     if (before == after)

@@ -1,12 +1,12 @@
 /* `cybershake erf add-area`: an area source (gridded seismicity) into a forecast, for classical
  * PSHA beside the fault ruptures (erf_area.h). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs_cli.h"
+#include "cs_opt.h"
 #include "erf_cli.h"
 #include "cs_sha256.h"
 #include "cs_strutil.h"
@@ -24,6 +24,39 @@ static int numbers(const char *s, double *v, int max) {
         n++;
     }
     return n;
+}
+
+/* --source-name NAME, into the area source's name. */
+static int parse_source_name(const char *arg, void *target, cs_error *err) {
+    erf_area_source *a = target;
+    if (cs_copy(a->name, sizeof a->name, arg))
+        return cs_error_set(err, CS_ERR_USAGE, "--source-name is at most %zu characters, got '%s'",
+                            sizeof a->name - 1, arg);
+    return 0;
+}
+
+/* The numbers of --mfd and --depths into a, and of --origin (when given) into origin[2]; 0, or
+ * the usage exit status 2 after saying which breaks its rule. */
+static int area_numbers(const char *prog, const char *mfd, const char *depths, const char *origin,
+                        erf_area_source *a, double origin_ll[2]) {
+    double v[4];
+    if (numbers(mfd, v, 4) != 4 || !(v[0] > 0) || !(v[1] > 0) || !(v[3] > v[2]))
+        return cs_cli_usage(prog,
+                            "--mfd is RATE,B,MMIN,MMAX (rate > 0 per year, b > 0, MMAX > MMIN), "
+                            "got '%s'",
+                            mfd);
+    a->rate = v[0], a->b = v[1], a->mmin = v[2], a->mmax = v[3];
+    a->ndepths = numbers(depths, a->depth_km, ERF_AREA_MAX_DEPTHS);
+    if (a->ndepths < 1)
+        return cs_cli_usage(prog, "--depths is one to %d depths in km, got '%s'",
+                            ERF_AREA_MAX_DEPTHS, depths);
+    for (int k = 0; k < a->ndepths; k++)
+        if (!(a->depth_km[k] >= 0 && a->depth_km[k] <= 700))
+            return cs_cli_usage(prog, "--depths: %g km is not a depth (0 to 700)", a->depth_km[k]);
+    if (origin &&
+        (numbers(origin, origin_ll, 2) != 2 || fabs(origin_ll[0]) > 180 || fabs(origin_ll[1]) > 90))
+        return cs_cli_usage(prog, "--origin is LON,LAT in degrees, got '%s'", origin);
+    return 0;
 }
 
 int cs_erf_add_area_main(int argc, char **argv) {
@@ -47,82 +80,29 @@ int cs_erf_add_area_main(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     a.spacing_km = 5, a.dm = 0.1, a.dip = 90, a.time_span_years = 1, a.source_id = -1;
     cs_copy(a.name, sizeof a.name, "area source");
-    static const struct option opts[] = {
-        {"name", required_argument, 0, 'n'},        {"polygon", required_argument, 0, 'p'},
-        {"mfd", required_argument, 0, 'm'},         {"bin", required_argument, 0, 'b'},
-        {"spacing", required_argument, 0, 's'},     {"depths", required_argument, 0, 'z'},
-        {"rake", required_argument, 0, 'r'},        {"dip", required_argument, 0, 'd'},
-        {"strike", required_argument, 0, 'k'},      {"source-id", required_argument, 0, 'i'},
-        {"source-name", required_argument, 0, 'N'}, {"origin", required_argument, 0, 'o'},
-        {"time-span", required_argument, 0, 'T'},   {0}};
-    optind = 0;
-    int c;
-    double id = -1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case 'n':
-            name = optarg;
-            break;
-        case 'p':
-            polygon = optarg;
-            break;
-        case 'm':
-            mfd = optarg;
-            break;
-        case 'z':
-            depths = optarg;
-            break;
-        case 'o':
-            origin = optarg;
-            break;
-        case 'N':
-            bad = cs_copy(a.name, sizeof a.name, optarg) ? 2 : 0;
-            break;
-        case 'b':
-            bad = cs_cli_number(argv[0], "--bin", optarg, 0.001, 1, &a.dm);
-            break;
-        case 's':
-            bad = cs_cli_number(argv[0], "--spacing (km)", optarg, 0.1, 100, &a.spacing_km);
-            break;
-        case 'r':
-            bad = cs_cli_number(argv[0], "--rake", optarg, -180, 180, &a.rake);
-            break;
-        case 'd':
-            bad = cs_cli_number(argv[0], "--dip", optarg, 1, 90, &a.dip);
-            break;
-        case 'k':
-            bad = cs_cli_number(argv[0], "--strike", optarg, 0, 360, &a.strike);
-            break;
-        case 'i':
-            bad = cs_cli_number(argv[0], "--source-id", optarg, 0, 1e15, &id);
-            break;
-        case 'T':
-            bad = cs_cli_number(argv[0], "--time-span", optarg, 1e-6, 1e6, &a.time_span_years);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-        if (bad) return 2;
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    double id = -1, origin_ll[2];
+    const cs_opt opts[] = {
+        CS_OPT_STR("name", &name),
+        CS_OPT_STR("polygon", &polygon),
+        CS_OPT_STR("mfd", &mfd),
+        CS_OPT_NUM("bin", &a.dm, 0.001, 1, "needs a number in [0.001, 1]"),
+        CS_OPT_NUM("spacing", &a.spacing_km, 0.1, 100, "(km) needs a number in [0.1, 100]"),
+        CS_OPT_STR("depths", &depths),
+        CS_OPT_NUM("rake", &a.rake, -180, 180, "needs a number in [-180, 180]"),
+        CS_OPT_NUM("dip", &a.dip, 1, 90, "needs a number in [1, 90]"),
+        CS_OPT_NUM("strike", &a.strike, 0, 360, "needs a number in [0, 360]"),
+        CS_OPT_NUM("source-id", &id, 0, 1e15, "needs a number in [0, 1e+15]"),
+        CS_OPT_FN("source-name", &a, parse_source_name),
+        CS_OPT_STR("origin", &origin),
+        CS_OPT_NUM("time-span", &a.time_span_years, 1e-6, 1e6, "needs a number in [1e-06, 1e+06]"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, (int)(sizeof opts / sizeof *opts), 1, 1,
+                           "expects one argument: STUDY", &first, &npos);
+    if (prc) return prc;
     if (!name || !polygon || !mfd)
         return cs_cli_usage(argv[0], "--name, --polygon and --mfd are required");
-    double v[4];
-    if (numbers(mfd, v, 4) != 4 || !(v[0] > 0) || !(v[1] > 0) || !(v[3] > v[2]))
-        return cs_cli_usage(argv[0],
-                            "--mfd is RATE,B,MMIN,MMAX (rate > 0 per year, b > 0, MMAX > MMIN), "
-                            "got '%s'",
-                            mfd);
-    a.rate = v[0], a.b = v[1], a.mmin = v[2], a.mmax = v[3];
-    a.ndepths = numbers(depths, a.depth_km, ERF_AREA_MAX_DEPTHS);
-    if (a.ndepths < 1)
-        return cs_cli_usage(argv[0], "--depths is one to %d depths in km, got '%s'",
-                            ERF_AREA_MAX_DEPTHS, depths);
-    for (int k = 0; k < a.ndepths; k++)
-        if (!(a.depth_km[k] >= 0 && a.depth_km[k] <= 700))
-            return cs_cli_usage(argv[0], "--depths: %g km is not a depth (0 to 700)",
-                                a.depth_km[k]);
+    if (area_numbers(argv[0], mfd, depths, origin, &a, origin_ll)) return 2;
     cs_error err;
     cs_error_clear(&err);
     char local[4096], sha[65];
@@ -130,11 +110,7 @@ int cs_erf_add_area_main(int argc, char **argv) {
         erf_area_read_polygon(local, &a, &err) || cs_sha256_file(local, sha, &err))
         return cs_cli_fail(argv[0], &err);
     erf_area_default_origin(&a);
-    if (origin && (numbers(origin, v, 2) != 2 || fabs(v[0]) > 180 || fabs(v[1]) > 90)) {
-        free(a.poly);
-        return cs_cli_usage(argv[0], "--origin is LON,LAT in degrees, got '%s'", origin);
-    }
-    if (origin) a.origin_lon = v[0], a.origin_lat = v[1];
+    if (origin) a.origin_lon = origin_ll[0], a.origin_lat = origin_ll[1];
     char inputs[1024];
     snprintf(inputs, sizeof inputs,
              "area source %s: polygon %s (sha256 %s, %d vertices), grid %g km about %.5f,%.5f, "
@@ -143,7 +119,7 @@ int cs_erf_add_area_main(int argc, char **argv) {
              a.dm, a.rake, a.dip, a.strike);
     if (id >= 0) a.source_id = (long long)id;
     erf_area_added got;
-    int rc = erf_area_add(argv[optind], name, inputs, &a, &got, &err);
+    int rc = erf_area_add(argv[first], name, inputs, &a, &got, &err);
     free(a.poly);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("forecast %s (ERF_ID %lld): area source %lld '%s', %ld grid points x %d depths, %ld "

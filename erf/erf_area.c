@@ -138,21 +138,22 @@ int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *
                               a->mmin, a->mmax, a->dm);
     double *lon, *lat;
     long ng;
-    int rc = 0;
+    int rc;
     CS_CALL(err, erf_area_grid(a, &lon, &lat, &ng, err));
     *npoints = ng;
-    if ((double)ng * a->ndepths > 2e9)
-        rc = cs_error_input(err, "--spacing", NULL, NULL, "too many points");
     erf_rupture r;
     memset(&r, 0, sizeof r);
-    if (!rc) rc = erf_rupture_alloc(&r, a->ndepths, (int)ng, err);
-    for (int d = 0; d < a->ndepths && !rc; d++)
+    if ((double)ng * a->ndepths > 2e9) {
+        rc = cs_error_input(err, "--spacing", NULL, NULL, "too many points");
+        goto done;
+    }
+    CS_CALL_GOTO(rc, err, erf_rupture_alloc(&r, a->ndepths, (int)ng, err), done);
+    for (int d = 0; d < a->ndepths; d++)
         for (long q = 0; q < ng; q++) {
             const long k = d * ng + q;
             r.lat[k] = lat[q], r.lon[k] = lon[q], r.dep[k] = a->depth_km[d];
             r.rake[k] = a->rake, r.dip[k] = a->dip, r.stk[k] = a->strike;
         }
-    free(lon), free(lat);
     r.source_id = a->source_id;
     cs_copy(r.source_name, sizeof r.source_name, a->name);
     cs_copy(r.source_type, sizeof r.source_type, "area");
@@ -161,14 +162,16 @@ int erf_area_ruptures(const erf_area_source *a, erf_emit emit, void *ctx, long *
     const double norm = exp(-beta * a->mmin) - exp(-beta * a->mmax);
     char key[200];
     snprintf(key, sizeof key, "area:%s", a->name);
-    for (int b = 0; b < nb && !rc; b++) {
+    for (int b = 0; b < nb; b++) {
         const double lo = a->mmin + b * a->dm;
         const double rate = a->rate * (exp(-beta * lo) - exp(-beta * (lo + a->dm))) / norm;
         r.rupture_id = b;
         r.magnitude = lo + 0.5 * a->dm;
         r.prob = -expm1(-rate * a->time_span_years);
-        rc = emit(&r, rate, key, ctx, err);
+        CS_CALL_GOTO(rc, err, emit(&r, rate, key, ctx, err), done);
     }
+done:
+    free(lon), free(lat);
     erf_rupture_free(&r);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* `cybershake erf ...`: build a forecast from fault sources or import CyberShake rupture
  * geometry files into a study (area sources: area_cli.c), list it, and make its rupture
  * variations. */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "cs_cli.h"
 #include "erf_cli.h"
 #include "cs_db.h"
+#include "cs_opt.h"
 #include "cs_progress.h"
 #include "cs_sha256.h"
 #include "cs_strutil.h"
@@ -23,11 +24,15 @@
 #include "erf_study.h"
 #include "rupgen.h"
 
-static int parse_positive(const char *prog, const char *opt, const char *s, double *v) {
-    if (cs_parse_double(s, v) || !(*v > 0))
-        return cs_cli_usage(prog, "%s needs a positive number, got '%s'", opt, s);
+/* --near LAT,LON in degrees, into target's two doubles. */
+static int parse_near(const char *arg, void *target, cs_error *err) {
+    double *ll = target;
+    if (sscanf(arg, "%lf,%lf", &ll[0], &ll[1]) != 2 || fabs(ll[0]) > 90 || fabs(ll[1]) > 180)
+        return cs_error_set(err, CS_ERR_USAGE, "--near needs LAT,LON in degrees, got '%s'", arg);
     return 0;
 }
+
+#define NOPTS(opts) ((int)(sizeof(opts) / sizeof *(opts)))
 
 static int cmd_build(int argc, char **argv) {
     static const char help[] =
@@ -45,59 +50,24 @@ static int cmd_build(int argc, char **argv) {
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL, *faults = NULL, *traces = NULL, *files = NULL, *desc = NULL;
     erf_build_options o = {1.0, 5.0, 1.0};
-    double near_lat = NAN, near_lon = NAN, within = INFINITY;
-    static const struct option opts[] = {{"name", required_argument, 0, 'n'},
-                                         {"faults", required_argument, 0, 'f'},
-                                         {"traces", required_argument, 0, 't'},
-                                         {"spacing", required_argument, 0, 's'},
-                                         {"float-step", required_argument, 0, 'S'},
-                                         {"time-span", required_argument, 0, 'T'},
-                                         {"near", required_argument, 0, 'N'},
-                                         {"within", required_argument, 0, 'W'},
-                                         {"files", required_argument, 0, 'F'},
-                                         {"description", required_argument, 0, 'd'},
-                                         {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            name = optarg;
-            break;
-        case 'f':
-            faults = optarg;
-            break;
-        case 't':
-            traces = optarg;
-            break;
-        case 'F':
-            files = optarg;
-            break;
-        case 'd':
-            desc = optarg;
-            break;
-        case 's':
-            if (parse_positive(argv[0], "--spacing", optarg, &o.spacing_km)) return 2;
-            break;
-        case 'S':
-            if (parse_positive(argv[0], "--float-step", optarg, &o.float_step_km)) return 2;
-            break;
-        case 'T':
-            if (parse_positive(argv[0], "--time-span", optarg, &o.time_span_years)) return 2;
-            break;
-        case 'W':
-            if (parse_positive(argv[0], "--within", optarg, &within)) return 2;
-            break;
-        case 'N':
-            if (sscanf(optarg, "%lf,%lf", &near_lat, &near_lon) != 2 || fabs(near_lat) > 90 ||
-                fabs(near_lon) > 180)
-                return cs_cli_usage(argv[0], "--near needs LAT,LON in degrees, got '%s'", optarg);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    double near[2] = {NAN, NAN}, within = INFINITY;
+    const cs_opt opts[] = {
+        CS_OPT_STR("name", &name),
+        CS_OPT_STR("faults", &faults),
+        CS_OPT_STR("traces", &traces),
+        CS_OPT_POS("spacing", &o.spacing_km, "needs a positive number"),
+        CS_OPT_POS("float-step", &o.float_step_km, "needs a positive number"),
+        CS_OPT_POS("time-span", &o.time_span_years, "needs a positive number"),
+        CS_OPT_FN("near", near, parse_near),
+        CS_OPT_POS("within", &within, "needs a positive number"),
+        CS_OPT_STR("files", &files),
+        CS_OPT_STR("description", &desc),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 1, 1,
+                           "expects one argument: STUDY", &first, &npos);
+    if (prc) return prc;
+    double near_lat = near[0], near_lon = near[1];
     if (!name || !faults || !traces)
         return cs_cli_usage(argv[0], "--name, --faults and --traces are required");
     if (isfinite(within) != !isnan(near_lat))
@@ -133,7 +103,7 @@ static int cmd_build(int argc, char **argv) {
                            .near_lon = near_lon,
                            .within_km = within};
     erf_built got;
-    int rc = erf_build_forecast(argv[optind], &q, &got, &err);
+    int rc = erf_build_forecast(argv[first], &q, &got, &err);
     erf_faults_free(&set);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("forecast %s (ERF_ID %lld): %d sources, %ld ruptures, %ld points; annual rate of "
@@ -155,33 +125,28 @@ static int cmd_import_geometry(int argc, char **argv) {
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL;
     double span = 1.0;
-    static const struct option opts[] = {
-        {"name", required_argument, 0, 'n'}, {"time-span", required_argument, 0, 'T'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'n')
-            name = optarg;
-        else if (c == 'T') {
-            if (parse_positive(argv[0], "--time-span", optarg, &span)) return 2;
-        } else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind > argc - 2) return cs_cli_usage(argv[0], "expects STUDY and at least one FILE");
+    const cs_opt opts[] = {
+        CS_OPT_STR("name", &name),
+        CS_OPT_POS("time-span", &span, "needs a positive number"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 2, -1,
+                           "expects STUDY and at least one FILE", &first, &npos);
+    if (prc) return prc;
     if (!name) return cs_cli_usage(argv[0], "--name is required");
     cs_error err;
     cs_error_clear(&err);
     /* files given as URLs are staged first; from here on argv names the local copies */
     char(*local)[4096] = malloc(sizeof *local * (size_t)argc);
     if (!local) return 1;
-    for (int i = optind + 1; i < argc; i++) {
+    for (int i = first + 1; i < argc; i++) {
         if (cs_stage_input(argv[i], local[i], sizeof local[i], &err)) {
             free(local);
             return cs_cli_fail(argv[0], &err);
         }
         argv[i] = local[i];
     }
-    for (int i = optind + 1; i < argc; i++) {
+    for (int i = first + 1; i < argc; i++) {
         long long s, r;
         if (erf_geometry_ids_from_path(argv[i], &s, &r, &err)) {
             free(local);
@@ -190,12 +155,12 @@ static int cmd_import_geometry(int argc, char **argv) {
     }
     long long erf_id;
     long npoints;
-    int rc = erf_import_geometry(argv[optind], name, span, argv + optind + 1, argc - optind - 1,
-                                 &erf_id, &npoints, &err);
+    int rc = erf_import_geometry(argv[first], name, span, argv + first + 1, npos - 1, &erf_id,
+                                 &npoints, &err);
     free(local);
     if (rc) return cs_cli_fail(argv[0], &err);
-    printf("imported %d ruptures (%ld points) into forecast %s (ERF_ID %lld)\n", argc - optind - 1,
-           npoints, name, erf_id);
+    printf("imported %d ruptures (%ld points) into forecast %s (ERF_ID %lld)\n", npos - 1, npoints,
+           name, erf_id);
     return 0;
 }
 
@@ -206,20 +171,15 @@ static int cmd_list(int argc, char **argv) {
         "magnitude, probability, annual rate, grid, source name).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL;
-    static const struct option opts[] = {{"name", required_argument, 0, 'n'}, {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'n')
-            name = optarg;
-        else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    const cs_opt opts[] = {CS_OPT_STR("name", &name)};
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 1, 1,
+                           "expects one argument: STUDY", &first, &npos);
+    if (prc) return prc;
     cs_error err;
     cs_error_clear(&err);
     cs_db *db;
-    if (cs_db_open_current(argv[optind], &db, &err)) return cs_cli_fail(argv[0], &err);
+    if (cs_db_open_current(argv[first], &db, &err)) return cs_cli_fail(argv[0], &err);
     sqlite3_stmt *st;
     long long erf_id = 0;
     double span;
@@ -279,60 +239,28 @@ static int cmd_variations(int argc, char **argv) {
         "--source/--rupture restrict the SRFs written (the rows cover the whole forecast).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *name = NULL, *fmt = NULL, *model_file = NULL, *scenario = NULL, *srf_dir = NULL;
-    long long only_source = -1, only_rupture = -1;
+    long only_source = -1, only_rupture = -1;
     rupgen_params p;
     rupgen_defaults(&p);
-    static const struct option opts[] = {{"name", required_argument, 0, 'n'},
-                                         {"model-format", required_argument, 0, 'f'},
-                                         {"model-file", required_argument, 0, 'm'},
-                                         {"scenario", required_argument, 0, 'c'},
-                                         {"hypo-spacing", required_argument, 0, 'h'},
-                                         {"slips", required_argument, 0, 'k'},
-                                         {"seed", required_argument, 0, 'e'},
-                                         {"source", required_argument, 0, 's'},
-                                         {"rupture", required_argument, 0, 'r'},
-                                         {"srf-dir", required_argument, 0, 'o'},
-                                         {0}};
-    optind = 0;
-    int c;
-    long v;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            name = optarg;
-            break;
-        case 'f':
-            fmt = optarg;
-            break;
-        case 'm':
-            model_file = optarg;
-            break;
-        case 'c':
-            scenario = optarg;
-            break;
-        case 'o':
-            srf_dir = optarg;
-            break;
-        case 'h':
-            if (parse_positive(argv[0], "--hypo-spacing", optarg, &p.hypo_spacing_km)) return 2;
-            break;
-        case 'k':
-        case 'e':
-        case 's':
-        case 'r':
-            if (cs_parse_long(optarg, &v) || v < (c == 'k'))
-                return cs_cli_usage(argv[0], "a whole number >= %d is needed, got '%s'", c == 'k',
-                                    optarg);
-            if (c == 'k') p.nslip = (int)v;
-            if (c == 'e') p.seed = (unsigned long long)v;
-            if (c == 's') only_source = v;
-            if (c == 'r') only_rupture = v;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
+    long slips = p.nslip, seed = (long)p.seed;
+    const cs_opt opts[] = {
+        CS_OPT_STR("name", &name),
+        CS_OPT_STR("model-format", &fmt),
+        CS_OPT_STR("model-file", &model_file),
+        CS_OPT_STR("scenario", &scenario),
+        CS_OPT_POS("hypo-spacing", &p.hypo_spacing_km, "needs a positive number"),
+        CS_OPT_INT("slips", &slips, 1, INT_MAX, "needs a whole number >= 1"),
+        CS_OPT_INT("seed", &seed, 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_INT("source", &only_source, 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_INT("rupture", &only_rupture, 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_STR("srf-dir", &srf_dir),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 1, 1,
+                           "expects one argument: STUDY", &first, &npos);
+    if (prc) return prc;
+    p.nslip = (int)slips;
+    p.seed = (unsigned long long)seed;
     if (!name || !fmt || !model_file)
         return cs_cli_usage(argv[0], "--name, --model-format and --model-file are required");
     char scen[128];
@@ -359,7 +287,7 @@ static int cmd_variations(int argc, char **argv) {
                                 .only_source = only_source,
                                 .only_rupture = only_rupture};
     erf_variations_made got;
-    int rc = erf_make_variations(argv[optind], &q, &got, &err);
+    int rc = erf_make_variations(argv[first], &q, &got, &err);
     erf_medium_close(&medium);
     if (rc) return cs_cli_fail(argv[0], &err);
     printf("scenario %s (Rup_Var_Scenario_ID %lld): %ld variations of %ld ruptures", scen,
@@ -386,30 +314,21 @@ static int cmd_srf_info(int argc, char **argv) {
         "FILE.srf may be a URL (file, http, https; '#sha256=HEX' gives its checksum).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     const char *fmt = NULL, *model_file = NULL;
-    static const struct option opts[] = {{"model-format", required_argument, 0, 'f'},
-                                         {"model-file", required_argument, 0, 'm'},
-                                         {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'f')
-            fmt = optarg;
-        else if (c == 'm')
-            model_file = optarg;
-        else
-            return cs_cli_usage(argv[0], "unknown option");
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: FILE.srf");
+    const cs_opt opts[] = {CS_OPT_STR("model-format", &fmt), CS_OPT_STR("model-file", &model_file)};
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 1, 1,
+                           "expects one argument: FILE.srf", &first, &npos);
+    if (prc) return prc;
     if (!fmt != !model_file)
         return cs_cli_usage(argv[0], "--model-format and --model-file go together");
     cs_error err;
     cs_error_clear(&err);
     srf_file s;
     char srf_local[4096];
-    if (cs_stage_input(argv[optind], srf_local, sizeof srf_local, &err))
+    if (cs_stage_input(argv[first], srf_local, sizeof srf_local, &err))
         return cs_cli_fail(argv[0], &err);
-    argv[optind] = srf_local;
-    if (srf_read(argv[optind], &s, &err)) return cs_cli_fail(argv[0], &err);
+    argv[first] = srf_local;
+    if (srf_read(argv[first], &s, &err)) return cs_cli_fail(argv[0], &err);
     erf_medium medium;
     int have_model = fmt != NULL;
     if (have_model && erf_medium_open(&medium, fmt, model_file, &err)) {
@@ -418,12 +337,12 @@ static int cmd_srf_info(int argc, char **argv) {
     }
     if (s.version == 1 && !have_model) {
         srf_free(&s);
-        cs_error_input(&err, argv[optind], "VERSION", "1.0",
+        cs_error_input(&err, argv[first], "VERSION", "1.0",
                        "an SRF 1.0 has no Vs or density; give --model-format and --model-file "
                        "for the rigidity");
         return cs_cli_fail(argv[0], &err);
     }
-    printf("%s: SRF %d.0, %d plane%s, %ld points, %ld slip-rate samples\n", argv[optind], s.version,
+    printf("%s: SRF %d.0, %d plane%s, %ld points, %ld slip-rate samples\n", argv[first], s.version,
            s.nplanes, s.nplanes == 1 ? "" : "s", s.npoints, s.nsamples);
     for (int i = 0; i < s.nplanes; i++) {
         const srf_plane *p = &s.planes[i];

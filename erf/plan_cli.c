@@ -81,10 +81,14 @@ int cs_plan_cli_main(int argc, char **argv) {
     double span;
     site_plan p = {0};
     char params[4096];
-    int rc = cs_db_open_current(study, &db, &err);
-    if (!rc) rc = erf_db_find(db, erf, &erf_id, &span, &err);
-    if (!rc) rc = site_plan_make(db, site, erf_id, &medium, &o, &p, &err);
-    if (!rc) rc = site_plan_write(db, &p, &o, site, out, fmt, model, params, sizeof params, &err);
+    int rc;
+    CS_CALL_GOTO(rc, &err, cs_db_open_current(study, &db, &err), done);
+    CS_CALL_GOTO(rc, &err, erf_db_find(db, erf, &erf_id, &span, &err), done);
+    CS_CALL_GOTO(rc, &err, site_plan_make(db, site, erf_id, &medium, &o, &p, &err), done);
+    CS_CALL_GOTO(rc, &err,
+                 site_plan_write(db, &p, &o, site, out, fmt, model, params, sizeof params, &err),
+                 done);
+done:
     cs_db_close(db);
     erf_medium_close(&medium);
     if (rc) {

@@ -24,20 +24,22 @@ int site_plan_box_values(const site_plan *p, const plan_options *o, site_plan_bo
     CS_CALL(err, cs_geo_frame_create(lon0, lat0, rot, &f, err));
     /* The source is the site, at the surface, snapped to its node as the solver snaps it. */
     double x, y, lon, lat;
-    int rc = cs_geo_to_local(f, lon0, lat0, &x, &y, err);
-    if (!rc) {
-        b->source[0] = (int)lround((x - x0) / h);
-        b->source[1] = (int)lround((y - y0) / h);
-        b->source[2] = 0;
-        rc = cs_geo_to_geographic(f, x0 + b->source[0] * h, y0 + b->source[1] * h, &lon, &lat,
-                                  err);
-    }
-    if (!rc) rc = cs_geo_box_axes_enu(f, lon, lat, b->axes_enu, err);
-    for (int c = 0; c < 3 && !rc; c++) {
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_geo_to_local(f, lon0, lat0, &x, &y, err), done);
+    b->source[0] = (int)lround((x - x0) / h);
+    b->source[1] = (int)lround((y - y0) / h);
+    b->source[2] = 0;
+    CS_CALL_GOTO(
+        rc, err,
+        cs_geo_to_geographic(f, x0 + b->source[0] * h, y0 + b->source[1] * h, &lon, &lat, err),
+        done);
+    CS_CALL_GOTO(rc, err, cs_geo_box_axes_enu(f, lon, lat, b->axes_enu, err), done);
+    for (int c = 0; c < 3; c++) {
         double e[3] = {0, 0, 0};
         e[c] = 1;
         mt_vector_enu_to_box(e, b->axes_enu, b->force[c]);
     }
+done:
     cs_geo_frame_free(f);
     return rc;
 }

@@ -1,16 +1,18 @@
 /* `cybershake extract`, `cybershake synth` and `cybershake seismogram`. */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* opterr */
 
 #include "cs_atomic.h"
 #include "cs_cli.h"
 #include "extract_cli.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
+#include "cs_opt.h"
 #include "cs_strutil.h"
 #include "extract_run.h"
 #include "im.h"
@@ -19,147 +21,148 @@
 #include "seis_file.h"
 #include "synth.h"
 
-/* --sgt E.h5,N.h5[,Z.h5]: two files (a horizontal-only set) or three, in any order; the third
- * slot is left empty for two. */
-static int split_sgt(const char *prog, const char *arg, char out[3][4096]) {
+/* --sgt E.h5,N.h5[,Z.h5]: two files (a horizontal-only set) or three, in any order, into
+ * target's char[3][4096]; the third slot is left empty for two. */
+static int parse_sgt(const char *arg, void *target, cs_error *err) {
+    char(*out)[4096] = target;
     char buf[3 * 4096 + 8];
     cs_copy(buf, sizeof buf, arg);
     int n = 0;
     out[2][0] = '\0';
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == 3) return cs_cli_usage(prog, "--sgt takes 2 or 3 files, got '%s'", arg);
+        if (n == 3)
+            return cs_error_set(err, CS_ERR_USAGE, "--sgt takes 2 or 3 files, got '%s'", arg);
         cs_copy(out[n++], 4096, t);
     }
     if (n < 2)
-        return cs_cli_usage(
-            prog, "--sgt needs the files of forces E,N (and Z), any order, got '%s'", arg);
+        return cs_error_set(err, CS_ERR_USAGE,
+                            "--sgt needs the files of forces E,N (and Z), any order, got '%s'",
+                            arg);
     return 0;
 }
 
-static int parse_method(const char *prog, const char *s, int *method) {
-    if (!strcmp(s, "frequency"))
+/* --method frequency|time, into target's int. */
+static int parse_method(const char *arg, void *target, cs_error *err) {
+    int *method = target;
+    if (!strcmp(arg, "frequency"))
         *method = SYNTH_FREQUENCY;
-    else if (!strcmp(s, "time"))
+    else if (!strcmp(arg, "time"))
         *method = SYNTH_TIME;
     else
-        return cs_cli_usage(prog, "--method is frequency or time, got '%s'", s);
+        return cs_error_set(err, CS_ERR_USAGE, "--method is frequency or time, got '%s'", arg);
     return 0;
+}
+
+/* --backend cpu|cuda, into target's int (EXTRACT_CPU, EXTRACT_CUDA). */
+static int parse_backend(const char *arg, void *target, cs_error *err) {
+    int *b = target;
+    if (!strcmp(arg, "cpu"))
+        *b = EXTRACT_CPU;
+    else if (!strcmp(arg, "cuda"))
+        *b = EXTRACT_CUDA;
+    else
+        return cs_error_set(err, CS_ERR_USAGE, "--backend is cpu or cuda, got '%s'", arg);
+    return 0;
+}
+
+#define NOPTS(opts) ((int)(sizeof(opts) / sizeof *(opts)))
+
+/* The extractor's options into o and *periods (NULL: CyberShake's within the band); 0, or the
+ * exit status after saying what is wrong. Only rank 0 repeats getopt's own messages. */
+static int extract_args(int argc, char **argv, int rank, extract_options *o, const char **periods) {
+    memset(o, 0, sizeof *o);
+    rupgen_defaults(&o->gen);
+    o->method = SYNTH_FREQUENCY;
+    const char *site = "", *erf = "", *scenario = "", *seismograms = "";
+    long run_id = 0, seed = 0, slips = o->gen.nslip;
+    *periods = NULL;
+    const cs_opt opts[] = {
+        CS_OPT_INT("run", &run_id, 1, LONG_MAX, "needs a Run_ID"),
+        CS_OPT_STR("site", &site),
+        CS_OPT_STR("erf", &erf),
+        CS_OPT_FN("sgt", o->sgt, parse_sgt),
+        CS_OPT_STR("scenario", &scenario),
+        CS_OPT_INT("seed", &seed, 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_POS("hypo-spacing", &o->gen.hypo_spacing_km, "needs km > 0"),
+        CS_OPT_INT("slips", &slips, 1, INT_MAX, "needs a whole number >= 1"),
+        CS_OPT_STR("periods", periods),
+        CS_OPT_STR("seismograms", &seismograms),
+        CS_OPT_FN("method", &o->method, parse_method),
+        CS_OPT_POS("max-memory", &o->max_memory_gb, "needs GB > 0"),
+        CS_OPT_FN("backend", &o->backend, parse_backend),
+    };
+    opterr = rank == 0;
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 1, 1,
+                           "expects one argument: STUDY", &first, &npos);
+    if (prc) return prc;
+    o->run_id = run_id;
+    o->gen.seed = (unsigned long long)seed;
+    o->gen.nslip = (int)slips;
+    cs_copy(o->site, sizeof o->site, site);
+    cs_copy(o->erf, sizeof o->erf, erf);
+    cs_copy(o->scenario, sizeof o->scenario, scenario);
+    cs_copy(o->seismograms, sizeof o->seismograms, seismograms);
+    cs_copy(o->study, sizeof o->study, argv[first]);
+    if (o->run_id == 0 && (!o->site[0] || !o->erf[0] || !o->sgt[0][0]))
+        return cs_cli_usage(argv[0], "a new run needs --site, --erf and --sgt (or --run RUN_ID)");
+    if (o->run_id > 0 && (o->site[0] || o->erf[0]))
+        return cs_cli_usage(argv[0], "--run takes the run's own site and forecast");
+    return 0;
+}
+
+static const char extract_help[] =
+    "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt "
+    "E.h5,N.h5[,Z.h5]\n"
+    "          [--scenario NAME | --seed N --hypo-spacing KM --slips N]\n"
+    "          [--periods 2,3,5,10] [--seismograms FILE.h5] [--method frequency|time]\n"
+    "          [--max-memory GB] [--backend cpu|cuda]\n"
+    "       mpirun -np N cybershake extract STUDY --run RUN_ID [--seismograms FILE.h5] ...\n\n"
+    "Synthesises, by reciprocity from the site's SGT files (forces E, N, Z; or E and N\n"
+    "for horizontal motion only, without vertical measures), the\n"
+    "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
+    "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
+    "within the SGTs' band into PeakAmplitudes: 5%-damped SA RotD50/RotD100/geometric mean\n"
+    "and Z at --periods (default: CyberShake's 1..10 s at or above 1/fmax; a period below\n"
+    "1/fmax is refused), the Konno-Ohmachi-smoothed FAS (E, N, Z, EAS) at 1/period, the\n"
+    "D5-75 and D5-95 of the record band-passed around 1/period (periods >= sqrt(2)/fmax)\n"
+    "and band-limited PGV. PGA, Arias, CAV and the broadband D5-75 and D5-95 are\n"
+    "measures a deterministic simulation up to fmax does not give: not stored\n"
+    "(docs/extract.md, \"The band\"). Variations come from the scenario's SRF files when\n"
+    "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
+    "'gp-SEED'). The first form starts a run and prints its Run_ID; --run resumes one: the\n"
+    "ruptures it finished are skipped, its SGT files' SHA-256 are checked (a run that\n"
+    "'cybershake run' opened takes --sgt and the scenario options on its first extraction).\n"
+    "--seismograms\n"
+    "keeps every record in one HDF5 file (cybershake seismogram reads it). Rank 0 keeps the\n"
+    "database; the other ranks take ruptures as they finish. --max-memory (default 4) bounds\n"
+    "what a rank holds for one rupture: a rupture whose SGT spectra do not fit is taken in\n"
+    "chunks of its points (the frequency path; the time path is not bounded). --backend cuda\n"
+    "synthesises on GPUs, one per rank (with N > 1 ranks, ranks 1..N-1 take the node's\n"
+    "GPUs in turn; rank 0 keeps the study). docs/extract.md.\n";
+
+/* The run's closing lines (rank 0). */
+static void print_result(const extract_result *r, const char *seismograms) {
+    printf("run %lld: %ld ruptures (%ld done before, %ld now), %ld variations in %.1f s", r->run_id,
+           r->ruptures_total, r->ruptures_done_before, r->ruptures_done_now, r->variations_now,
+           r->seconds);
+    if (r->seconds > 0 && r->variations_now > 0)
+        printf(" (%.2f variations/s)", r->variations_now / r->seconds);
+    printf("\n");
+    printf("memory: peak resident %.3f GB in the largest worker, %.3f GB in rank 0\n",
+           r->peak_rss / 1e9, r->peak_rss_rank0 / 1e9);
+    if (seismograms[0]) printf("seismograms: %s\n", seismograms);
 }
 
 static int extract_command(int argc, char **argv, int rank) {
-    static const char help[] =
-        "usage: mpirun -np N cybershake extract STUDY --site SITE --erf NAME --sgt "
-        "E.h5,N.h5[,Z.h5]\n"
-        "          [--scenario NAME | --seed N --hypo-spacing KM --slips N]\n"
-        "          [--periods 2,3,5,10] [--seismograms FILE.h5] [--method frequency|time]\n"
-        "          [--max-memory GB] [--backend cpu|cuda]\n"
-        "       mpirun -np N cybershake extract STUDY --run RUN_ID [--seismograms FILE.h5] ...\n\n"
-        "Synthesises, by reciprocity from the site's SGT files (forces E, N, Z; or E and N\n"
-        "for horizontal motion only, without vertical measures), the\n"
-        "seismogram of every rupture variation of every rupture within the site's cutoff (its\n"
-        "CyberShake_Site_Ruptures, from 'cybershake plan'), and writes its intensity measures\n"
-        "within the SGTs' band into PeakAmplitudes: 5%-damped SA RotD50/RotD100/geometric mean\n"
-        "and Z at --periods (default: CyberShake's 1..10 s at or above 1/fmax; a period below\n"
-        "1/fmax is refused), the Konno-Ohmachi-smoothed FAS (E, N, Z, EAS) at 1/period, the\n"
-        "D5-75 and D5-95 of the record band-passed around 1/period (periods >= sqrt(2)/fmax)\n"
-        "and band-limited PGV. PGA, Arias, CAV and the broadband D5-75 and D5-95 are\n"
-        "measures a deterministic simulation up to fmax does not give: not stored\n"
-        "(docs/extract.md, \"The band\"). Variations come from the scenario's SRF files when\n"
-        "it has them, else from the generator (--seed, --hypo-spacing km, --slips; scenario\n"
-        "'gp-SEED'). The first form starts a run and prints its Run_ID; --run resumes one: the\n"
-        "ruptures it finished are skipped, its SGT files' SHA-256 are checked (a run that\n"
-        "'cybershake run' opened takes --sgt and the scenario options on its first extraction).\n"
-        "--seismograms\n"
-        "keeps every record in one HDF5 file (cybershake seismogram reads it). Rank 0 keeps the\n"
-        "database; the other ranks take ruptures as they finish. --max-memory (default 4) bounds\n"
-        "what a rank holds for one rupture: a rupture whose SGT spectra do not fit is taken in\n"
-        "chunks of its points (the frequency path; the time path is not bounded). --backend cuda\n"
-        "synthesises on GPUs, one per rank (with N > 1 ranks, ranks 1..N-1 take the node's\n"
-        "GPUs in turn; rank 0 keeps the study). docs/extract.md.\n";
     if (cs_cli_wants_help(argc, argv)) {
-        if (rank == 0) fputs(help, stdout);
+        if (rank == 0) fputs(extract_help, stdout);
         return 0;
     }
     extract_options o;
-    memset(&o, 0, sizeof o);
-    rupgen_defaults(&o.gen);
-    o.method = SYNTH_FREQUENCY;
-    const char *periods = NULL;
-    static const struct option opts[] = {
-        {"run", required_argument, 0, 'r'},          {"site", required_argument, 0, 's'},
-        {"erf", required_argument, 0, 'e'},          {"sgt", required_argument, 0, 'g'},
-        {"scenario", required_argument, 0, 'c'},     {"seed", required_argument, 0, 'S'},
-        {"hypo-spacing", required_argument, 0, 'h'}, {"slips", required_argument, 0, 'k'},
-        {"periods", required_argument, 0, 'p'},      {"seismograms", required_argument, 0, 'o'},
-        {"method", required_argument, 0, 'm'},       {"max-memory", required_argument, 0, 'M'},
-        {"backend", required_argument, 0, 'B'},      {0}};
-    optind = 0;
-    opterr = rank == 0;
-    int c, have_sgt = 0;
-    long v;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r':
-            if (cs_parse_long(optarg, &v) || v < 1)
-                return cs_cli_usage(argv[0], "--run needs a Run_ID, got '%s'", optarg);
-            o.run_id = v;
-            break;
-        case 's':
-            cs_copy(o.site, sizeof o.site, optarg);
-            break;
-        case 'e':
-            cs_copy(o.erf, sizeof o.erf, optarg);
-            break;
-        case 'g':
-            if (split_sgt(argv[0], optarg, o.sgt)) return 2;
-            have_sgt = 1;
-            break;
-        case 'c':
-            cs_copy(o.scenario, sizeof o.scenario, optarg);
-            break;
-        case 'S':
-            if (cs_parse_long(optarg, &v) || v < 0)
-                return cs_cli_usage(argv[0], "--seed needs a whole number >= 0, got '%s'", optarg);
-            o.gen.seed = (unsigned long long)v;
-            break;
-        case 'h':
-            if (cs_parse_double(optarg, &o.gen.hypo_spacing_km) || !(o.gen.hypo_spacing_km > 0))
-                return cs_cli_usage(argv[0], "--hypo-spacing needs km > 0, got '%s'", optarg);
-            break;
-        case 'k':
-            if (cs_parse_long(optarg, &v) || v < 1)
-                return cs_cli_usage(argv[0], "--slips needs a whole number >= 1, got '%s'", optarg);
-            o.gen.nslip = (int)v;
-            break;
-        case 'p':
-            periods = optarg;
-            break;
-        case 'o':
-            cs_copy(o.seismograms, sizeof o.seismograms, optarg);
-            break;
-        case 'm':
-            if (parse_method(argv[0], optarg, &o.method)) return 2;
-            break;
-        case 'M':
-            if (cs_parse_double(optarg, &o.max_memory_gb) || !(o.max_memory_gb > 0))
-                return cs_cli_usage(argv[0], "--max-memory needs GB > 0, got '%s'", optarg);
-            break;
-        case 'B':
-            if (!strcmp(optarg, "cpu") || !strcmp(optarg, "cuda"))
-                o.backend = strcmp(optarg, "cpu") ? EXTRACT_CUDA : EXTRACT_CPU;
-            else
-                return cs_cli_usage(argv[0], "--backend is cpu or cuda, got '%s'", optarg);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1) return cs_cli_usage(argv[0], "expects one argument: STUDY");
-    cs_copy(o.study, sizeof o.study, argv[optind]);
-    if (o.run_id == 0 && (!o.site[0] || !o.erf[0] || !have_sgt))
-        return cs_cli_usage(argv[0], "a new run needs --site, --erf and --sgt (or --run RUN_ID)");
-    if (o.run_id > 0 && (o.site[0] || o.erf[0]))
-        return cs_cli_usage(argv[0], "--run takes the run's own site and forecast");
+    const char *periods;
+    int prc = extract_args(argc, argv, rank, &o, &periods);
+    if (prc) return prc;
     cs_error err;
     cs_error_clear(&err);
     if (periods) {
@@ -173,17 +176,7 @@ static int extract_command(int argc, char **argv, int rank) {
         if (err.status != CS_ERR_PEER || rank == 0) cs_cli_fail(argv[0], &err);
         return cs_exit_code(err.status);
     }
-    if (rank == 0) {
-        printf("run %lld: %ld ruptures (%ld done before, %ld now), %ld variations in %.1f s",
-               r.run_id, r.ruptures_total, r.ruptures_done_before, r.ruptures_done_now,
-               r.variations_now, r.seconds);
-        if (r.seconds > 0 && r.variations_now > 0)
-            printf(" (%.2f variations/s)", r.variations_now / r.seconds);
-        printf("\n");
-        printf("memory: peak resident %.3f GB in the largest worker, %.3f GB in rank 0\n",
-               r.peak_rss / 1e9, r.peak_rss_rank0 / 1e9);
-        if (o.seismograms[0]) printf("seismograms: %s\n", o.seismograms);
-    }
+    if (rank == 0) print_result(&r, o.seismograms);
     return 0;
 }
 
@@ -277,36 +270,17 @@ int cs_synth_cli_main(int argc, char **argv) {
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
     char sgt[3][4096];
     const char *csv = NULL, *sac = NULL, *periods = NULL;
-    int method = SYNTH_FREQUENCY, have_sgt = 0;
-    static const struct option opts[] = {
-        {"sgt", required_argument, 0, 'g'},     {"method", required_argument, 0, 'm'},
-        {"periods", required_argument, 0, 'p'}, {"csv", required_argument, 0, 'c'},
-        {"sac", required_argument, 0, 's'},     {0}};
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g':
-            if (split_sgt(argv[0], optarg, sgt)) return 2;
-            have_sgt = 1;
-            break;
-        case 'm':
-            if (parse_method(argv[0], optarg, &method)) return 2;
-            break;
-        case 'p':
-            periods = optarg;
-            break;
-        case 'c':
-            csv = optarg;
-            break;
-        case 's':
-            sac = optarg;
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1 || !have_sgt)
+    int method = SYNTH_FREQUENCY;
+    sgt[0][0] = '\0';
+    const cs_opt opts[] = {
+        CS_OPT_FN("sgt", sgt, parse_sgt), CS_OPT_FN("method", &method, parse_method),
+        CS_OPT_STR("periods", &periods),  CS_OPT_STR("csv", &csv),
+        CS_OPT_STR("sac", &sac),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 0, -1, NULL, &first, &npos);
+    if (prc) return prc;
+    if (npos != 1 || !sgt[0][0])
         return cs_cli_usage(argv[0], "expects --sgt E,N,Z and one SRF file");
     cs_error err;
     cs_error_clear(&err);
@@ -322,7 +296,7 @@ int cs_synth_cli_main(int argc, char **argv) {
     float *velf = NULL;
     double *values = NULL;
     int rc;
-    CS_CALL_GOTO(rc, &err, synth_srf_seismogram(&s, argv[optind], method, &rec, &err), done);
+    CS_CALL_GOTO(rc, &err, synth_srf_seismogram(&s, argv[first], method, &rec, &err), done);
     velf = malloc(sizeof(float) * 3 * (size_t)rec.nt);
     values = malloc(sizeof(double) * IM_MAX_TYPES);
     if (!velf || !values) {
@@ -332,7 +306,7 @@ int cs_synth_cli_main(int argc, char **argv) {
     CS_CALL_GOTO(rc, &err, im_compute(&ims, rec.vel, rec.nt, rec.dt, values, &err), done);
     for (int i = 0; i < 3 * rec.nt; i++)
         velf[i] = (float)rec.vel[i];
-    printf("%s at site %.6f %.6f: %ld subfaults, %d samples at %g s (%s path)\n", argv[optind],
+    printf("%s at site %.6f %.6f: %ld subfaults, %d samples at %g s (%s path)\n", argv[first],
            s.site_lon, s.site_lat, rec.nsubfaults, rec.nt, rec.dt,
            method == SYNTH_TIME ? "time" : "frequency");
     print_ims(&ims, values);
@@ -362,44 +336,22 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         "either every measure is printed, the band marked not recorded). --csv writes time,\n"
         "E, N, Z (m/s); --sac writes PREFIX.E.sac, PREFIX.N.sac, PREFIX.Z.sac (velocity, m/s).\n";
     if (cs_cli_wants_help(argc, argv)) return fputs(help, stdout), 0;
-    long long key[3] = {-1, -1, -1};
     const char *csv = NULL, *sac = NULL, *periods = NULL;
-    static const struct option opts[] = {
-        {"source", required_argument, 0, 's'},    {"rupture", required_argument, 0, 'r'},
-        {"variation", required_argument, 0, 'v'}, {"csv", required_argument, 0, 'c'},
-        {"sac", required_argument, 0, 'a'},       {"periods", required_argument, 0, 'p'},
-        {"fmax", required_argument, 0, 'f'},      {0}};
-    optind = 0;
-    int c;
-    long v;
+    long key[3] = {-1, -1, -1};
     double fmax = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 's':
-        case 'r':
-        case 'v':
-            if (cs_parse_long(optarg, &v) || v < 0)
-                return cs_cli_usage(argv[0], "a whole number >= 0 is needed, got '%s'", optarg);
-            key[c == 's' ? 0 : c == 'r' ? 1 : 2] = v;
-            break;
-        case 'c':
-            csv = optarg;
-            break;
-        case 'a':
-            sac = optarg;
-            break;
-        case 'p':
-            periods = optarg;
-            break;
-        case 'f':
-            if (cs_parse_double(optarg, &fmax) || !(fmax > 0 && fmax <= 100))
-                return cs_cli_usage(argv[0], "--fmax needs Hz in (0, 100], got '%s'", optarg);
-            break;
-        default:
-            return cs_cli_usage(argv[0], "unknown option");
-        }
-    }
-    if (optind != argc - 1 || key[0] < 0 || key[1] < 0 || key[2] < 0)
+    const cs_opt opts[] = {
+        CS_OPT_INT("source", &key[0], 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_INT("rupture", &key[1], 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_INT("variation", &key[2], 0, LONG_MAX, "needs a whole number >= 0"),
+        CS_OPT_STR("csv", &csv),
+        CS_OPT_STR("sac", &sac),
+        CS_OPT_STR("periods", &periods),
+        CS_OPT_NUM("fmax", &fmax, DBL_TRUE_MIN, 100, "needs Hz in (0, 100]"),
+    };
+    int first, npos;
+    int prc = cs_opt_parse(argv[0], argc, argv, opts, NOPTS(opts), 0, -1, NULL, &first, &npos);
+    if (prc) return prc;
+    if (npos != 1 || key[0] < 0 || key[1] < 0 || key[2] < 0)
         return cs_cli_usage(argv[0], "expects FILE.h5 --source S --rupture R --variation V");
     cs_error err;
     cs_error_clear(&err);
@@ -408,12 +360,12 @@ int cs_seismogram_cli_main(int argc, char **argv) {
     float *vel = NULL;
     seis_meta m;
     memset(&m, 0, sizeof m);
-    if (seis_read_record(argv[optind], key[0], key[1], key[2], &vel, &m, &err))
+    if (seis_read_record(argv[first], key[0], key[1], key[2], &vel, &m, &err))
         return cs_cli_fail(argv[0], &err);
     int rc0 = 0;
     /* the file's band; --fmax for a file without one, never against it */
     if (fmax > 0 && m.fmax > 0 && fabs(fmax - m.fmax) > 1e-9 * m.fmax)
-        rc0 = cs_error_input(&err, argv[optind], "fmax", NULL,
+        rc0 = cs_error_input(&err, argv[first], "fmax", NULL,
                              "the file records a band up to %g Hz; --fmax %g contradicts it",
                              m.fmax, fmax);
     if (rc0 || band_config(&ims, periods, m.fmax > 0 ? m.fmax : fmax, &err)) {
@@ -429,12 +381,12 @@ int cs_seismogram_cli_main(int argc, char **argv) {
         rc = im_compute(&ims, vd, m.nt, m.dt, values, &err);
     }
     if (!rc) {
-        printf("source %lld rupture %lld variation %lld: %d samples at %g s, site %.6f %.6f, run "
+        printf("source %ld rupture %ld variation %ld: %d samples at %g s, site %.6f %.6f, run "
                "%lld\n",
                key[0], key[1], key[2], m.nt, m.dt, m.site_lon, m.site_lat, m.run_id);
         print_ims(&ims, values);
         char event[64];
-        snprintf(event, sizeof event, "S%lld_R%lld_V%lld", key[0], key[1], key[2]);
+        snprintf(event, sizeof event, "S%ld_R%ld_V%ld", key[0], key[1], key[2]);
         if (csv) rc = write_csv(csv, vel, m.nt, m.dt, &err);
         if (!rc && sac)
             rc = write_sac3(sac, vel, m.nt, m.dt, m.site_lon, m.site_lat,

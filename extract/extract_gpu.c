@@ -40,6 +40,11 @@ static int load_chunk(extract_worker *w, const variation_source *src, long first
     return 0;
 }
 
+/* rc is a failure's status, not success or "again with full spectra". */
+static int is_failure(int rc) {
+    return rc != 0 && rc != EXTRACT_AGAIN_FULL;
+}
+
 /* The spectra of the rupture's points the rank does not hold yet (load[0 .. nload), in save
  * point order so that the reads take runs of rows) into the rows the map gave them. */
 static int load_missing(extract_worker *w, const variation_source *src, const long *rowof,
@@ -69,7 +74,7 @@ static int load_missing(extract_worker *w, const variation_source *src, const lo
     free(rows);
     free(m6);
     if (rc) CS_TRACE(err);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 /* A producing thread's own buffers. */
@@ -80,30 +85,24 @@ typedef struct {
 } thread_buffer;
 
 /* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
- * Returns 1 when one's tensor is not its point's combination, -1 (err set) when it fails: not a
- * status, which stage_batch would read as that 1 when it is CS_ERR_INPUT. */
+ * Returns 0, a status, or EXTRACT_AGAIN_FULL when one's tensor is not its point's combination. */
 static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
                            int b, long first, long np, const long *rowof, int full, srf_file *srf,
                            double hypo[4], cs_error *err) {
     int got = srf ? variation_source_produce_srf(src, &t->vb, srf, hypo, err)
                   : variation_source_produce_into(src, &t->vb, v, hypo, err);
-    if (got == VARIATION_OTHER_POINTS) {
-        cs_error_set(err, CS_ERR_INPUT,
-                     "its subfaults lie on other points than the rupture's first "
-                     "variation's; the CUDA extractor takes the variations of a rupture "
-                     "on one geometry (--backend cpu takes it)");
-        return -1;
-    }
+    if (got == VARIATION_OTHER_POINTS)
+        return cs_error_set(err, CS_ERR_INPUT,
+                            "its subfaults lie on other points than the rupture's first "
+                            "variation's; the CUDA extractor takes the variations of a rupture "
+                            "on one geometry (--backend cpu takes it)");
     if (got < 0) {
         CS_TRACE(err);
-        return -1;
+        return extract_failure(err);
     }
     if (t->cap < t->vb.nsf) {
         synth_gpu_subfault *gs = realloc(t->gs, sizeof *gs * (size_t)t->vb.nsf);
-        if (!gs) {
-            cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
-            return -1;
-        }
+        if (!gs) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for subfaults");
         t->gs = gs;
         t->cap = t->vb.nsf;
     }
@@ -113,10 +112,11 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
         int use = synth_subfault_usable(w->synth, src->n, s, err);
         if (use < 0) {
             CS_TRACE(err);
-            return -1;
+            return extract_failure(err);
         }
         if (!use || s->slot < first || s->slot >= first + np) continue;
-        if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m)) return 1;
+        if (!full && memcmp(src->m6 + 6 * (size_t)s->slot, s->m, sizeof s->m))
+            return EXTRACT_AGAIN_FULL;
         synth_gpu_subfault *g = &t->gs[n++];
         g->row = rowof ? rowof[s->slot] : s->slot - first;
         g->tinit = s->tinit;
@@ -130,8 +130,8 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
 }
 
 /* Variations v0 + b, b in [b0, b1), staged by nth threads (srf[b - b0]: each one's SRF, read;
- * or NULL: generated). Folds each one's result into *status (< 0 a failure, err set; 1 a
- * tensor not its point's). */
+ * or NULL: generated). Folds each one's result into *status: the first failure's status (err
+ * set), else EXTRACT_AGAIN_FULL when a tensor is not its point's. */
 static void stage_range(extract_worker *w, const variation_source *src, thread_buffer *tb, int nth,
                         int v0, int b0, int b1, long first, long np, const long *rowof, int full,
                         srf_file *srf, rupture_result *out, int *status, cs_error *err) {
@@ -143,18 +143,19 @@ static void stage_range(extract_worker *w, const variation_source *src, thread_b
             int seen;
 #pragma omp atomic read
             seen = *status;
-            if (seen < 0) continue;
+            if (is_failure(seen)) continue;
             cs_error e;
             cs_error_clear(&e);
             double hypo[4];
             int rc = stage_variation(w, src, t, v0 + b, b, first, np, rowof, full,
                                      srf ? &srf[b - b0] : NULL, hypo, &e);
-            if (rc < 0) extract_name_variation(src, v0 + b, &e);
+            if (is_failure(rc)) extract_name_variation(src, v0 + b, &e);
             if (!rc) memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
 #pragma omp critical(extract_gpu_status)
             {
-                if (rc < 0 && *status >= 0) *err = e;
-                if (rc < 0 || (rc > 0 && *status == 0)) *status = rc;
+                /* the first failure wins; "again with full spectra" only over success */
+                if (is_failure(rc) && !is_failure(*status)) *err = e, *status = rc;
+                if (rc == EXTRACT_AGAIN_FULL && *status == 0) *status = rc;
             }
         }
     }
@@ -168,12 +169,12 @@ static void read_srfs(const variation_source *src, int v0, int b0, int b1, srf_f
     for (int b = b0; b < b1; b++) {
         cs_error e;
         cs_error_clear(&e);
-        if (srf_read(src->lfns[v0 + b], &srf[b - b0], &e)) {
+        int rc = srf_read(src->lfns[v0 + b], &srf[b - b0], &e);
+        if (rc) {
             extract_name_variation(src, v0 + b, &e);
 #pragma omp critical(extract_gpu_status)
             {
-                if (*status >= 0) *err = e;
-                *status = -1;
+                if (!is_failure(*status)) *err = e, *status = rc;
             }
         }
     }
@@ -181,8 +182,8 @@ static void read_srfs(const variation_source *src, int v0, int b0, int b1, srf_f
 
 /* Every variation of a batch staged: generated ones by the rank's threads at once (the host's
  * share of the work); SRFs read by the threads a group at a time, then turned into subfaults
- * by one (PROJ's transformations are shared). Returns 1 when a tensor is not its point's (and
- * no variation failed). */
+ * by one (PROJ's transformations are shared). Returns the first failure's status, else
+ * EXTRACT_AGAIN_FULL when a tensor is not its point's. */
 static int stage_batch_run(extract_worker *w, const variation_source *src, int v0, int nb,
                            long first, long np, const long *rowof, int full, rupture_result *out,
                            cs_error *err) {
@@ -197,10 +198,10 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
     if (!src->lfns) {
         stage_range(w, src, tb, nth, v0, 0, nb, first, np, rowof, full, NULL, out, &status, err);
     } else {
-        for (int b0 = 0; b0 < nb && status >= 0; b0 += nth) {
+        for (int b0 = 0; b0 < nb && !is_failure(status); b0 += nth) {
             int b1 = nb - b0 < nth ? nb : b0 + nth;
             read_srfs(src, v0, b0, b1, srf, &status, err);
-            if (status >= 0)
+            if (!is_failure(status))
                 stage_range(w, src, tb, 1, v0, b0, b1, first, np, rowof, full, srf, out, &status,
                             err);
             for (int i = 0; i < b1 - b0; i++)
@@ -272,7 +273,8 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
     }
     if (failed) {
         *err = first_err;
-        return -1; /* not the status: a positive result of the rupture means "full spectra" */
+        CS_TRACE(err);
+        return extract_failure(err);
     }
     return 0;
 }
@@ -309,6 +311,7 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
 static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers *buf,
                 rupture_result *out, int *fits, cs_error *err) {
     synth_spectra_cache *c = w->cache;
+    *fits = 1; /* a failure below is the rupture's */
     long *rowof = malloc(sizeof(long) * (size_t)src->n + 1);
     long *load = malloc(sizeof(long) * (size_t)src->n + 1), nload = 0;
     if (!rowof || !load) {
@@ -324,7 +327,7 @@ static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers 
     if (*fits) w->points_kept += (double)(src->n - nload);
     if (*fits && !rc) rc = pipelined(w, src, nvar, 0, rowof, buf, out, err);
     /* rows half loaded, or a failure: the map no longer says what the rows hold */
-    if (rc < 0) synth_spectra_cache_clear(c);
+    if (is_failure(rc)) synth_spectra_cache_clear(c);
     free(rowof);
     free(load);
     return rc;

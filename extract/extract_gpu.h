@@ -7,8 +7,9 @@
 
 #include "extract_rupture.h"
 
-/* full: spectra of every component (else combined with the points' tensors). Returns 1 when a
- * subfault's tensor is not its point's (the caller starts over with full = 1). */
+/* full: spectra of every component (else combined with the points' tensors). Returns 0, a
+ * status, or EXTRACT_AGAIN_FULL when a subfault's tensor is not its point's (the caller starts
+ * over with full = 1). */
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,
                         rupture_result *out, cs_error *err);
 

@@ -165,6 +165,7 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
                 p += strlen(p) + 1;
             }
         }
+        /* a chain, not CS_CALL: failed or not, a result goes back to rank 0, which waits for it */
         if (!rc) rc = extract_rupture(&ws->w, &r, h.nvar, lfns, &out, &err);
         erf_rupture_free(&r);
     }
@@ -278,6 +279,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     rc = cs_mpi_agree(comm, rc, err);
     if (!rc) MPI_Bcast(&cfg, (int)sizeof cfg, MPI_BYTE, 0, comm);
     worker_state ws;
+    /* a chain, not CS_CALL: every rank reaches the agreement below */
     if (!rc) rc = worker_open(&ws, &cfg, err);
     rc = cs_mpi_agree(comm, rc, err);
     /* with several ranks rank 0 only keeps the study: the workers take the GPUs, by their rank
@@ -345,6 +347,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                 }
                 double tb = cs_now();
                 busy--;
+                /* a chain: rank 0 goes on receiving, every worker waits for its next task */
                 if (!rc) rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
                 free(out);
                 res->variations_now += nvar;
@@ -362,6 +365,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
         }
         cs_progress_end(&prog);
         res->ruptures_done_now = done;
+        /* a chain: the study is closed and the ranks agree below, failed or not */
         if (!rc) rc = extract_study_finish_run(&m, err);
         extract_study_close(&m);
     } else {

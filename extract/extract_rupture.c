@@ -107,20 +107,41 @@ void extract_name_variation(const variation_source *src, int v, cs_error *err) {
 static int own_points(extract_worker *w, variation_source *src, int v, double *vel,
                       rupture_result *out, cs_error *err) {
     synth_cache cache = {0};
-    int rc = synth_cache_load(w->synth, src->buf.own_points, src->buf.own_npoints, w->method, NULL,
-                              &cache, err);
-    if (!rc)
-        rc = w->method == SYNTH_TIME
-                 ? synth_time(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err)
-                 : synth_frequency(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err);
+    int rc;
+    CS_CALL_GOTO(rc, err,
+                 synth_cache_load(w->synth, src->buf.own_points, src->buf.own_npoints, w->method,
+                                  NULL, &cache, err),
+                 done);
+    CS_CALL_GOTO(rc, err,
+                 w->method == SYNTH_TIME
+                     ? synth_time(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err)
+                     : synth_frequency(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err),
+                 done);
+    CS_CALL_GOTO(rc, err, extract_take_record(w, vel, out, v, err), done);
+done:
     synth_cache_free(&cache);
-    if (!rc) rc = extract_take_record(w, vel, out, v, err);
     return rc;
 }
 
+/* Variation v (in src->buf) against the rupture's cache: its record and measures. Returns 0, a
+ * status, or EXTRACT_AGAIN_FULL when the cache lacks a subfault's tensor. */
+static int from_cache(extract_worker *w, const synth_cache *cache, const variation_source *src,
+                      int v, double *vel, rupture_result *out, cs_error *err) {
+    if (w->method == SYNTH_TIME) {
+        CS_CALL(err, synth_time(w->synth, cache, src->buf.sf, src->buf.nsf, vel, err));
+    } else {
+        memset(w->synth->acc, 0, sizeof(double complex) * 3 * (size_t)w->synth->nf);
+        int rc = synth_accumulate(w->synth, cache, src->buf.sf, src->buf.nsf, w->synth->acc, err);
+        if (rc) return rc; /* a failure (traced where it arose), or "again with full spectra" */
+        synth_record(w->synth, w->synth->acc, vel);
+    }
+    CS_CALL(err, extract_take_record(w, vel, out, v, err));
+    return 0;
+}
+
 /* Every variation against one cache of the whole rupture: the SGT's spectra made once and
- * shared. Returns 1 when a variation's moment tensors are not the cache's combinations (the
- * caller starts over with full spectra). */
+ * shared. Returns EXTRACT_AGAIN_FULL when a variation's moment tensors are not the cache's
+ * combinations (the caller starts over with full spectra). */
 static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int full,
                          const extract_memory_plan *plan, double *vel, rupture_result *out,
                          cs_error *err) {
@@ -133,24 +154,14 @@ static int whole_rupture(extract_worker *w, variation_source *src, int nvar, int
         double hypo[4];
         int got = variation_source_produce(src, v, hypo, err);
         if (got < 0) {
-            rc = -1;
+            rc = extract_failure(err);
+            CS_TRACE(err);
             break;
         }
         set_hypo(out, v, hypo);
-        if (got == VARIATION_OTHER_POINTS) {
-            rc = own_points(w, src, v, vel, out, err);
-        } else if (w->method == SYNTH_TIME) {
-            rc = synth_time(w->synth, &cache, src->buf.sf, src->buf.nsf, vel, err);
-            if (!rc) rc = extract_take_record(w, vel, out, v, err);
-        } else {
-            memset(w->synth->acc, 0, sizeof(double complex) * 3 * (size_t)w->synth->nf);
-            rc = synth_accumulate(w->synth, &cache, src->buf.sf, src->buf.nsf, w->synth->acc, err);
-            if (rc == 0) {
-                synth_record(w->synth, w->synth->acc, vel);
-                rc = extract_take_record(w, vel, out, v, err);
-            }
-        }
-        if (rc < 0) extract_name_variation(src, v, err);
+        rc = got == VARIATION_OTHER_POINTS ? own_points(w, src, v, vel, out, err)
+                                           : from_cache(w, &cache, src, v, vel, out, err);
+        if (rc && rc != EXTRACT_AGAIN_FULL) extract_name_variation(src, v, err);
     }
     synth_cache_free(&cache);
     return rc;
@@ -182,23 +193,21 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
                 double hypo[4];
                 int got = variation_source_produce(src, v0 + b, hypo, err);
                 if (got == VARIATION_OTHER_POINTS) {
-                    /* an error (-1, as every failure here: a positive result of the rupture
-                     * means "again with full spectra"); its status once passed for success */
-                    cs_error_set(err, CS_ERR_RESOURCE,
-                                 "its subfaults lie on other points than the rupture's first "
-                                 "variation's, and the rupture's spectra do not fit the memory "
-                                 "allowed (%.3g GB) to take it alone: raise it",
-                                 plan->limit / 1e9);
-                    got = -1;
-                }
-                if (got < 0) {
-                    rc = -1;
+                    /* an error: its status once passed for success */
+                    rc = cs_error_set(err, CS_ERR_RESOURCE,
+                                      "its subfaults lie on other points than the rupture's first "
+                                      "variation's, and the rupture's spectra do not fit the "
+                                      "memory allowed (%.3g GB) to take it alone: raise it",
+                                      plan->limit / 1e9);
+                } else if (got < 0) {
+                    rc = extract_failure(err);
+                    CS_TRACE(err);
                 } else {
                     set_hypo(out, v0 + b, hypo);
                     rc = synth_accumulate(w->synth, &cache, src->buf.sf, src->buf.nsf,
                                           acc + (size_t)b * 3 * nf, err);
                 }
-                if (rc < 0) extract_name_variation(src, v0 + b, err);
+                if (rc && rc != EXTRACT_AGAIN_FULL) extract_name_variation(src, v0 + b, err);
             }
             synth_cache_free(&cache);
         }
@@ -220,9 +229,9 @@ static int synthesise(extract_worker *w, variation_source *src, int nvar, double
         int rc = w->gpu                 ? extract_rupture_gpu(w, src, nvar, full, out, err)
                  : plan.chunk >= src->n ? whole_rupture(w, src, nvar, full, &plan, vel, out, err)
                                         : chunked(w, src, nvar, full, &plan, vel, out, err);
-        if (rc <= 0) return rc;
-        /* rc 1: a subfault's tensor differs from its point's (SRFs with other rakes or a second
-         * slip direction): again with every component's spectra */
+        if (rc != EXTRACT_AGAIN_FULL) return rc;
+        /* a subfault's tensor differs from its point's (SRFs with other rakes or a second slip
+         * direction): again with every component's spectra */
     }
     return cs_error_set(err, CS_ERR_INTERNAL, "full spectra refused a subfault");
 }

@@ -72,6 +72,17 @@ typedef struct {
     float *seis;  /* nvar x 3 x nt (E, N, Z; m/s; Z NaN for a horizontal-only set), or NULL */
 } rupture_result;
 
+/* The back ends' answer for a rupture that needs every component's spectra (a subfault's
+ * tensor is not its point's combination: SRFs with other rakes or a second slip direction):
+ * extract_rupture starts it again with full = 1. Not a status (synth.h, SYNTH_AGAIN_FULL). */
+enum { EXTRACT_AGAIN_FULL = SYNTH_AGAIN_FULL };
+
+/* The status of a failure reported as -1 with err set (variation_source_produce, whose answer
+ * VARIATION_OTHER_POINTS is 2), traced from the caller's frame by the caller. */
+static inline int extract_failure(const cs_error *err) {
+    return err->status ? (int)err->status : CS_ERR_INTERNAL;
+}
+
 /* lfns: nvar SRF paths, or NULL to generate variations 0..nvar-1. */
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err);

@@ -99,9 +99,11 @@ int sac_write(const char *path, const sac_meta *m, const float *data, int n, cs_
     put_string(h, K_CMPNM, 8, m->component);
     put_string(h, K_NETWK, 8, "CS");
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) {
+    int rc = cs_atomic_open(&a, path, err);
+    if (rc) {
         free(nm);
-        return -1;
+        CS_TRACE(err);
+        return rc;
     }
     int bad = fwrite(h, 1, sizeof h, a.f) != sizeof h ||
               fwrite(nm, sizeof(float), (size_t)n, a.f) != (size_t)n;

@@ -79,19 +79,23 @@ static int read_part(const char *path, int nt, int64_t **index, float **seis, lo
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "missing or unreadable part file");
     hsize_t d[3];
-    int rc = cs_h5_dims(f, path, "velocity", 3, d, err);
-    if (!rc && (int)d[2] != nt)
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_h5_dims(f, path, "velocity", 3, d, err), done);
+    if ((int)d[2] != nt) {
         rc = cs_error_input(err, path, "dataset", "velocity", "has %llu samples, expected %d",
                             (unsigned long long)d[2], nt);
-    if (!rc) {
-        *n = (long)d[0];
-        *index = malloc(sizeof(int64_t) * 3 * (size_t)(*n ? *n : 1));
-        *seis = malloc(sizeof(float) * 3 * (size_t)nt * (size_t)(*n ? *n : 1));
-        if (!*index || !*seis)
-            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %s", path);
-        if (!rc) rc = cs_h5_read(f, path, "index", H5T_NATIVE_INT64, *index, err);
-        if (!rc) rc = cs_h5_read(f, path, "velocity", H5T_NATIVE_FLOAT, *seis, err);
+        goto done;
     }
+    *n = (long)d[0];
+    *index = malloc(sizeof(int64_t) * 3 * (size_t)(*n ? *n : 1));
+    *seis = malloc(sizeof(float) * 3 * (size_t)nt * (size_t)(*n ? *n : 1));
+    if (!*index || !*seis) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory reading %s", path);
+        goto done;
+    }
+    CS_CALL_GOTO(rc, err, cs_h5_read(f, path, "index", H5T_NATIVE_INT64, *index, err), done);
+    CS_CALL_GOTO(rc, err, cs_h5_read(f, path, "velocity", H5T_NATIVE_FLOAT, *seis, err), done);
+done:
     H5Fclose(f);
     return rc;
 }
@@ -176,13 +180,13 @@ int seis_merge(const char *final_path, const seis_rupture *rups, long nrups, con
     bad |= H5Fclose(f) < 0;
     if (!rc && bad)
         rc = cs_error_set(err, CS_ERR_IO, "%s: writing the seismograms failed", final_path);
-    if (!rc) rc = cs_atomic_publish(tmp, final_path, sha, err);
-    if (rc) {
-        unlink(tmp);
-        return rc;
-    }
+    if (rc) goto failed;
+    CS_CALL_GOTO(rc, err, cs_atomic_publish(tmp, final_path, sha, err), failed);
     *nrecords = total;
     return 0;
+failed:
+    unlink(tmp);
+    return rc;
 }
 
 void seis_remove_parts(const char *final_path, const seis_rupture *rups, long nrups) {
@@ -212,77 +216,81 @@ int seis_read_record(const char *path, long long source, long long rupture, long
     if (f < 0) return cs_error_input(err, path, NULL, NULL, "cannot be opened as an HDF5 file");
     hsize_t d[3], di[2];
     int64_t *index = NULL;
-    int rc = cs_h5_read_attr_double(f, path, "dt", &m->dt, 1, err) ||
-             cs_h5_read_attr_int(f, path, "nt", &m->nt, 1, err) ||
-             cs_h5_dims(f, path, "velocity", 3, d, err) || cs_h5_dims(f, path, "index", 2, di, err);
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_h5_read_attr_double(f, path, "dt", &m->dt, 1, err), done);
+    CS_CALL_GOTO(rc, err, cs_h5_read_attr_int(f, path, "nt", &m->nt, 1, err), done);
+    CS_CALL_GOTO(rc, err, cs_h5_dims(f, path, "velocity", 3, d, err), done);
+    CS_CALL_GOTO(rc, err, cs_h5_dims(f, path, "index", 2, di, err), done);
+    /* the site's place, name, band and components, where the file keeps them */
     double ll[2] = {0, 0};
     int run = 0;
-    if (!rc && !cs_h5_read_attr_double(f, path, "site_lon_lat", ll, 2, err) &&
+    if (!cs_h5_read_attr_double(f, path, "site_lon_lat", ll, 2, err) &&
         !cs_h5_read_attr_int(f, path, "run_id", &run, 1, err)) {
         m->site_lon = ll[0];
         m->site_lat = ll[1];
         m->run_id = run;
     }
     m->site[0] = 0;
-    if (!rc && H5Aexists(f, "site") > 0)
-        rc = cs_h5_read_attr_string(f, path, "site", m->site, sizeof m->site, err);
+    if (H5Aexists(f, "site") > 0)
+        CS_CALL_GOTO(rc, err, cs_h5_read_attr_string(f, path, "site", m->site, sizeof m->site, err),
+                     done);
     m->fmax = 0;
-    if (!rc && H5Aexists(f, "fmax") > 0)
-        rc = cs_h5_read_attr_double(f, path, "fmax", &m->fmax, 1, err);
+    if (H5Aexists(f, "fmax") > 0)
+        CS_CALL_GOTO(rc, err, cs_h5_read_attr_double(f, path, "fmax", &m->fmax, 1, err), done);
     char comps[64] = "";
     m->vertical = 1;
-    if (!rc && !cs_h5_read_attr_string(f, path, "components", comps, sizeof comps, err))
+    if (!cs_h5_read_attr_string(f, path, "components", comps, sizeof comps, err))
         m->vertical = strcmp(comps, SEIS_COMPONENTS_EN) != 0;
-    long row = -1;
-    if (!rc) {
-        index = malloc(sizeof(int64_t) * 3 * (size_t)(di[0] ? di[0] : 1));
-        if (!index) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    index = malloc(sizeof(int64_t) * 3 * (size_t)(di[0] ? di[0] : 1));
+    if (!index) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
     }
-    if (!rc) rc = cs_h5_read(f, path, "index", H5T_NATIVE_INT64, index, err);
+    CS_CALL_GOTO(rc, err, cs_h5_read(f, path, "index", H5T_NATIVE_INT64, index, err), done);
     /* the index is sorted: binary search */
-    if (!rc) {
-        long lo = 0, hi = (long)di[0] - 1;
-        int64_t key[3] = {source, rupture, variation};
-        while (lo <= hi) {
-            long mid = (lo + hi) / 2;
-            int c = 0;
-            for (int q = 0; q < 3 && !c; q++)
-                c = (index[3 * mid + q] > key[q]) - (index[3 * mid + q] < key[q]);
-            if (!c) {
-                row = mid;
-                break;
-            }
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid - 1;
+    long row = -1, lo = 0, hi = (long)di[0] - 1;
+    int64_t key[3] = {source, rupture, variation};
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        int c = 0;
+        for (int q = 0; q < 3 && !c; q++)
+            c = (index[3 * mid + q] > key[q]) - (index[3 * mid + q] < key[q]);
+        if (!c) {
+            row = mid;
+            break;
         }
-        if (row < 0)
-            rc = cs_error_input(err, path, "record", NULL,
-                                "no record of source %lld rupture %lld variation %lld", source,
-                                rupture, variation);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
     }
-    if (!rc) {
-        *vel = malloc(sizeof(float) * 3 * (size_t)m->nt);
-        if (!*vel) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    if (row < 0) {
+        rc = cs_error_input(err, path, "record", NULL,
+                            "no record of source %lld rupture %lld variation %lld", source, rupture,
+                            variation);
+        goto done;
     }
-    if (!rc) {
-        hid_t ds = H5Dopen2(f, "velocity", H5P_DEFAULT);
-        hid_t fs = H5Dget_space(ds);
-        hsize_t start[3] = {(hsize_t)row, 0, 0}, count[3] = {1, 3, (hsize_t)m->nt};
-        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-        hsize_t mn = 3 * (hsize_t)m->nt;
-        hid_t ms = H5Screate_simple(1, &mn, NULL);
-        if (H5Dread(ds, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, *vel) < 0)
-            rc = cs_error_input(err, path, "dataset", "velocity", "cannot be read");
-        H5Sclose(ms);
-        H5Sclose(fs);
-        H5Dclose(ds);
-        if (rc) {
-            free(*vel);
-            *vel = NULL;
-        }
+    *vel = malloc(sizeof(float) * 3 * (size_t)m->nt);
+    if (!*vel) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
     }
+    hid_t ds = H5Dopen2(f, "velocity", H5P_DEFAULT);
+    hid_t fs = H5Dget_space(ds);
+    hsize_t start[3] = {(hsize_t)row, 0, 0}, count[3] = {1, 3, (hsize_t)m->nt};
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    hsize_t mn = 3 * (hsize_t)m->nt;
+    hid_t ms = H5Screate_simple(1, &mn, NULL);
+    if (H5Dread(ds, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, *vel) < 0)
+        rc = cs_error_input(err, path, "dataset", "velocity", "cannot be read");
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(ds);
+    if (rc) {
+        free(*vel);
+        *vel = NULL;
+    }
+done:
     free(index);
     H5Fclose(f);
     return rc;

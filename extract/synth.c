@@ -235,16 +235,10 @@ static int load_range(synth_ctx *c, const long *points, long first, long n, long
     return 0;
 }
 
-/* -1 on failure (err set), not the status: the extractor reads a positive result of a rupture's
- * synthesis as "again with full spectra" (extract_rupture.c), which a status 1 (bad input) would
- * pass for. */
 int synth_cache_load_range(synth_ctx *c, const long *points, long first, long n, long total,
                            int paths, const double *m6, long block, synth_cache *cache,
                            cs_error *err) {
-    if (load_range(c, points, first, n, total, paths, m6, block, cache, err)) {
-        CS_TRACE(err);
-        return -1;
-    }
+    CS_CALL(err, load_range(c, points, first, n, total, paths, m6, block, cache, err));
     return 0;
 }
 
@@ -433,15 +427,12 @@ int synth_accumulate(synth_ctx *c, const synth_cache *cache, const synth_subfaul
     double *ar = c->work, *ai = ar + nf;
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
-        if (check_subfault(c, cache, s, err)) {
-            CS_TRACE(err);
-            return -1; /* not a status: 1 means "reload the cache" (see synth.h) */
-        }
+        CS_CALL(err, check_subfault(c, cache, s, err));
         long row = s->slot - cache->first;
         if (row < 0 || row >= cache->n || !reaches_window(c, s)) continue;
         const double *cm = cache->combined_m ? cache->combined_m + 6 * (size_t)row : NULL;
         int combined = cm && !memcmp(cm, s->m, sizeof s->m);
-        if (!combined && !cache->spectra) return 1;
+        if (!combined && !cache->spectra) return SYNTH_AGAIN_FULL;
         triangle_factor(c, s->dt_s);
         slip_rate_spectrum(c, s, df, ar, ai);
         /* the slip-rate spectrum with the triangle factor and mu A, once for the 3 forces */
@@ -500,11 +491,11 @@ int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault
                     double *vel, cs_error *err) {
     memset(c->acc, 0, sizeof(double complex) * 3 * (size_t)c->nf);
     int rc = synth_accumulate(c, cache, sf, nsf, c->acc, err);
-    if (rc > 0)
+    if (rc == SYNTH_AGAIN_FULL)
         return cs_error_set(err, CS_ERR_INTERNAL,
                             "a subfault has another moment tensor than its point's combined "
                             "spectra and the cache keeps no others");
-    if (rc) return rc;
+    CS_CALL(err, rc);
     synth_record(c, c->acc, vel);
     return 0;
 }
@@ -546,10 +537,7 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
     double *sd = c->work + c->L; /* slip rate on the record's grid */
     for (long q = 0; q < nsf; q++) {
         const synth_subfault *s = &sf[q];
-        if (check_subfault(c, cache, s, err)) {
-            CS_TRACE(err);
-            return -1; /* not the status: see synth_cache_load_range */
-        }
+        CS_CALL(err, check_subfault(c, cache, s, err));
         if (!reaches_window(c, s)) continue;
         /* v(t_m) = dt sum_r g(r dt) sdot(t_m + ts - tinit - r dt): with d = m - r the slip
          * rate is needed at d dt + ts - tinit, nonzero for d in (dlo, dhi) */

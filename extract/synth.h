@@ -105,12 +105,16 @@ void synth_cache_free(synth_cache *cache);
 int synth_cache_from_strain(synth_ctx *c, const long *points, long n, float *strain, int paths,
                             const double *m6, synth_cache *cache, cs_error *err);
 
+/* "Again with full spectra": not a status but an answer, that a subfault's moment tensor is
+ * not the one its point's combined spectra were made for and the cache keeps no others, so the
+ * caller reloads the cache with m6 = NULL and starts again. Its value is no cs_status's, so the
+ * functions that give it return their failures as the status (and CS_CALL passes them on). */
+enum { SYNTH_AGAIN_FULL = 100 };
+
 /* The frequency path in two steps, so a rupture's points can be taken in chunks: acc (3 x nf)
  * gains the contributions of the subfaults whose points are in the cache (the others are left
  * for the chunks that hold them); synth_record turns acc into the record. synth_accumulate
- * returns 1, acc untouched from that subfault on, when a subfault's moment tensor is not the
- * one its point's combination was made for and the cache keeps no full spectra: the caller
- * reloads the cache with m6 = NULL. */
+ * returns 0, a status, or SYNTH_AGAIN_FULL (acc untouched from that subfault on). */
 int synth_accumulate(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,
                      double complex *acc, cs_error *err);
 void synth_record(synth_ctx *c, const double complex *acc, double *vel);

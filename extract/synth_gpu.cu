@@ -379,7 +379,7 @@ extern "C" int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, cons
                                                         s->nt_sgt, s->L, s->impulse[0],
                                                         s->impulse[1], s->impulse[2], g->real);
     CS_CUDA_CHECK(cudaGetLastError());
-    if (plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, err)) return -1;
+    CS_CALL(err, plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, err));
     cufftResult r = fft.d2z(g->fwd.h, g->real, g->spec);
     if (r != CUFFT_SUCCESS)
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecD2Z failed: cuFFT error %d", (int)r);
@@ -843,14 +843,14 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot,
     long long n = (long long)nb * 3 * hm;
     spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
     CS_CUDA_CHECK(cudaGetLastError());
-    if (plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, err)) return -1;
+    CS_CALL(err, plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, err));
     cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
     if (r != CUFFT_SUCCESS)
         return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
     if (sa_slot >= 0 && g->sa_np > 0) {
         if (sa_slot > 1)
             return cs_error_set(err, CS_ERR_INTERNAL, "spectral accelerations' slot %d", sa_slot);
-        if (launch_sa(g, nb, sa_slot, err)) return -1;
+        CS_CALL(err, launch_sa(g, nb, sa_slot, err));
     }
     CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));

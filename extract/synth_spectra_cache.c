@@ -57,6 +57,7 @@ void synth_spectra_cache_free(synth_spectra_cache *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* The row holding the key, or -1: none does (an answer, not a failure). */
 static long find(const synth_spectra_cache *c, long point, const double *m) {
     for (long r = c->bucket[bucket_of(c, point, m)]; r >= 0; r = c->row[r].next)
         if (c->row[r].point == point && !memcmp(c->row[r].m, m, sizeof c->row[r].m)) return r;

@@ -97,6 +97,7 @@ static void use_default_edges(int axis, double *e, int *ne) {
     *ne = nd;
 }
 
+/* The bin whose lower edge is lo, or -1: none. */
 static int find_bin(const double *e, int n, double lo) {
     for (int i = 0; i < n; i++)
         if (fabs(e[i] - lo) <= 1e-9 * fmax(1, fabs(lo))) return i;
@@ -168,25 +169,31 @@ int disagg_plot_stored(cs_db *db, long long id, const char *path, cs_error *err)
     }
     disagg_bins b;
     double *lo = malloc(sizeof(double) * 2 * (size_t)n), *v = NULL;
-    int rc = lo ? 0 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (int axis = 0; axis < 3 && !rc; axis++) {
+    int rc;
+    if (!lo) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
+    }
+    for (int axis = 0; axis < 3; axis++) {
         for (long i = 0; i < n; i++)
             lo[i] = row[7 * i + 2 * axis], lo[n + i] = row[7 * i + 2 * axis + 1];
         double *e = axis == 0 ? b.m : axis == 1 ? b.r : b.e;
         int *ne = axis == 0 ? &b.nm : axis == 1 ? &b.nr : &b.ne;
-        rc = axis_edges(lo, lo + n, n, e, ne, err);
-        if (!rc) use_default_edges(axis, e, ne);
+        CS_CALL_GOTO(rc, err, axis_edges(lo, lo + n, n, e, ne, err), done);
+        use_default_edges(axis, e, ne);
     }
-    if (!rc) {
-        v = calloc((size_t)b.nm * b.nr * b.ne, sizeof(double));
-        if (!v) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    v = calloc((size_t)b.nm * b.nr * b.ne, sizeof(double));
+    if (!v) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
     }
-    for (long i = 0; i < n && !rc; i++) {
+    for (long i = 0; i < n; i++) {
         int a = find_bin(b.m, b.nm, row[7 * i]), c = find_bin(b.r, b.nr, row[7 * i + 2]),
             k = find_bin(b.e, b.ne, row[7 * i + 4]);
         if (a >= 0 && c >= 0 && k >= 0) v[((size_t)a * b.nr + c) * b.ne + k] += row[7 * i + 6];
     }
-    if (!rc) rc = disagg_plot(path, &in, &b, v, err);
+    CS_CALL_GOTO(rc, err, disagg_plot(path, &in, &b, v, err), done);
+done:
     free(v);
     free(lo);
     free(row);

@@ -179,6 +179,24 @@ static int print_mr_table(FILE *out, const disagg_bins *b, const disagg_result *
     return 0;
 }
 
+/* The curve never reaches the probability asked for: nothing to disaggregate, said, drawn as a
+ * note (plot, when given), nothing stored. */
+static int never_reached(FILE *out, const hazard_run *run, const char *imname, const char *poetext,
+                         double annual, double largest, const char *plot, cs_error *err) {
+    char why[256];
+    snprintf(why, sizeof why,
+             "the hazard curve never reaches %s (annual %.4g):\nits largest annual "
+             "probability of exceedance is %.4g\nno disaggregation at this probability",
+             poetext, annual, largest);
+    fprintf(out, "site %s, run %lld, %s: %s\n", run->site, run->run_id, imname, why);
+    if (!plot) return 0;
+    char title[160];
+    snprintf(title, sizeof title, "%s, run %lld: %s, %s", run->site, run->run_id, imname, poetext);
+    CS_CALL(err, hazard_plot_note(plot, title, why, err));
+    fprintf(out, "  plot: %s\n", plot);
+    return 0;
+}
+
 int disagg_report(const disagg_request *rq, FILE *out, cs_error *err) {
     const char *imtext = rq->im, *poetext = rq->poe, *plot = rq->plot;
     double level = rq->level;
@@ -197,79 +215,71 @@ int disagg_report(const disagg_request *rq, FILE *out, cs_error *err) {
     long long type_id = 0, id = 0;
     char units[16] = "", imname[64], target[64];
     hazard_im_name(&im, imname, sizeof imname);
-    int rc = hazard_run_find(db, rq->run, &run, err);
-    if (!rc) rc = hazard_im_type(db, &run, &im, &type_id, units, sizeof units, err);
-    if (!rc) rc = hazard_load(db, &run, type_id, &set, err);
-    if (!rc && poetext && rq->if_reached) {
+    int rc, ntop = 0, m0 = b.nm, m1 = -1, r1 = -1;
+    double *mr = NULL;
+    CS_CALL_GOTO(rc, err, hazard_run_find(db, rq->run, &run, err), done);
+    CS_CALL_GOTO(rc, err, hazard_im_type(db, &run, &im, &type_id, units, sizeof units, err), done);
+    CS_CALL_GOTO(rc, err, hazard_load(db, &run, type_id, &set, err), done);
+    if (poetext && rq->if_reached) {
         double largest = 0;
-        rc = disagg_largest_annual(set.rups, set.n, run.time_span, &largest, err);
-        if (!rc && largest < annual) {
-            /* nothing to disaggregate: said, drawn as a note, nothing stored */
-            char why[256];
-            snprintf(why, sizeof why,
-                     "the hazard curve never reaches %s (annual %.4g):\nits largest annual "
-                     "probability of exceedance is %.4g\nno disaggregation at this probability",
-                     poetext, annual, largest);
-            fprintf(out, "site %s, run %lld, %s: %s\n", run.site, run.run_id, imname, why);
-            if (plot) {
-                char title[160];
-                snprintf(title, sizeof title, "%s, run %lld: %s, %s", run.site, run.run_id, imname,
-                         poetext);
-                rc = hazard_plot_note(plot, title, why, err);
-                if (!rc) fprintf(out, "  plot: %s\n", plot);
-            }
-            cs_db_close(db);
-            hazard_set_free(&set);
-            return rc ? err->status : 0;
+        CS_CALL_GOTO(rc, err, disagg_largest_annual(set.rups, set.n, run.time_span, &largest, err),
+                     done);
+        if (largest < annual) {
+            CS_CALL_GOTO(rc, err,
+                         never_reached(out, &run, imname, poetext, annual, largest, plot, err),
+                         done);
+            goto done;
         }
     }
-    if (!rc && poetext) rc = disagg_level_for(set.rups, set.n, run.time_span, annual, &level, err);
-    if (!rc) rc = disagg_compute(set.rups, set.mag, set.rrup, set.n, level, &b, &d, err);
-    if (!rc && isnan(annual)) annual = hazard_annual(-expm1(-d.total), run.time_span);
-    int ntop = 0;
-    if (!rc) {
-        rk = malloc(sizeof *rk * (size_t)(set.n ? set.n : 1));
-        if (!rk) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    if (poetext)
+        CS_CALL_GOTO(rc, err, disagg_level_for(set.rups, set.n, run.time_span, annual, &level, err),
+                     done);
+    CS_CALL_GOTO(rc, err, disagg_compute(set.rups, set.mag, set.rrup, set.n, level, &b, &d, err),
+                 done);
+    if (isnan(annual)) annual = hazard_annual(-expm1(-d.total), run.time_span);
+    rk = malloc(sizeof *rk * (size_t)(set.n ? set.n : 1));
+    if (!rk) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        goto done;
     }
-    if (!rc) {
-        for (long i = 0; i < set.n; i++)
-            rk[i] = (ranked){i, d.contribution[i]};
-        qsort(rk, (size_t)set.n, sizeof *rk, cmp_ranked);
-        ntop = (int)(top_n < set.n ? top_n : set.n);
-        while (ntop > 0 && rk[ntop - 1].c <= 0)
-            ntop--;
-        if (poetext)
-            snprintf(target, sizeof target, "poe %s", poetext);
-        else
-            snprintf(target, sizeof target, "level %g", level);
-        rc = store_disagg(db, &run, type_id, target, annual, &b, &d, &set, rk, ntop, &id, err);
-    }
-    if (!rc) {
-        fprintf(out,
-                "disaggregation %lld: site %s, run %lld, %s at %.5g %s (annual probability of "
-                "exceedance %.4g)\n",
-                id, run.site, run.run_id, imname, level, units, annual);
-        fprintf(out,
-                "  mean M %.2f, Rrup %.1f km, epsilon %.2f; modal M %.2f, Rrup %.1f km, epsilon "
-                "%.2f\n",
-                d.mean_m, d.mean_r, d.mean_eps, d.mode_m, d.mode_r, d.mode_eps);
-        print_ruptures(out, db, &run, &set, &d, rk, ntop, err);
-    }
+    for (long i = 0; i < set.n; i++)
+        rk[i] = (ranked){i, d.contribution[i]};
+    qsort(rk, (size_t)set.n, sizeof *rk, cmp_ranked);
+    ntop = (int)(top_n < set.n ? top_n : set.n);
+    while (ntop > 0 && rk[ntop - 1].c <= 0)
+        ntop--;
+    if (poetext)
+        snprintf(target, sizeof target, "poe %s", poetext);
+    else
+        snprintf(target, sizeof target, "level %g", level);
+    CS_CALL_GOTO(rc, err,
+                 store_disagg(db, &run, type_id, target, annual, &b, &d, &set, rk, ntop, &id, err),
+                 done);
+    fprintf(out,
+            "disaggregation %lld: site %s, run %lld, %s at %.5g %s (annual probability of "
+            "exceedance %.4g)\n",
+            id, run.site, run.run_id, imname, level, units, annual);
+    fprintf(out,
+            "  mean M %.2f, Rrup %.1f km, epsilon %.2f; modal M %.2f, Rrup %.1f km, epsilon "
+            "%.2f\n",
+            d.mean_m, d.mean_r, d.mean_eps, d.mode_m, d.mode_r, d.mode_eps);
+    print_ruptures(out, db, &run, &set, &d, rk, ntop, err);
     cs_db_close(db);
+    db = NULL;
     /* the M x Rrup table (summed over epsilon), bins with any share */
-    double *mr = NULL;
-    int m0 = b.nm, m1 = -1, r1 = -1;
-    if (!rc) rc = print_mr_table(out, &b, &d, &mr, &m0, &m1, &r1, err);
-    if (!rc && plot && m1 >= m0) {
+    CS_CALL_GOTO(rc, err, print_mr_table(out, &b, &d, &mr, &m0, &m1, &r1, err), done);
+    if (plot && m1 >= m0) {
         disagg_plot_info in = {run.site, imname,   units,     run.run_id, target,
                                level,    annual,   d.mean_m,  d.mean_r,   d.mean_eps,
                                d.mode_m, d.mode_r, d.mode_eps};
-        rc = disagg_plot(plot, &in, &b, d.bins, err);
-        if (!rc) fprintf(out, "  plot: %s\n", plot);
+        CS_CALL_GOTO(rc, err, disagg_plot(plot, &in, &b, d.bins, err), done);
+        fprintf(out, "  plot: %s\n", plot);
     }
+done:
+    if (db) cs_db_close(db);
     free(mr);
     free(rk);
     disagg_free(&d);
     hazard_set_free(&set);
-    return rc ? err->status : 0;
+    return rc;
 }

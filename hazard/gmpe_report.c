@@ -155,18 +155,19 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
                               .vs30 = vs30,
                               .z1_m = z1,
                               .z2p5_km = z25};
-        rc = gmpe_psha_ruptures(t, &gp, fr, n, lnm, rups, err);
+        CS_CALL_GOTO(rc, err, gmpe_psha_ruptures(t, &gp, fr, n, lnm, rups, err), done);
         double *poe = poes[ng];
-        if (!rc) rc = hazard_curve(rups, n, levels, nlev, poe, err);
+        CS_CALL_GOTO(rc, err, hazard_curve(rups, n, levels, nlev, poe, err), done);
         char inputs[400], tr[32] = "";
         if (mode == 1 || mode == 2) snprintf(tr, sizeof tr, " at %g sigma", trunc);
         snprintf(inputs, sizeof inputs,
                  "GMPE %s over forecast %s within %g km, %s, sigma %s%s; cybershake %s", label, erf,
                  max_km, site_text, sigma, tr, CS_VERSION);
-        rc = rc ? rc
-                : report_curve(db, &run, type_id, levels, poe, nlev, inputs, csv, t, imname, label,
-                               names[ng], annual[ng], out, err);
-        if (!rc) pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev}, ng++;
+        CS_CALL_GOTO(rc, err,
+                     report_curve(db, &run, type_id, levels, poe, nlev, inputs, csv, t, imname,
+                                  label, names[ng], annual[ng], out, err),
+                     done);
+        pc[ng] = (plot_curve){names[ng], levels, annual[ng], nlev}, ng++;
     }
     if (!rc && gs.weighted) {
         const double *curves[GMPE_MAX_MODELS];
@@ -192,6 +193,7 @@ int gmpe_report(const gmpe_request *rq, FILE *out, cs_error *err) {
         rc = hazard_plot_curves(plot, title, xlabel, pc, ng, err);
         if (!rc) fprintf(out, "  plot: %s\n", plot);
     }
+done:
     free(fr);
     free(lnm);
     free(rups);

@@ -32,7 +32,7 @@ int hazard_parse_levels(const char *text, double *levels, int *n, cs_error *err)
 int hazard_write_csv(const char *path, const hazard_run *r, const char *imname, const char *units,
                      const double *levels, const double *poe, int n, cs_error *err) {
     cs_atomic_file a;
-    if (cs_atomic_open(&a, path, err)) return -1;
+    CS_CALL(err, cs_atomic_open(&a, path, err));
     fprintf(a.f,
             "#,,\"generated_by='cybershake %s', kind='cybershake', investigation_time=%g, "
             "imt='%s', units='%s', site='%s', run_id=%lld\"\n",

@@ -313,21 +313,27 @@ static int area_source(double lat0, double lon0, int ndepth, int lognormal, cons
     qsort(r, (size_t)np, sizeof *r, cmp_double);
     double beta = 0.9 * log(10.0), norm = exp(-beta * 5.0) - exp(-beta * 6.5);
     int rc = 0;
-    for (int b = 0; b < 150 && !rc; b++) {
+    hazard_rupture hr = {0};
+    for (int b = 0; b < 150; b++) {
         double lo = 5.0 + 0.01 * b, m = lo + 0.005;
         double rate = AREA_RATE * (exp(-beta * lo) - exp(-beta * (lo + 0.01))) / norm;
-        hazard_rupture hr = {.prob = -expm1(-rate), .nvalues = (int)np, .lognormal = lognormal};
+        hr = (hazard_rupture){.prob = -expm1(-rate), .nvalues = (int)np, .lognormal = lognormal};
         hr.values = malloc(sizeof(double) * (size_t)np);
-        if (!hr.values) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", np);
-        for (long q = 0; q < np && !rc; q++) {
+        if (!hr.values) {
+            rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", np);
+            goto done;
+        }
+        for (long q = 0; q < np; q++) {
             gmpe_value g;
-            rc = gmpe_sadigh97_rock(0, m, r[q], 0, &g, err);
+            CS_CALL_GOTO(rc, err, gmpe_sadigh97_rock(0, m, r[q], 0, &g, err), done);
             hr.values[np - 1 - q] = lognormal ? g.ln_median : exp(g.ln_median);
             hr.sigma = g.sigma; /* Sadigh's sigma depends on the magnitude only */
         }
-        if (!rc) rc = push(rups, n, capr, hr, err);
-        if (rc) free(hr.values);
+        CS_CALL_GOTO(rc, err, push(rups, n, capr, hr, err), done);
+        hr.values = NULL; /* the list's now */
     }
+done:
+    free(hr.values);
     free(r);
     return rc;
 }
@@ -650,7 +656,8 @@ static int set2_fault_source(double lat, double length, double slip, double mcha
     int nb = 0;
     CS_CALL(err, yc_bins(mchar, MU * length * 1e3 * f.width * 1e3 * slip, &bins, &nb, err));
     int rc = 0;
-    for (int b = 0; b < nb && !rc; b++) {
+    hazard_rupture h = {0};
+    for (int b = 0; b < nb; b++) {
         const double m = bins[b].m, area = pow(10.0, m - 4);
         double W = pow(10.0, 0.5 * m - 2.15), L = pow(10.0, 0.5 * m - 1.85);
         if (W > f.width) W = f.width, L = area / W;
@@ -658,25 +665,29 @@ static int set2_fault_source(double lat, double length, double slip, double mcha
         const int nu = positions(f.length - L, o->step_km), nw = positions(f.width - W, o->step_km);
         const double du = nu > 1 ? (f.length - L) / (nu - 1) : 0,
                      dw = nw > 1 ? (f.width - W) / (nw - 1) : 0;
-        hazard_rupture h = {.prob = -expm1(-bins[b].rate), .nvalues = nu * nw, .lognormal = 1};
+        h = (hazard_rupture){.prob = -expm1(-bins[b].rate), .nvalues = nu * nw, .lognormal = 1};
         h.values = malloc(sizeof(double) * (size_t)h.nvalues);
         if (!h.values) {
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d positions", h.nvalues);
-            break;
+            goto done;
         }
-        for (int i = 0; i < nu && !rc; i++)
-            for (int k = 0; k < nw && !rc; k++) {
+        for (int i = 0; i < nu; i++)
+            for (int k = 0; k < nw; k++) {
                 const double u0 = i * du, w0 = k * dw;
                 gmpe_value g;
-                rc = gmpe_sadigh97_rock(0, m, rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W), f.rake, &g,
-                                        err);
+                CS_CALL_GOTO(rc, err,
+                             gmpe_sadigh97_rock(0, m, rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W),
+                                                f.rake, &g, err),
+                             done);
                 h.values[i * nw + k] = g.ln_median;
                 h.sigma = g.sigma;
             }
         hazard_sort_values(&h);
-        if (!rc) rc = push(rups, n, cap, h, err);
-        if (rc) free(h.values);
+        CS_CALL_GOTO(rc, err, push(rups, n, cap, h, err), done);
+        h.values = NULL; /* the list's now */
     }
+done:
+    free(h.values);
     free(bins);
     return rc;
 }
@@ -733,6 +744,7 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
     double trunc = !strcmp(id, "8b") ? 2 : !strcmp(id, "8c") ? 3 : 0;
     int with_sigma = id[0] == '8', aleatory = !strcmp(id, "3");
     long cap = 0;
+    hazard_rupture h = {0};
     for (int b = 0; b < nb && !rc; b++) {
         double m = bins[b].m, L, W;
         if (bins[b].whole) {
@@ -755,19 +767,19 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
         int nu = positions(f.length - L, o->step_km), nw = positions(f.width - W, o->step_km);
         double du = nu > 1 ? (f.length - L) / (nu - 1) : 0,
                dw = nw > 1 ? (f.width - W) / (nw - 1) : 0;
-        hazard_rupture h = {.prob = -expm1(-bins[b].rate), .nvalues = nu * nw};
+        h = (hazard_rupture){.prob = -expm1(-bins[b].rate), .nvalues = nu * nw};
         h.values = malloc(sizeof(double) * (size_t)h.nvalues);
         if (!h.values) {
             rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d positions", h.nvalues);
-            break;
+            goto done;
         }
         double sigma = 0;
-        for (int i = 0; i < nu && !rc; i++)
-            for (int k = 0; k < nw && !rc; k++) {
+        for (int i = 0; i < nu; i++)
+            for (int k = 0; k < nw; k++) {
                 double u0 = i * du, w0 = k * dw;
                 double r = rrup(&f, sx, sy, u0, u0 + L, w0, w0 + W);
                 gmpe_value g;
-                rc = gmpe_sadigh97_rock(0, m, r, f.rake, &g, err);
+                CS_CALL_GOTO(rc, err, gmpe_sadigh97_rock(0, m, r, f.rake, &g, err), done);
                 h.values[i * nw + k] = with_sigma ? g.ln_median : exp(g.ln_median);
                 sigma = g.sigma;
             }
@@ -778,9 +790,11 @@ int peer_case_ruptures(const char *id, const peer_site *site, const peer_options
             h.upper_only = 1;
         }
         hazard_sort_values(&h);
-        if (!rc) rc = push(rups, n, &cap, h, err);
-        if (rc) free(h.values);
+        CS_CALL_GOTO(rc, err, push(rups, n, &cap, h, err), done);
+        h.values = NULL; /* the list's now */
     }
+done:
+    free(h.values);
     free(bins);
     if (rc) {
         peer_free(*rups, *n);

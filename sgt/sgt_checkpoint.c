@@ -181,6 +181,10 @@ static void read_manifest(const sgt_config *c, const sgt_state *s, int info[3], 
     }
 }
 
+/* read_rank's answer that the file was written on another decomposition (the caller reads
+ * across the files): not a status, and no cs_status has its value. */
+enum { READ_OTHER_LAYOUT = 100 };
+
 static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                      const char *fp, cs_error *err) {
     char path[4400];
@@ -194,32 +198,43 @@ static int read_rank(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
                               steps, c->checkpoint_dir);
     char got[64];
     int ids[4];
-    int rc = cs_h5_read_attr_string(f, path, "fingerprint", got, sizeof got, err);
-    if (!rc) rc = cs_h5_read_attr_int(f, path, "steps_rank_ranks_decimation", ids, 4, err);
-    if (!rc && (strcmp(got, fp) || ids[0] != steps || ids[1] != rank_of(s)))
+    float *buf = NULL;
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_h5_read_attr_string(f, path, "fingerprint", got, sizeof got, err),
+                 done);
+    CS_CALL_GOTO(rc, err, cs_h5_read_attr_int(f, path, "steps_rank_ranks_decimation", ids, 4, err),
+                 done);
+    if (strcmp(got, fp) || ids[0] != steps || ids[1] != rank_of(s)) {
         rc = cs_error_input(err, path, "fingerprint", got,
                             "belongs to another run or rank; delete %s or set restart = false",
                             c->checkpoint_dir);
-    if (!rc && !sgt_checkpoint_layout_same(f, s)) {
-        H5Fclose(f);
-        return 1; /* another decomposition: read across the files */
+        goto done;
+    }
+    if (!sgt_checkpoint_layout_same(f, s)) {
+        rc = READ_OTHER_LAYOUT;
+        goto done;
     }
     sgt_field fl[SGT_MAX_FIELDS];
     int nf = sgt_state_fields(s, fl);
-    float *buf = be->field ? malloc((size_t)sgt_fields_max_count(fl, nf) * sizeof(float)) : NULL;
-    if (!rc && be->field && !buf)
+    if (be->field && !(buf = malloc((size_t)sgt_fields_max_count(fl, nf) * sizeof(float)))) {
         rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory (checkpoint)");
-    for (int q = 0; q < nf && !rc; q++) {
+        goto done;
+    }
+    for (int q = 0; q < nf; q++) {
         hsize_t d;
-        rc = cs_h5_dims(f, path, fl[q].name, 1, &d, err);
-        if (!rc && (long)d != fl[q].count)
+        CS_CALL_GOTO(rc, err, cs_h5_dims(f, path, fl[q].name, 1, &d, err), done);
+        if ((long)d != fl[q].count) {
             rc = cs_error_input(err, path, "dataset", fl[q].name, "holds %llu values, expected %ld",
                                 (unsigned long long)d, fl[q].count);
-        if (!rc)
-            rc = cs_h5_read(f, path, fl[q].name, H5T_NATIVE_FLOAT, be->field ? buf : fl[q].host,
-                            err);
-        if (!rc && be->field) rc = be->field(s, &fl[q], buf, 1, err);
+            goto done;
+        }
+        CS_CALL_GOTO(
+            rc, err,
+            cs_h5_read(f, path, fl[q].name, H5T_NATIVE_FLOAT, be->field ? buf : fl[q].host, err),
+            done);
+        if (be->field) CS_CALL_GOTO(rc, err, be->field(s, &fl[q], buf, 1, err), done);
     }
+done:
     free(buf);
     H5Fclose(f);
     return rc;
@@ -248,7 +263,7 @@ int sgt_checkpoint_restore(const sgt_config *c, const sgt_backend *be, sgt_state
         int other = 1;
         if (info[2] == size_of(s)) {
             rc = read_rank(c, be, s, info[1], fp, err);
-            other = rc == 1;
+            other = rc == READ_OTHER_LAYOUT;
             if (other) rc = 0;
         }
         if (!rc && other) {

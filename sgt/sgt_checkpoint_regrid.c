@@ -14,6 +14,8 @@ void sgt_checkpoint_rank_file(const sgt_config *c, int steps, int rank, char *pa
     snprintf(path, size, "%s/step%09d.rank%05d.h5", c->checkpoint_dir, steps, rank);
 }
 
+/* The rank's place in the grid as LAYOUT_N integers: 0, or -1 when the strides exceed an int
+ * (the layout cannot be recorded; sgt_checkpoint_layout_write's -1). */
 static int layout_of(const sgt_state *s, int v[LAYOUT_N]) {
     const sgt_layout *L = &s->L;
     if (L->sx > INT_MAX || L->sy > INT_MAX) return -1;
@@ -273,30 +275,36 @@ static int fill_field(const old_rank *old, int nold, const sgt_state *s, const s
     return 0;
 }
 
+/* Old rank k's file opened (o->f, for the caller to close; -1 when it could not be) and read,
+ * its fingerprint this run's. */
+static int open_old(const sgt_config *c, int steps, int old_ranks, int k, const char *fp,
+                    old_rank *o, cs_error *err) {
+    char path[4400], got[64];
+    sgt_checkpoint_rank_file(c, steps, k, path, sizeof path);
+    o->f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (o->f < 0)
+        return cs_error_input(err, path, NULL, NULL,
+                              "missing or unreadable, though the manifest names step %d of %d "
+                              "ranks; delete %s or set restart = false",
+                              steps, old_ranks, c->checkpoint_dir);
+    CS_CALL(err, read_old(o->f, path, o, err));
+    CS_CALL(err, cs_h5_read_attr_string(o->f, path, "fingerprint", got, sizeof got, err));
+    if (strcmp(got, fp))
+        return cs_error_input(err, path, "fingerprint", got,
+                              "belongs to another run; delete %s or set restart = false",
+                              c->checkpoint_dir);
+    return 0;
+}
+
 int sgt_checkpoint_read_regrid(const sgt_config *c, const sgt_backend *be, sgt_state *s, int steps,
                                int old_ranks, const char *fp, cs_error *err) {
     old_rank *old = calloc((size_t)old_ranks, sizeof *old);
     if (!old) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory (checkpoint)");
     cs_h5_quiet();
     int rc = 0, opened = 0;
-    for (; opened < old_ranks && !rc; opened++) {
-        char path[4400], got[64];
-        sgt_checkpoint_rank_file(c, steps, opened, path, sizeof path);
-        hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f < 0) {
-            rc = cs_error_input(err, path, NULL, NULL,
-                                "missing or unreadable, though the manifest names step %d of %d "
-                                "ranks; delete %s or set restart = false",
-                                steps, old_ranks, c->checkpoint_dir);
-            break;
-        }
-        rc = read_old(f, path, &old[opened], err);
-        if (!rc) rc = cs_h5_read_attr_string(f, path, "fingerprint", got, sizeof got, err);
-        if (!rc && strcmp(got, fp))
-            rc = cs_error_input(err, path, "fingerprint", got,
-                                "belongs to another run; delete %s or set restart = false",
-                                c->checkpoint_dir);
-    }
+    /* every file tried is closed below, the one that failed included */
+    for (; opened < old_ranks && !rc; opened++)
+        rc = open_old(c, steps, old_ranks, opened, fp, &old[opened], err);
     sgt_field fl[SGT_MAX_FIELDS];
     const int nf = sgt_state_fields(s, fl);
     float *buf =

@@ -1,5 +1,4 @@
 /* `cybershake sgt PARAMS` and `cybershake mesh PARAMS MATERIAL.h5`. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cs_geo.h"
 #include "cs_log.h"
 #include "cs_mpi_main.h"
+#include "cs_opt.h"
 #include "cs_strutil.h"
 #include "moment_tensor.h"
 #include "sgt_config.h"
@@ -19,46 +19,54 @@
 #include "sgt_source.h"
 #include "srf.h"
 
-/* Reads PARAMS and applies --set KEY=VALUE overrides. */
+/* The --set KEY=VALUE overrides, in their order. */
+typedef struct {
+    const char *v[64];
+    int n;
+} set_list;
+
+static int add_set(const char *arg, void *target, cs_error *err) {
+    set_list *l = target;
+    if (l->n == (int)(sizeof l->v / sizeof *l->v))
+        return cs_error_set(err, CS_ERR_USAGE,
+                            "--set may be given at most %d times; '%s' is one too many", l->n, arg);
+    l->v[l->n++] = arg;
+    return 0;
+}
+
+/* Reads PARAMS and applies --set KEY=VALUE overrides; --keys lists the keys instead. */
 static int read_params(int argc, char **argv, const char *usage, int npos, char **pos,
                        cs_params **out, int *exit_code) {
     *out = NULL;
-    static const struct option opts[] = {
-        {"set", required_argument, 0, 's'}, {"keys", no_argument, 0, 'k'}, {0}};
-    char *sets[64];
-    int nsets = 0;
-    optind = 0;
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (ch == 's' && nsets < 64)
-            sets[nsets++] = optarg;
-        else if (ch == 'k') {
-            cs_params_describe(sgt_param_specs, (size_t)sgt_param_nspecs, stdout);
-            *exit_code = 0;
-            return 1;
-        } else {
-            *exit_code = cs_cli_usage(argv[0], "unknown option; %s", usage);
-            return 1;
-        }
+    set_list sets = {.n = 0};
+    int keys = 0;
+    const cs_opt opts[] = {CS_OPT_FN("set", &sets, add_set), CS_OPT_SET("keys", &keys)};
+    int first, n;
+    /* the count is checked below: --keys alone takes no PARAMS */
+    *exit_code = cs_opt_parse(argv[0], argc, argv, opts, 2, 0, -1, NULL, &first, &n);
+    if (*exit_code) return 1;
+    if (keys) {
+        cs_params_describe(sgt_param_specs, (size_t)sgt_param_nspecs, stdout);
+        return 1; /* *exit_code 0: done */
     }
-    if (argc - optind != npos) {
+    if (n != npos) {
         *exit_code = cs_cli_usage(argv[0], "%s", usage);
         return 1;
     }
     for (int i = 0; i < npos; i++)
-        pos[i] = argv[optind + i];
+        pos[i] = argv[first + i];
     cs_error err;
     cs_error_clear(&err);
     if (cs_params_read(pos[0], sgt_param_specs, (size_t)sgt_param_nspecs, out, &err)) {
         *exit_code = cs_cli_fail(argv[0], &err);
         return 1;
     }
-    for (int i = 0; i < nsets; i++) {
+    for (int i = 0; i < sets.n; i++) {
         char kv[1024];
-        cs_copy(kv, sizeof kv, sets[i]);
+        cs_copy(kv, sizeof kv, sets.v[i]);
         char *eq = strchr(kv, '=');
         if (!eq) {
-            *exit_code = cs_cli_usage(argv[0], "--set needs KEY=VALUE, got '%s'", sets[i]);
+            *exit_code = cs_cli_usage(argv[0], "--set needs KEY=VALUE, got '%s'", sets.v[i]);
             cs_params_free(*out);
             return 1;
         }

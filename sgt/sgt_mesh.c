@@ -133,6 +133,26 @@ static void below_of(const sgt_state *s, const sgt_material *a, q_cache *qc, flo
     below_values(s, (float)a->rho, (float)(a->rho * a->vs * a->vs), (float)a->qs, qc, bz, cz);
 }
 
+/* The one column of a model that depends on depth alone, ghost nodes included: its materials,
+ * horizontal values and staggered positions below; the grid's nodes counted in one. */
+static int depth_column(const sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
+                        sgt_material *col, float *colz, double *colxy, sgt_mesh_stats *one,
+                        cs_error *err) {
+    const sgt_layout *L = &s->L;
+    q_cache qc = {-1, 1};
+    for (int k = -L->gz; k < L->nz + L->gz; k++) {
+        int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
+        int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
+        sgt_material az;
+        CS_CALL(err, sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz], &colxy[k + L->gz],
+                                   ck == k ? one : NULL, err));
+        CS_CALL(err, sgt_mesh_cell_below(m, r, L->i0, L->j0, ckz, &az, err));
+        if (ck == k) one->nodes++;
+        below_of(s, &az, &qc, &colz[2 * (k + L->gz)], &colz[2 * (k + L->gz) + 1]);
+    }
+    return 0;
+}
+
 int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
                         sgt_mesh_stats *st, cs_error *err) {
     const sgt_layout *L = &s->L;
@@ -155,20 +175,9 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
         }
         sgt_mesh_stats one;
         sgt_mesh_stats_init(&one);
-        q_cache qc = {-1, 1};
-        int rc = 0;
-        for (int k = -L->gz; k < L->nz + L->gz && !rc; k++) {
-            int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
-            int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
-            sgt_material az;
-            rc = sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz], &colxy[k + L->gz],
-                               ck == k ? &one : NULL, err);
-            if (!rc) rc = sgt_mesh_cell_below(m, r, L->i0, L->j0, ckz, &az, err);
-            if (rc) break;
-            if (ck == k) one.nodes++;
-            below_of(s, &az, &qc, &colz[2 * (k + L->gz)], &colz[2 * (k + L->gz) + 1]);
-        }
+        int rc = depth_column(s, m, r, col, colz, colxy, &one, err);
         if (rc) {
+            CS_TRACE(err);
             free(col);
             free(colz);
             free(colxy);

@@ -288,7 +288,7 @@ static hid_t create_file(const out_ctx *o, const char *path) {
 }
 
 static hid_t reopen_file(const out_ctx *o, const char *path) {
-    if (!writer(o)) return -1;
+    if (!writer(o)) return -1; /* no file on the ranks that do not write (HDF5's invalid id) */
     hid_t fapl = file_access(o);
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
     if (fapl != H5P_DEFAULT) H5Pclose(fapl);

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <stddef.h>
 
-/* Solves the n x n system a x = b by Gaussian elimination with partial pivoting. */
+/* Solves the n x n system a x = b by Gaussian elimination with partial pivoting: 0, or -1 when
+ * it is singular (sgt_q_fit reports it with the Q it was fitting, as do fit_linear's and
+ * fit_weights' -1 that pass it on). */
 static int solve(int n, double a[SGT_Q_NMECH][SGT_Q_NMECH], double *b) {
     for (int c = 0; c < n; c++) {
         int p = c;

@@ -338,13 +338,14 @@ static int time_loop(const sgt_config *c, const sgt_backend *be, sgt_state *s, i
         cs_fault_point("sgt-step");
         if ((n + 1) % c->decimation == 0) {
             int m = (n + 1) / c->decimation;
-            if (!rc) rc = be->save(s, m, err);
+            if (!rc) rc = be->save(s, m, err); /* a chain: the commit below is collective */
             /* collective: every rank reaches it at the same sample, failed or not */
             if (w && sgt_strain_window_ends(s, m)) rc = sgt_strain_writer_commit(w, be, s, rc, err);
         }
         if (comm != MPI_COMM_NULL) rc = cs_mpi_agree(comm, rc, err);
         if (!rc && c->checkpoint_every > 0 && (n + 1) % c->checkpoint_every == 0 && n + 1 < c->nt) {
             if (w) rc = sgt_strain_writer_sync(w, be, s, n + 1, err);
+            /* a chain: a checkpoint is written by every rank together (it agrees inside) */
             if (!rc) rc = sgt_checkpoint_write(c, be, s, n + 1, fingerprint, err);
         }
         cs_progress_update(&pr, n + 1 - first);
@@ -379,6 +380,7 @@ static int simulate(const sgt_config *c, const sgt_backend *be, sgt_state *s, in
     }
     double t0 = cs_now();
     int rc = time_loop(c, be, s, first, w, fingerprint, err);
+    /* a chain, not CS_CALL: every rank reaches the agreement below, failed or not */
     if (!rc) rc = be->finish(s, err);
     res->seconds = cs_now() - t0;
     if (!rc) rc = check_receivers_finite(s, err);
@@ -444,6 +446,7 @@ int sgt_run(const sgt_config *c, sgt_run_result *res, cs_error *err) {
     int inited = 0;
     MPI_Initialized(&inited);
     if (inited) rc = cs_mpi_agree(MPI_COMM_WORLD, rc, err);
+    /* a chain: rc is every rank's (agreed above), so all ranks run or none; the comm is freed */
     if (!rc) rc = run_on(c, &comm, res, err);
     sgt_comm_free(&comm);
     return rc;

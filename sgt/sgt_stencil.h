@@ -413,7 +413,7 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
     int k0;
     float wz[4];
     const int nw = sgt_wz(fs, k, &k0, wz);
-    if (c >= nw) return -1;
+    if (c >= nw) return -1; /* unused: the free surface's stencil is narrower */
     *w = sgt_w4(a) * wz[c];
     *dk = k0 + c;
     if (g == 1)

@@ -55,6 +55,8 @@ int sgt_step(const sgt_backend *be, sgt_state *s, int n, cs_error *err) {
     sgt_velocity_regions(L, vr, &nstrips);
     sgt_stress_regions(L, sr, &nrims);
     cs_error e2;
+    /* chains, not CS_CALL: a rank posts and waits for every halo exchange its neighbours take
+     * part in, failed or not (keep) */
     int rc = 0;
     for (int q = 0; q < nstrips && !rc; q++)
         rc = be->velocity(s, n, &vr[q], 1, err);

@@ -7,7 +7,9 @@ and table: the code version (it names the git revision, `0.1.0+1d3c3bc`), the de
 folder and the checkout's folder (they are in paths the files record), wall-clock timestamps,
 and the SHA-256 of the material file (which records the version). HDF5 files are compared
 through h5dump; logs and the lock are skipped; the workflow's own tables (times, hosts, process
-ids) are listed with a note instead of compared. Everything else must match byte for byte.
+ids) and the checksums of output files (the tables Files and Run_Files, the .sha256 files beside
+them: the files record the output folder, so their bytes differ where their contents agree) are
+listed with a note instead of compared. Everything else must match byte for byte.
 
 Usage: demo_fingerprint.py [DEMO_OUT] > fingerprint.txt; diff two of them.
 """
@@ -22,7 +24,7 @@ SKIP = re.compile(r"(/logs/|/\.lock$|\.sqlite(-wal|-shm)?$|/run\.txt$)")
 # The workflow's own records (wall times, hosts, process ids, attempts), and the tables that keep
 # the checksums and sizes of the output files (which record paths and the version; the files
 # themselves are compared above); every other table must match once normalised.
-VOLATILE = re.compile(r"^(Workflow_|Files$|Site_Plans$)", re.I)
+VOLATILE = re.compile(r"^(Workflow_|Files$|Run_Files$|Site_Plans$)", re.I)
 
 
 def sha(data):
@@ -69,7 +71,9 @@ def main():
             rel = os.path.relpath(p, top)
             if SKIP.search("/" + rel):
                 continue
-            if f.endswith(".h5"):
+            if f.endswith(".sha256"):
+                print(f"{rel}: not compared (the checksum of {f[:-7]}, which records the folder)")
+            elif f.endswith(".h5"):
                 print(f"{rel} {h5_digest(p, top, repo)} (h5dump)")
             else:
                 with open(p, "rb") as fh:

@@ -59,6 +59,63 @@ static int scan(const sgt_set *s, long *bad, double *peak, long *bad_point, cs_e
     return rc;
 }
 
+/* Each file against the checksum written with it (a damaged file may still hold finite values
+ * that belong together; verified[q]: it had one), then every value finite and some not zero. */
+static int check_values(const sgt_set *s, char sha[3][CS_SHA256_HEX], int verified[3], double *peak,
+                        cs_error *err) {
+    for (int q = 0; q < 3; q++)
+        if (s->has_force[q]) {
+            verified[q] = cs_sha256_sidecar_verify(s->path[q], sha[q], err);
+            if (verified[q] < 0) {
+                CS_TRACE(err);
+                return err->status ? (int)err->status : CS_ERR_INTERNAL;
+            }
+        }
+    long bad = 0, bad_point = -1;
+    CS_CALL(err, scan(s, &bad, peak, &bad_point, err));
+    if (bad)
+        return cs_error_input(err, s->path[0], "/strain", NULL,
+                              "%ld stored strain values are not finite (the first at save point "
+                              "%ld): the run went unstable or was cut short",
+                              bad, bad_point);
+    if (!(*peak > 0))
+        return cs_error_input(err, s->path[0], "/strain", NULL,
+                              "every stored strain value is zero: the force never reached a save "
+                              "point");
+    return 0;
+}
+
+/* The files into the study's Files (kinds sgt-E, sgt-N, sgt-Z) for the run, in one
+ * transaction, each line printed as it is recorded. */
+static int record_files(const char *study, long run, const sgt_set *s, char sha[3][CS_SHA256_HEX],
+                        cs_error *err) {
+    static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
+    cs_db *db;
+    CS_CALL(err, cs_db_open_current(study, &db, err));
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_db_begin(db, err), done);
+    for (int q = 0; q < 3; q++) {
+        if (!s->has_force[q]) continue;
+        if (!sha[q][0]) CS_CALL_GOTO(rc, err, cs_sha256_file(s->path[q], sha[q], err), rollback);
+        char *abs = realpath(s->path[q], NULL);
+        rc = cs_db_record_file(db, abs ? abs : s->path[q], sha[q], cs_file_size(s->path[q]),
+                               kinds[q], run, err);
+        free(abs);
+        if (rc) {
+            CS_TRACE(err);
+            goto rollback;
+        }
+        printf("  %s %s\n", kinds[q], sha[q]);
+    }
+    CS_CALL_GOTO(rc, err, cs_db_commit(db, err), done);
+    goto done;
+rollback:
+    cs_db_rollback(db);
+done:
+    cs_db_close(db);
+    return rc;
+}
+
 int cs_check_cli_main(int argc, char **argv) {
     static const char help[] =
         "usage: cybershake check SGT_E.h5 SGT_N.h5 [SGT_Z.h5] [--study STUDY --run RUN_ID]\n\n"
@@ -83,33 +140,14 @@ int cs_check_cli_main(int argc, char **argv) {
     sgt_set s;
     if (sgt_set_open(&s, (const char *const *)argv + first, npos, &err))
         return cs_cli_fail(argv[0], &err);
-    long bad = 0, bad_point = -1;
-    double peak = 0;
-    /* each file against the checksum written with it: a damaged file may still hold finite
-     * values that belong together */
     char sha[3][CS_SHA256_HEX] = {"", "", ""};
-    int verified[3] = {0, 0, 0}, rc = 0;
-    for (int q = 0; q < 3 && !rc; q++)
-        if (s.has_force[q]) {
-            verified[q] = cs_sha256_sidecar_verify(s.path[q], sha[q], &err);
-            rc = verified[q] < 0 ? -1 : 0;
-        }
-    if (!rc) rc = scan(&s, &bad, &peak, &bad_point, &err);
-    if (!rc && bad)
-        rc = cs_error_input(&err, s.path[0], "/strain", NULL,
-                            "%ld stored strain values are not finite (the first at save point "
-                            "%ld): the run went unstable or was cut short",
-                            bad, bad_point);
-    if (!rc && !(peak > 0))
-        rc = cs_error_input(&err, s.path[0], "/strain", NULL,
-                            "every stored strain value is zero: the force never reached a save "
-                            "point");
-    if (!rc)
-        printf("SGTs consistent: %ld save points, %d steps of %g s, all values finite, peak "
-               "|strain| %.3g%s\n",
-               s.npoints, s.nt, s.dt, peak,
-               s.has_force[2] ? "" : "; forces E and N (horizontal-only)");
-    for (int q = 0; q < 3 && !rc; q++) {
+    int verified[3] = {0, 0, 0}, rc;
+    double peak = 0;
+    CS_CALL_GOTO(rc, &err, check_values(&s, sha, verified, &peak, &err), done);
+    printf("SGTs consistent: %ld save points, %d steps of %g s, all values finite, peak "
+           "|strain| %.3g%s\n",
+           s.npoints, s.nt, s.dt, peak, s.has_force[2] ? "" : "; forces E and N (horizontal-only)");
+    for (int q = 0; q < 3; q++) {
         if (!s.has_force[q]) continue;
         if (verified[q])
             printf("  %s: SHA-256 matches the checksum written with it\n", s.path[q]);
@@ -117,27 +155,8 @@ int cs_check_cli_main(int argc, char **argv) {
             printf("  %s: no checksum file beside it (.sha256): its bytes are not verified\n",
                    s.path[q]);
     }
-    if (!rc && study) {
-        cs_db *db;
-        rc = cs_db_open_current(study, &db, &err);
-        static const char *kinds[3] = {"sgt-E", "sgt-N", "sgt-Z"};
-        if (!rc) rc = cs_db_begin(db, &err);
-        for (int q = 0; q < 3 && !rc; q++) {
-            if (!s.has_force[q]) continue;
-            char *abs = realpath(s.path[q], NULL);
-            rc = !sha[q][0] && cs_sha256_file(s.path[q], sha[q], &err)
-                     ? -1
-                     : cs_db_record_file(db, abs ? abs : s.path[q], sha[q], cs_file_size(s.path[q]),
-                                         kinds[q], run, &err);
-            if (!rc) printf("  %s %s\n", kinds[q], sha[q]);
-            free(abs);
-        }
-        if (!rc)
-            rc = cs_db_commit(db, &err);
-        else
-            cs_db_rollback(db);
-        cs_db_close(db);
-    }
+    if (study) CS_CALL_GOTO(rc, &err, record_files(study, run, &s, sha, &err), done);
+done:
     sgt_set_close(&s);
     return rc ? cs_cli_fail(argv[0], &err) : 0;
 }

@@ -159,7 +159,7 @@ void wf_process_identity(pid_t pid, char *out, size_t size) {
 
 int wf_kill_stale(pid_t pgid, const char *identity) {
     if (pgid <= 1) return 0;
-    if (!identity || !*identity) return -1;
+    if (!identity || !*identity) return -1; /* unknown: an older run's record (wf_exec.h) */
     char now[128];
     wf_process_identity(pgid, now, sizeof now);
     if (!now[0] || strcmp(now, identity)) return 0;

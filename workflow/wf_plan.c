@@ -87,7 +87,7 @@ static void dep(wf_plan *p, wf_step *s, const char *name) {
 static int out(wf_step *s, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int out(wf_step *s, const char *kind, const char *fmt, ...) {
-    if (s->nout == WF_MAX_FILES) return -1;
+    if (s->nout == WF_MAX_FILES) return -1; /* a step declared beyond WF_MAX_FILES: a bug here */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->out[s->nout], sizeof s->out[0], fmt, ap);

@@ -260,24 +260,25 @@ int wf_report(const wf_report_request *rq, FILE *log, cs_error *err) {
     wf_report_ctx c = {rq->study, NULL, NULL, tmp, log, rq->top, 0};
     cs_atomic_file a;
     snprintf(path, sizeof path, "%s/index.html", tmp);
-    int rc = cs_db_open_current(rq->study, &c.db, err);
-    if (!rc) rc = cs_atomic_open(&a, path, err);
-    if (!rc) {
-        c.html = a.f;
-        rc = page(&c, err);
-        if (rc)
-            cs_atomic_abort(&a);
-        else
-            rc = cs_atomic_commit(&a, NULL, err);
+    int rc;
+    CS_CALL_GOTO(rc, err, cs_db_open_current(rq->study, &c.db, err), failed);
+    CS_CALL_GOTO(rc, err, cs_atomic_open(&a, path, err), failed);
+    c.html = a.f;
+    if ((rc = page(&c, err))) {
+        cs_atomic_abort(&a);
+        CS_TRACE(err);
+        goto failed;
     }
-    if (c.db) cs_db_close(c.db);
+    CS_CALL_GOTO(rc, err, cs_atomic_commit(&a, NULL, err), failed);
+    cs_db_close(c.db);
+    c.db = NULL;
     snprintf(path, sizeof path, "%s/" MARKER, tmp);
-    if (!rc) rc = cs_atomic_write_file(path, "cybershake report\n", 18, NULL, err);
-    if (!rc) rc = publish(tmp, rq->out, replace, err);
-    if (rc) {
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return rc;
-    }
+    CS_CALL_GOTO(rc, err, cs_atomic_write_file(path, "cybershake report\n", 18, NULL, err), failed);
+    CS_CALL_GOTO(rc, err, publish(tmp, rq->out, replace, err), failed);
     if (log) fprintf(log, "report: %s/index.html (%d plots)\n", rq->out, c.images);
     return 0;
+failed:
+    if (c.db) cs_db_close(c.db);
+    nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
 }

@@ -228,7 +228,10 @@ static int decide(cs_db *db, const wf_config *c, const wf_plan *p, long long run
             stop_stale_step(s->name, row.job);
         if (!strcmp(row.state, "done")) {
             int v = dep_again ? 1 : wf_db_verify_step(db, run_id, s->name, why, sizeof why, err);
-            if (v < 0) return -1;
+            if (v < 0) {
+                CS_TRACE(err);
+                return err->status ? (int)err->status : CS_ERR_INTERNAL;
+            }
             if (v == 0) {
                 todo[i] = 0;
                 continue;
@@ -289,8 +292,10 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         rc = mkdirs(base, err) || wf_db_open_run(db, o->site, &c, base, o->new_run, &run, err);
     }
     wf_plan_inputs in = {study, o->site, o->self, run.run_id, run.work_dir};
-    if (!rc) rc = wf_plan_build(&c, &in, &plan, err);
-    if (!rc && o->dry_run) {
+    /* a failure from here on is recorded in the run's state (finish) */
+    if (rc) goto finish;
+    CS_CALL_GOTO(rc, err, wf_plan_build(&c, &in, &plan, err), finish);
+    if (o->dry_run) {
         if (run.run_id > 0)
             printf("run %lld of site %s (%s), folder %s\n", run.run_id, o->site, run.state,
                    run.work_dir);
@@ -301,12 +306,12 @@ int wf_run(const wf_run_options *o, cs_error *err) {
     }
     char path[4200];
     static const char *sub[] = {"logs", "plan", "hazard", "inputs", "slurm"};
-    for (size_t i = 0; i < sizeof sub / sizeof *sub && !rc; i++) {
+    for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
         snprintf(path, sizeof path, "%s/%s", run.work_dir, sub[i]);
-        rc = mkdirs(path, err);
+        CS_CALL_GOTO(rc, err, mkdirs(path, err), finish);
     }
-    if (!rc) rc = wf_db_add_steps(db, run.run_id, &plan, err);
-    if (!rc && o->only_step) {
+    CS_CALL_GOTO(rc, err, wf_db_add_steps(db, run.run_id, &plan, err), finish);
+    if (o->only_step) {
         int i = wf_plan_find(&plan, o->only_step);
         if (i < 0) {
             rc = cs_error_input(err, "--step", NULL, o->only_step, "is not a step of this run");
@@ -314,19 +319,24 @@ int wf_run(const wf_run_options *o, cs_error *err) {
         }
         snprintf(path, sizeof path, "%s/.lock-%s", run.work_dir, o->only_step);
         wf_step_row row;
-        rc = take_lock(path, &lock_fd, err) ||
-             wf_db_get_step(db, run.run_id, o->only_step, &row, err);
+        CS_CALL_GOTO(rc, err, take_lock(path, &lock_fd, err), done);
+        CS_CALL_GOTO(rc, err, wf_db_get_step(db, run.run_id, o->only_step, &row, err), done);
         int dep_done = 1;
-        for (int d = 0; d < plan.steps[i].ndeps && !rc; d++) {
+        for (int d = 0; d < plan.steps[i].ndeps; d++) {
             wf_step_row dr;
-            rc = wf_db_get_step(db, run.run_id, plan.steps[plan.steps[i].deps[d]].name, &dr, err);
+            CS_CALL_GOTO(
+                rc, err,
+                wf_db_get_step(db, run.run_id, plan.steps[plan.steps[i].deps[d]].name, &dr, err),
+                done);
             dep_done &= !strcmp(dr.state, "done");
         }
-        if (!rc && !dep_done)
+        if (!dep_done) {
             rc = cs_error_input(err, "--step", NULL, o->only_step,
                                 "a step it needs has not finished");
+            goto done;
+        }
         /* The driver reset the extraction, where it had to, when it submitted the job. */
-        if (!rc) rc = wf_run_step(db, &c, &plan, run.run_id, i, 0, err);
+        CS_CALL_GOTO(rc, err, wf_run_step(db, &c, &plan, run.run_id, i, 0, err), done);
         goto done;
     }
     snprintf(path, sizeof path, "%s/.lock", run.work_dir);

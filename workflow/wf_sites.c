@@ -28,7 +28,13 @@ static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], i
         if (*n == cap_n) {
             cap_n = cap_n ? 2 * cap_n : 16;
             void *g = realloc(*names, sizeof **names * (size_t)cap_n);
-            if (!g) break;
+            if (!g) {
+                /* never a shorter list that passes for the whole */
+                free(buf);
+                fclose(f);
+                return cs_error_set(err, CS_ERR_RESOURCE, "%s: out of memory for %d site names",
+                                    path, cap_n);
+            }
             *names = g;
         }
         cs_copy((*names)[(*n)++], CS_SHORT_NAME_MAX + 1, t);
@@ -36,6 +42,16 @@ static int site_names(const char *path, char (**names)[CS_SHORT_NAME_MAX + 1], i
     free(buf);
     fclose(f);
     return 0;
+}
+
+/* slurm: whether the configuration runs its steps on Slurm. */
+static int executor_is_slurm(const wf_run_options *o, int *slurm, cs_error *err) {
+    wf_config c;
+    memset(&c, 0, sizeof c); /* freed below even when never read */
+    int rc = wf_config_read(o->config, o->sets, o->nsets, &c, err);
+    if (rc == 0) *slurm = !strcmp(wf_cfg_str(&c, "executor"), "slurm");
+    wf_config_free(&c);
+    return rc;
 }
 
 int wf_run_sites(const wf_run_options *o, const char *sites, const char *sites_sha, FILE *out,
@@ -54,21 +70,15 @@ int wf_run_sites(const wf_run_options *o, const char *sites, const char *sites_s
     if (cs_db_open_current(o->study, &db, err)) return err->status;
     rc = cs_sites_import(db, sites, &res, err);
     cs_db_close(db);
+    CS_CALL(err, rc);
     char(*names)[CS_SHORT_NAME_MAX + 1] = NULL;
-    int n = 0;
-    if (!rc) rc = site_names(sites, &names, &n, err);
+    int n = 0, slurm = 0;
+    CS_CALL_GOTO(rc, err, site_names(sites, &names, &n, err), done);
+    CS_CALL_GOTO(rc, err, executor_is_slurm(o, &slurm, err), done);
     /* On Slurm every site's jobs are queued first, then followed site by site (the sites
      * run side by side in the queue); locally the sites run one after the other. */
-    wf_config c;
-    memset(&c, 0, sizeof c); /* freed below even when never read */
-    int slurm = 0;
-    if (!rc && wf_config_read(o->config, o->sets, o->nsets, &c, err) == 0)
-        slurm = !strcmp(wf_cfg_str(&c, "executor"), "slurm");
-    else
-        rc = -1;
-    wf_config_free(&c);
     int failed = 0, passes = slurm && !o->no_wait && !o->dry_run ? 2 : 1;
-    for (int pass = 0; pass < passes && !rc; pass++) {
+    for (int pass = 0; pass < passes; pass++) {
         wf_run_options po = *o;
         if (slurm) po.no_wait = pass == 0 ? 1 : 0;
         for (int i = 0; i < n; i++) {
@@ -84,8 +94,8 @@ int wf_run_sites(const wf_run_options *o, const char *sites, const char *sites_s
             }
         }
     }
+    if (failed) rc = cs_error_set(err, CS_ERR_INPUT, "%d of %d sites failed (above)", failed, n);
+done:
     free(names);
-    if (!rc && failed)
-        rc = cs_error_set(err, CS_ERR_INPUT, "%d of %d sites failed (above)", failed, n);
     return rc;
 }

@@ -383,6 +383,24 @@ TEST(option_table_parses_and_refuses) {
     CHECK(x == 2.5 && n == 3); /* a refused value leaves the target alone */
 }
 
+/* CS_OPT_POS: any number above 0, however small or large; 0, negatives and text refused. */
+TEST(option_table_positive_numbers) {
+    double v = 7;
+    const cs_opt opts[] = {CS_OPT_POS("v", &v, "needs a positive number")};
+    int first, npos;
+    char *tiny[] = {"prog", "--v", "1e-320", NULL}, *big[] = {"prog", "--v", "1e300", NULL};
+    CHECK(cs_opt_parse("prog", 3, tiny, opts, 1, 0, 0, NULL, &first, &npos) == 0 && v > 0);
+    CHECK(cs_opt_parse("prog", 3, big, opts, 1, 0, 0, NULL, &first, &npos) == 0 && v == 1e300);
+    FILE *saved = stderr;
+    stderr = fopen("/dev/null", "w");
+    char *zero[] = {"prog", "--v", "0", NULL}, *neg[] = {"prog", "--v", "-1", NULL};
+    int rc_zero = cs_opt_parse("prog", 3, zero, opts, 1, 0, 0, NULL, &first, &npos);
+    int rc_neg = cs_opt_parse("prog", 3, neg, opts, 1, 0, 0, NULL, &first, &npos);
+    fclose(stderr);
+    stderr = saved;
+    CHECK(rc_zero == 2 && rc_neg == 2 && v == 1e300);
+}
+
 /* A number is a number however small (strtod reports underflow with ERANGE, yet gives the
  * nearest double); overflow, text and trailing junk are refused. */
 TEST(parse_double_takes_tiny_numbers_and_refuses_overflow) {
