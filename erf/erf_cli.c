@@ -138,7 +138,10 @@ static int cmd_import_geometry(int argc, char **argv) {
     cs_error_clear(&err);
     /* files given as URLs are staged first; from here on argv names the local copies */
     char(*local)[4096] = malloc(sizeof *local * (size_t)argc);
-    if (!local) return 1;
+    if (!local) {
+        cs_error_set(&err, CS_ERR_RESOURCE, "out of memory for %d file names", argc);
+        return cs_cli_fail(argv[0], &err);
+    }
     for (int i = first + 1; i < argc; i++) {
         if (cs_stage_input(argv[i], local[i], sizeof local[i], &err)) {
             free(local);

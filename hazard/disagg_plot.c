@@ -154,7 +154,12 @@ int disagg_plot_stored(cs_db *db, long long id, const char *path, cs_error *err)
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             double *g = realloc(row, sizeof(double) * 7 * (size_t)cap);
-            if (!g) break;
+            if (!g) {
+                sqlite3_finalize(st);
+                free(row);
+                return cs_error_set(err, CS_ERR_RESOURCE,
+                                    "out of memory reading disaggregation %lld's bins", id);
+            }
             row = g;
         }
         for (int q = 0; q < 7; q++)
