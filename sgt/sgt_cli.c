@@ -450,9 +450,7 @@ int cs_mesh_cli_main(int argc, char **argv) {
                         cs_params_has(p, "x0") ? cs_params_real(p, "x0") : -0.5 * (nx - 1) * h,
                         cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h,
                         h,
-                        strcmp(cs_params_string(p, "material_sampling"), "point")
-                            ? SGT_SAMPLE_EFFECTIVE
-                            : SGT_SAMPLE_POINT,
+                        sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling")),
                         (int)cs_params_int(p, "material_subsamples")};
     const char *qs = cs_params_string(p, "q_source");
     r.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS

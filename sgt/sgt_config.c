@@ -61,9 +61,10 @@ const cs_param_spec sgt_param_specs[] = {
     R("vp_min", CS_DIM_VELOCITY, 0, "0 m/s", 0, 2e4, "Vp floor"),
     R("rho_min", CS_DIM_DENSITY, 0, "0 kg/m3", 0, 2e4, "density floor"),
     R("vp_vs_min", CS_DIM_NONE, 0, "1.45", 1.0, 10, "smallest Vp/Vs; Vp is raised to it"),
-    C("material_sampling", "effective", "effective|point",
+    C("material_sampling", "effective", "effective|point|bandlimited",
       "effective: each node takes its cell's effective medium (interfaces where the model puts "
-      "them); point: the model at the node (a node on an interface takes the layer below)"),
+      "them); point: the model at the node (a node on an interface takes the layer below); "
+      "bandlimited: 1D models' averages over a band-limited kernel (docs/sgt.md)"),
     I("material_subsamples", 0, "3", 1, 16,
       "3D gridded models: samples per axis in each cell for the effective medium"),
     B("attenuation", "true", "viscoelastic (coarse-grained memory variables) or purely elastic"),
@@ -207,9 +208,7 @@ static int config_model(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mesh.vp_min = cs_params_real(p, "vp_min");
     c->mesh.rho_min = cs_params_real(p, "rho_min");
     c->mesh.vpvs_min = cs_params_real(p, "vp_vs_min");
-    c->mesh.sampling = strcmp(cs_params_string(p, "material_sampling"), "point")
-                           ? SGT_SAMPLE_EFFECTIVE
-                           : SGT_SAMPLE_POINT;
+    c->mesh.sampling = sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling"));
     c->mesh.subsamples = (int)cs_params_int(p, "material_subsamples");
     const char *qs = cs_params_string(p, "q_source");
     c->mesh.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
@@ -300,8 +299,8 @@ static int config_plan_box(const cs_params *p, sgt_config *c, cs_error *err) {
         CS_CALL(err, key_numbers(p, fk[k], c->plan_force[k], 3, err));
         double *f = c->plan_force[k], norm = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
         if (fabs(norm - 1) > 1e-9)
-            return cs_error_input(err, cs_params_where(p, fk[k]), fk[k],
-                                  cs_params_string(p, fk[k]), "must be a unit vector");
+            return cs_error_input(err, cs_params_where(p, fk[k]), fk[k], cs_params_string(p, fk[k]),
+                                  "must be a unit vector");
     }
     c->have_plan_axes = cs_params_has(p, PLAN_KEY_BOX_AXES_ENU);
     if (c->have_plan_axes)

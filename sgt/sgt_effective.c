@@ -66,6 +66,46 @@ static int is_1d(const sgt_model *m) {
 static const double gl_x[3] = {-0.7745966692414834, 0.0, 0.7745966692414834};
 static const double gl_w[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
 
+/* The band-limited kernel (Mittet 2017): sinc(pi u), the step's spectrum cut at the grid's
+ * Nyquist wavenumber pi/h, tapered by a Hann window over |u| < SGT_BANDLIMIT_CELLS (u in cells
+ * from the position). */
+static double bandlimited_kernel(double u) {
+    const double n = SGT_BANDLIMIT_CELLS;
+    if (fabs(u) >= n) return 0;
+    double s = u == 0 ? 1 : sin(M_PI * u) / (M_PI * u);
+    return s * 0.5 * (1 + cos(M_PI * u / n));
+}
+
+/* Accumulates a 1D model around depth zc with the band-limited kernel: every piece between the
+ * model's depths integrated by 3-point Gauss-Legendre on intervals of h/16 (the kernel varies on
+ * the scale of h), clipped at the free surface (the weights are normalised by their sum, as
+ * every average here is). */
+static int bandlimited_1d(const sgt_model *m, const sgt_mesh_rules *r, double x, double y,
+                          double zc, int gi, int gj, int k, sgt_effective_sum *acc,
+                          sgt_mesh_stats *cell, cs_error *err) {
+    const double h = r->h;
+    double a = fmax(0.0, zc - SGT_BANDLIMIT_CELLS * h), hi = zc + SGT_BANDLIMIT_CELLS * h;
+    int l = 0;
+    while (a < hi) {
+        while (l < m->n && m->top[l] <= a)
+            l++;
+        double b = l < m->n && m->top[l] < hi ? m->top[l] : hi;
+        int ns = (int)ceil((b - a) / (h / 16));
+        for (int j = 0; j < (ns < 1 ? 1 : ns); j++) {
+            double sa = a + (b - a) * j / ns, sb = a + (b - a) * (j + 1) / ns;
+            double mid = 0.5 * (sa + sb), half = 0.5 * (sb - sa);
+            for (int q = 0; q < 3; q++) {
+                double z = mid + half * gl_x[q];
+                sgt_material s;
+                CS_CALL(err, sgt_mesh_point(m, r, x, y, z, gi, gj, k, &s, cell, err));
+                sgt_effective_add(acc, &s, gl_w[q] * half * bandlimited_kernel((z - zc) / h));
+            }
+        }
+        a = b;
+    }
+    return 0;
+}
+
 static int cell_1d(const sgt_model *m, const sgt_mesh_rules *r, double x, double y, double za,
                    double zb, int gi, int gj, int k, sgt_effective_sum *acc, sgt_mesh_stats *cell,
                    cs_error *err) {
@@ -116,15 +156,18 @@ static int cell_3d(const sgt_model *m, const sgt_mesh_rules *r, double x, double
 }
 
 /* Accumulates the model over the box [x - h/2, x + h/2] x [y - h/2, y + h/2] x [za, zb]
- * around column (gi, gj); k names the node for messages and the AWP format. */
+ * around column (gi, gj), or for band-limited 1D sampling around depth zc (the position the
+ * box stands for); k names the node for messages and the AWP format. */
 static int effective_box(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
-                         double za, double zb, sgt_effective_sum *acc, sgt_mesh_stats *st,
-                         cs_error *err) {
+                         double za, double zb, double zc, sgt_effective_sum *acc,
+                         sgt_mesh_stats *st, cs_error *err) {
     const double h = r->h;
     const double x = r->x0 + gi * h, y = r->y0 + gj * h;
     sgt_mesh_stats cell;
     sgt_mesh_stats_init(&cell);
-    if (is_1d(m)) {
+    if (is_1d(m) && r->sampling == SGT_SAMPLE_BANDLIMITED) {
+        CS_CALL(err, bandlimited_1d(m, r, x, y, zc, gi, gj, k, acc, &cell, err));
+    } else if (is_1d(m)) {
         CS_CALL(err, cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     } else {
         /* the node itself must lie in the model (the error names it) */
@@ -151,7 +194,7 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     const double z = k * r->h;
     sgt_effective_sum acc = {0};
     int rc =
-        effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, &acc, st, err);
+        effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc, st, err);
     if (!rc) *out = sgt_effective_node(&acc, mu_xy);
     return rc;
 }
@@ -169,7 +212,8 @@ int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int
         sgt_effective_add(&acc, &a, 0.5);
         sgt_effective_add(&acc, &b, 0.5);
     } else {
-        CS_CALL(err, effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, &acc, NULL, err));
+        CS_CALL(err, effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, (k + 0.5) * r->h,
+                                   &acc, NULL, err));
     }
     *out = sgt_effective_below(&acc);
     return 0;

@@ -32,6 +32,9 @@
 
 #include "sgt_mesh.h"
 
+/* Half-width of the band-limited kernel (material_sampling = bandlimited), in cells. */
+#define SGT_BANDLIMIT_CELLS 5
+
 /* The effective material of global node (gi, gj, k)'s cell for the normal stresses (vp from
  * C33, vs from (C33 - C13) / 2, rho, qp, qs) and, in *mu_xy (may be NULL), the cell's
  * arithmetic mean of mu at the reference frequency (Pa) for the xy points. With r->sampling ==

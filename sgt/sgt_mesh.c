@@ -335,8 +335,18 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
     return 0;
 }
 
+int sgt_mesh_sampling_parse(const char *name) {
+    return !strcmp(name, "point")         ? SGT_SAMPLE_POINT
+           : !strcmp(name, "bandlimited") ? SGT_SAMPLE_BANDLIMITED
+                                          : SGT_SAMPLE_EFFECTIVE;
+}
+
 const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r) {
     if (r->sampling == SGT_SAMPLE_POINT) return "point: the model at each node";
+    if (r->sampling == SGT_SAMPLE_BANDLIMITED)
+        return "bandlimited: the effective averages of 1D models taken with a windowed sinc of "
+               "the grid's Nyquist wavenumber over +-5 cells (Mittet 2017); 3D models as "
+               "effective";
     return "effective: each node's cell averaged (rho arithmetic; lambda + 2 mu, mu harmonic; "
            "1/Q compliance-weighted), 1D models integrated exactly, 3D models sampled n x n x n "
            "(material_subsamples)";

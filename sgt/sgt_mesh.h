@@ -11,9 +11,14 @@
 #include "sgt_state.h"
 
 enum { SGT_QSRC_AUTO = 0, SGT_QSRC_MODEL, SGT_QSRC_VS };
-/* How a node takes the model: its cell's effective medium (sgt_effective.h), or the model at
- * the node alone (the older rule, which puts a node on an interface in the layer below). */
-enum { SGT_SAMPLE_EFFECTIVE = 0, SGT_SAMPLE_POINT };
+/* How a node takes the model: its cell's effective medium (sgt_effective.h), the model at the
+ * node alone (the older rule, which puts a node on an interface in the layer below), or, for 1D
+ * models, the same averages taken with a band-limited kernel instead of the cell (Mittet 2017;
+ * sgt_effective.h). */
+enum { SGT_SAMPLE_EFFECTIVE = 0, SGT_SAMPLE_POINT, SGT_SAMPLE_BANDLIMITED };
+/* The rule named by material_sampling ("effective", "point", "bandlimited"; the parameter's
+ * declaration refuses any other). */
+int sgt_mesh_sampling_parse(const char *name);
 #define SGT_SUBSAMPLES_DEFAULT 3
 
 typedef struct {

@@ -484,6 +484,41 @@ TEST(mesh_effective_medium_layer_over_half_space) {
     sgt_model_free(&m);
 }
 
+/* material_sampling = bandlimited: the same averages over a windowed sinc of +-5 cells. A node
+ * on the interface weighs both sides alike (the kernel is even), as the cell rule does; nodes 5
+ * cells or more away see one side only; the nodes between see the other side through the
+ * kernel's lobes (a band-limited step rings), within a tenth of the contrast. */
+TEST(mesh_bandlimited_medium_layer_over_half_space) {
+    const sgt_material layer = {4000, 2000, 2600, 120, 40}, half = {6000, 3464, 2700, 155.9, 69.3};
+    sgt_model m;
+    cs_error e;
+    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 50, SGT_SAMPLE_BANDLIMITED, 0};
+    sgt_material a;
+    double mxy, want_xy;
+    loh_model(&m, 1000);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    check_material(a, two_part_node(0.5, layer, half, &want_xy), 1e-12, "node on the interface");
+    CHECK_NEAR(mxy, want_xy, 1e-12 * want_xy);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 - SGT_BANDLIMIT_CELLS, &a, NULL, NULL, &e), &e);
+    check_material(a, layer, 1e-12, "node 5 cells above");
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 + SGT_BANDLIMIT_CELLS, &a, NULL, NULL, &e), &e);
+    check_material(a, half, 1e-12, "node 5 cells below");
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 2, &a, NULL, NULL, &e), &e);
+    check_material(a, layer, 1e-12, "near the surface, in the layer");
+    for (int k = 16; k <= 24; k++) {
+        if (k == 20) continue;
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+        double lo = layer.rho - 0.1 * (half.rho - layer.rho),
+               hi = half.rho + 0.1 * (half.rho - layer.rho);
+        CHECK_MSG(a.rho > lo && a.rho < hi && a.rho != (k < 20 ? layer.rho : half.rho),
+                  "node %d: rho %.6f", k, a.rho);
+    }
+    /* the position between nodes 19 and 20 is half a cell above the interface: mostly layer */
+    CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 19, &a, &e), &e);
+    CHECK(a.rho > layer.rho && a.rho < 0.5 * (layer.rho + half.rho));
+    sgt_model_free(&m);
+}
+
 /* The vertical staggered positions hold the model's mass and compliance: summed over the
  * positions between nodes 2 and 60, h rho and h / mu equal the integrals of rho and 1/mu over
  * [100, 3000] m, wherever the interface lies; for the linear model (ucvm1d) to the
