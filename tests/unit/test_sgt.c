@@ -424,11 +424,20 @@ static void check_material(sgt_material got, sgt_material want, double rel, cons
                   what, c, g[c], w[c]);
 }
 
+/* LOH.1's layer and half space (vp, vs, rho, qp, qs) */
+static const sgt_material loh_layer = {4000, 2000, 2600, 120, 40};
+static const sgt_material loh_half = {6000, 3464, 2700, 155.9, 69.3};
+
+/* The rules of these tests: h = 50 m, Q from the model, the given sampling. */
+static sgt_mesh_rules loh_rules(int sampling) {
+    return (sgt_mesh_rules){0, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 50, sampling, 0};
+}
+
 TEST(mesh_effective_medium_layer_over_half_space) {
-    const sgt_material layer = {4000, 2000, 2600, 120, 40}, half = {6000, 3464, 2700, 155.9, 69.3};
+    const sgt_material layer = loh_layer, half = loh_half;
     sgt_model m;
     cs_error e;
-    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 50, SGT_SAMPLE_EFFECTIVE, 0};
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_EFFECTIVE);
     sgt_material a;
     double mxy, want_xy;
     /* Interface on node 20 (z = 1000 m): its cell is half layer, half half space; the nodes
@@ -489,10 +498,10 @@ TEST(mesh_effective_medium_layer_over_half_space) {
  * cells or more away see one side only; the nodes between see the other side through the
  * kernel's lobes (a band-limited step rings), within a tenth of the contrast. */
 TEST(mesh_bandlimited_medium_layer_over_half_space) {
-    const sgt_material layer = {4000, 2000, 2600, 120, 40}, half = {6000, 3464, 2700, 155.9, 69.3};
+    const sgt_material layer = loh_layer, half = loh_half;
     sgt_model m;
     cs_error e;
-    sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 50, SGT_SAMPLE_BANDLIMITED, 0};
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_BANDLIMITED);
     sgt_material a;
     double mxy, want_xy;
     loh_model(&m, 1000);
