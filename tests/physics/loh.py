@@ -26,15 +26,32 @@ CASES = {
 }
 
 
+# vp_max dt / h of the runs, by material rule: the step divides the reference's 0.008 s at
+# h = 100, 50, 25 m. The band-limited kernel's overshoot raises the grid's vp on the half
+# space's side of the interface to 6340 m/s (the mesh's extremes say so), which 0.48 would put
+# beyond the stability limit (0.495); 0.32 keeps it below.
+COURANT = {"effective": 0.48, "point": 0.48, "bandlimited": 0.32}
+
+
 def gaussian_rate(t, sigma, t0):
     return np.exp(-0.5 * ((t - t0) / sigma) ** 2) / (np.sqrt(2 * np.pi) * sigma)
 
 
-def reference(case):
+FK_FILE = "loh1_rec10_fk.txt"
+
+
+def reference(case, source="prose"):
     """Radial, transverse, vertical (up) velocity (m/s) at receiver 10 on the reference's own
-    samples (dt = 0.008 s): its impulse response (raw rows: t, vertical up, radial,
-    transverse, times 1e5 for M0 = 1e18 N m) convolved with the Gaussian moment rate by the
-    rectangle rule, as SW4's tools/loh1exact.m does."""
+    samples (dt = 0.008 s). SOURCE "prose", the published solution: its impulse response (raw
+    rows: t, vertical up, radial, transverse, times 1e5 for M0 = 1e18 N m) convolved with the
+    Gaussian moment rate by the rectangle rule, as SW4's tools/loh1exact.m does. "fk" (LOH.1
+    only): the independent frequency-wavenumber solution of tests/physics/loh_fk_reference.py,
+    already convolved, on the same samples up to 12 s."""
+    if source == "fk":
+        if case != "loh1":
+            raise ValueError("the frequency-wavenumber reference is LOH.1's only")
+        fk = np.loadtxt(os.path.join(DATA, FK_FILE))
+        return fk[:, 0], fk[:, 1:].T.copy()
     c = CASES[case]
     raw = np.loadtxt(os.path.join(DATA, c["raw"]))
     t = raw[:, 0]

@@ -8,13 +8,16 @@
 #   d  LOH.1 at h = 100 m on the CPU (GPU = CPU), and at 50 m in a larger box and in the
 #      benchmark's own axes (the box does not matter)
 #   f  LOH.1 at h = 12.5 m (about 3 minutes on an H100)
+#   g  LOH.1 and LOH.3 with the band-limited sampling at h = 100, 50, 25 m, LOH.1 at 12.5 m,
+#      and at 50 m in the larger box and in the benchmark's own axes
+#   h  LOH.1 with the interface half-way between nodes at h = 1000/20.5 and 1000/40.5 m
 set -u
 OUT=${OUT:-$PWD/loh-results}
 mkdir -p "$OUT/tr"
 make -j"$(nproc)" sgt-only >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 export CS_BIN=$PWD/build/sgt-only/bin/cybershake PYTHONUNBUFFERED=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 conv() { python3 tests/physics/loh_convergence.py --out "$OUT/tr" "$@" 2>&1 | tee -a "$OUT/loh.txt"; }
-for s in ${STAGES:-a b c d f}; do
+for s in ${STAGES:-a b c d f g h}; do
     case $s in
     a) conv --backend cuda --cases loh1,loh3 --h 100,50,25 --sampling effective ;;
     b) conv --backend cuda --h 100,50,25 --sampling point ;;
@@ -23,6 +26,11 @@ for s in ${STAGES:-a b c d f}; do
        conv --backend cuda --h 50 --sampling effective --box 2000,2000,4000,8000 --tag _bigbox
        conv --backend cuda --h 50 --sampling effective --frame loh --tag _lohframe ;;
     f) conv --backend cuda --h 12.5 --sampling effective ;;
+    g) conv --backend cuda --cases loh1,loh3 --h 100,50,25 --sampling bandlimited
+       conv --backend cuda --h 12.5 --sampling bandlimited
+       conv --backend cuda --h 50 --sampling bandlimited --box 2000,2000,4000,8000 --tag _bigbox
+       conv --backend cuda --h 50 --sampling bandlimited --frame loh --tag _lohframe ;;
+    h) conv --backend cuda --h 48.78048780487805,24.691358024691358 --sampling effective --tag _odd ;;
     esac
 done
 tar czf "$OUT/loh.tgz" -C "$OUT" tr && rm -rf "$OUT/tr"

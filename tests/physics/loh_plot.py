@@ -1,7 +1,10 @@
 """Draws receiver 10's LOH.1 traces against the reference (docs/img/loh1_rec10.png) from the
 traces tests/physics/loh_convergence.py saved (.npy: t, radial, transverse, vertical).
 
-    python3 tests/physics/loh_plot.py TRACES_DIR docs/img/loh1_rec10.png
+    python3 tests/physics/loh_plot.py TRACES_DIR docs/img/loh1_rec10.png [docs/img/loh1_references.png]
+
+The optional second figure: the published solution against the frequency-wavenumber one
+(tests/data/loh/NOTES.md), their difference, and the misfit against each as h shrinks.
 
 Needs matplotlib (a documentation tool, not a dependency of the toolkit or its tests)."""
 import os
@@ -50,5 +53,59 @@ def main():
     fig.savefig(out, dpi=110)
 
 
+# (file pattern, label, style) of the convergence panel: misfit against h
+RULES = [("loh1_{}_effective.npy", "effective media, interface on a node", "tab:blue"),
+         ("loh1_{}_bandlimited.npy", "band-limited, interface on a node", "tab:orange"),
+         ("loh1_{}_effective_odd.npy", "interface half-way between nodes", "tab:green")]
+SPACINGS = {"loh1_{}_effective.npy": (100, 50, 25, 12.5),
+            "loh1_{}_bandlimited.npy": (100, 50, 25, 12.5),
+            "loh1_{}_effective_odd.npy": (48.7805, 24.6914)}
+
+
+def references(src, out):
+    tp, p = loh.reference("loh1")
+    tf, f = loh.reference("loh1", "fk")
+    fig = plt.figure(figsize=(10, 10))
+    grid = fig.add_gridspec(4, 2)
+    names = ("radial", "transverse", "vertical (up)")
+    keep = tp <= 9.0
+    for c in range(3):
+        ax = fig.add_subplot(grid[c, :])
+        fk = np.interp(tp[keep], tf, f[c])
+        ax.plot(tp[keep], p[c][keep], color="black", lw=1.6, alpha=0.5, label="published (PROSE)")
+        ax.plot(tp[keep], fk, color="tab:purple", lw=0.9, label="frequency-wavenumber (pyfk)")
+        ax.plot(tp[keep], 5 * (p[c][keep] - fk), color="tab:red", lw=0.8,
+                label="5 x (published - FK)")
+        ax.set_ylabel(f"{names[c]} (m/s)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    ax.set_xlabel("time (s)")
+    for i, (ref_t, ref, title) in enumerate(((tp, p, "against the published solution"),
+                                             (tf, f, "against FK"))):
+        ax = fig.add_subplot(grid[3, i])
+        for pattern, label, color in RULES:
+            hs, worst = [], []
+            for h in SPACINGS[pattern]:
+                path = os.path.join(src, pattern.format(f"{h:g}"))
+                if not os.path.exists(path):
+                    continue
+                d = np.load(path)
+                hs.append(h)
+                worst.append(100 * max(loh.misfits(d[0], d[1:], ref_t, ref)))
+            ax.loglog(hs, worst, "o-", color=color, label=label)
+        ax.axhline(5, color="gray", ls=":", lw=1)
+        ax.set_xlabel("h (m)")
+        ax.set_ylabel("worst component's misfit (%)")
+        ax.set_title(title, fontsize=9)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=6)
+    fig.suptitle("LOH.1 receiver 10: the two references, and the solver converging to FK",
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+
+
 if __name__ == "__main__":
     main()
+    if len(sys.argv) > 3:
+        references(sys.argv[1], sys.argv[3])

@@ -11,6 +11,12 @@ in docs/sgt.md (GPU runs of the same script):
   older rule (a node on the interface takes the layer below) misfits 79 / 57 / 46%, so the bound
   fails if the material falls back to it. The arrival times must agree within 4 ms (measured
   +1.5, +3.1, -0.5 ms; the older rule -11, -40, -66 ms).
+- The same run against the independent frequency-wavenumber solution (tests/physics/
+  loh_fk_reference.py; NOTES.md): 13.2 / 3.7 / 7.8% measured; bounds 15 / 4.5 / 9%. The two
+  references differ from each other by 5.0 / 3.8 / 3.1% (checked below), and the solver
+  converges to FK, not to the published one (docs/sgt.md: 0.8 / 1.4 / 0.9% against FK at
+  h = 24.7 m with the interface between nodes, where the published one stays at 5.3 / 4.3 /
+  3.0%). So the transverse, whose published misfit stalls at 4.5%, is held to 4.5% here.
 - LOH.3 against LOH.1 at h = 100 m (the ratio cancels most of the coarse grid's error): the
   simulation's effective Q over the reference's within 25% at 1, 1.5, 2 and 3 Hz (measured in
   this box 1.16 1.13 0.93 0.93; in the table's box 1.13 1.04 1.00 1.03, and at h = 25 m
@@ -30,7 +36,8 @@ PML = 500.0
 
 def run(case, h, extra=None, name=None):
     wd = harness.workdir(name or case)
-    return loh.simulate(case, h, wd, extra, BOX, "path", 0.48, PML)
+    rule = (extra or {}).get("material_sampling", "effective")
+    return loh.simulate(case, h, wd, extra, BOX, "path", loh.COURANT[rule], PML)
 
 
 def test_loh1_h50_interface_on_a_node():
@@ -43,6 +50,34 @@ def test_loh1_h50_interface_on_a_node():
     for c, name in enumerate(("radial", "transverse", "vertical")):
         harness.check(m[c] <= 0.12, f"{name}: misfit {m[c]:.4f} > 12%")
     harness.check(max(abs(x) for x in lg) <= 4e-3, f"arrival times off by {lg} s")
+    check_against_fk(t, sim, (0.15, 0.045, 0.09), "cell averages")
+
+
+def check_against_fk(t, sim, bounds, what):
+    tfk, fk = loh.reference("loh1", "fk")
+    m = loh.misfits(t, sim, tfk, fk)
+    print(f"    LOH.1 h = 50 m, {what}, against FK: misfit R {m[0]:.4f} T {m[1]:.4f} Z {m[2]:.4f}")
+    for c, name in enumerate(("radial", "transverse", "vertical")):
+        harness.check(m[c] <= bounds[c], f"{name} against FK: misfit {m[c]:.4f} > {bounds[c]}")
+
+
+def test_loh1_references_agree():
+    """The published PROSE solution and the frequency-wavenumber one (both convolved with the
+    same Gaussian) differ by 5.15 / 3.83 / 3.18% of the published norm over 0-9 s. The
+    published one carries 1.6% of its radial norm before the first P wave can arrive (1.8 s),
+    FK 0.002%. Bounds: 5.5 / 4.2 / 3.5%, and 0.1% before the P wave for FK, so a damaged or
+    shifted file fails."""
+    tp, p = loh.reference("loh1")
+    tf, f = loh.reference("loh1", "fk")
+    keep = tp <= 9.0
+    m = [harness.misfit(np.interp(tp[keep], tf, f[c]), p[c][keep]) for c in range(3)]
+    pre = tf < 1.8
+    quiet = [np.linalg.norm(f[c][pre]) / np.linalg.norm(f[c][tf <= 9.0]) for c in range(3)]
+    print(f"    FK against PROSE: R {m[0]:.4f} T {m[1]:.4f} Z {m[2]:.4f}; FK before P: "
+          f"{' '.join(f'{x:.1e}' for x in quiet)}")
+    for c, b in enumerate((0.055, 0.042, 0.035)):
+        harness.check(m[c] <= b, f"component {c}: FK against PROSE {m[c]:.4f} > {b}")
+    harness.check(max(quiet) <= 1e-3, f"FK has {quiet} of its norm before the first P wave")
 
 
 def test_loh3_attenuation_against_loh1():

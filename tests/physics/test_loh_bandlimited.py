@@ -1,7 +1,7 @@
 """LOH.1 at h = 50 m with material_sampling = bandlimited (docs/sgt.md), in the box of
 test_loh.py, its own module so that the runner takes it beside test_loh (the two heaviest)."""
 import loh
-from test_loh import run
+from test_loh import check_against_fk, run
 
 import harness
 
@@ -9,15 +9,19 @@ import harness
 def test_loh1_h50_bandlimited_sampling():
     """The same with material_sampling = bandlimited (docs/sgt.md): the 1D model's averages over
     a windowed sinc at the grid's Nyquist wavenumber (+-5 cells), Mittet's (2017) band-limited
-    interface, instead of each cell. Measured in this box 6.1 / 5.1 / 3.9% (the cell averages:
-    10.6 / 6.7 / 6.3%); bounds 7 / 6 / 4.5%, which the cell averages fail on every component."""
+    interface, instead of each cell. Its lobes raise the grid's vp next to the interface to
+    6340 m/s, so the run takes Courant 0.32 (loh.COURANT; 0.48 is refused by the stability
+    check). Measured in this box against the published solution 7.5 / 4.2 / 4.6%, against FK
+    9.2 / 2.3 / 5.7% (the cell averages: 10.6 / 6.7 / 6.3% and 13.2 / 3.7 / 7.8%); bounds
+    8.5 / 5 / 5.2% and 10 / 3 / 6.5%, each of which the cell averages fail."""
     t, sim = run("loh1", 50.0, {"material_sampling": "bandlimited"}, "loh1_bandlimited")
     tref, ref = loh.reference("loh1")
     m = loh.misfits(t, sim, tref, ref)
     lg = loh.lags(t, sim, tref, ref)
     print(f"    LOH.1 h = 50 m, band-limited: misfit R {m[0]:.4f} T {m[1]:.4f} Z {m[2]:.4f}; "
           f"lag {' '.join(f'{1e3 * x:+.2f}' for x in lg)} ms")
-    for c, (name, bound) in enumerate((("radial", 0.07), ("transverse", 0.06),
-                                       ("vertical", 0.045))):
+    for c, (name, bound) in enumerate((("radial", 0.085), ("transverse", 0.05),
+                                       ("vertical", 0.052))):
         harness.check(m[c] <= bound, f"{name}: misfit {m[c]:.4f} > {bound:.3f}")
     harness.check(max(abs(x) for x in lg) <= 2e-3, f"arrival times off by {lg} s")
+    check_against_fk(t, sim, (0.10, 0.03, 0.065), "band-limited")

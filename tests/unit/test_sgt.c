@@ -538,6 +538,48 @@ TEST(mesh_bandlimited_medium_layer_over_half_space) {
     sgt_model_free(&m);
 }
 
+/* The band-limited kernel overshoots at a contrast (its lobes): on LOH.1's stiff side the grid's
+ * vp exceeds the model's 6000 m/s, and the mesh's extremes (what the stability check reads) say
+ * so; a soft layer over rock (vs 300 over 3000 m/s, a factor 150 in mu) would get a negative
+ * modulus, and the mesh refuses it, naming the node and the rule to use instead. */
+TEST(mesh_bandlimited_overshoot_noted_and_refused) {
+    sgt_model m;
+    cs_error e;
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_BANDLIMITED);
+    sgt_material a;
+    sgt_mesh_stats st;
+    sgt_mesh_stats_init(&st);
+    loh_model(&m, 1000);
+    for (int k = 10; k <= 30; k++)
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, &st, &e), &e);
+    /* measured 6340 m/s (+5.7%): 1/M's overshoot below the half space's */
+    CHECK_MSG(st.vp_max > 6000 * 1.03 && st.vp_max < 6000 * 1.08, "vp max %.2f", st.vp_max);
+    CHECK(st.vp_max_at[2] > 20 && st.vp_max_at[2] <= 25);
+    sgt_model_free(&m);
+
+    const char *p = tf_path("soft.txt");
+    write_text(p, "depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 1500 300 1800\n500 6000 3000 2700\n");
+    CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
+    r.q_source = SGT_QSRC_AUTO;
+    int refused = 0;
+    for (int k = 0; k <= 20; k++) {
+        double mxy;
+        if (sgt_mesh_cell(&m, &r, 0, 0, k, &a, &mxy, NULL, &e)) {
+            refused++;
+            CHECK_MSG(strstr(e.message, "material_sampling = effective") &&
+                          strstr(e.message, "node (0, 0, "),
+                      "%s", e.message);
+        } else {
+            CHECK_MSG(a.vs > 0 && mxy > 0, "node %d: vs %g, mu_xy %g", k, a.vs, mxy);
+        }
+    }
+    CHECK_MSG(refused > 0, "no node refused");
+    r.sampling = SGT_SAMPLE_EFFECTIVE; /* the cell averages have no lobes */
+    for (int k = 0; k <= 20; k++)
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+    sgt_model_free(&m);
+}
+
 /* The vertical staggered positions hold the model's mass and compliance: summed over the
  * positions between nodes 2 and 60, h rho and h / mu equal the integrals of rho and 1/mu over
  * [100, 3000] m, wherever the interface lies; for the linear model (ucvm1d) to the
