@@ -74,6 +74,26 @@ t_cfl_violation_names_node_and_fix() {
         expect_err "vp = 3464.0 m/s at node" && expect_err "at most dt = 0.01429 s" || return 1
 }
 
+# The band-limited sampling's overshoot, as a user meets it: a soft layer over rock (vs 300 over
+# 3000 m/s) is refused before meshing with the node and the rule to use; on a milder contrast
+# the stability check reads the grid's vp (above the model's 6000 m/s next to the interface), so
+# a step the cell averages accept is refused.
+t_bandlimited_overshoot() {
+    base | sed 's/^model_format = homogeneous/model_format = depth-table/; s/^vp = .*/model_file = m.txt/; /^vs = /d; /^rho = /d' >run.par
+    printf 'depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 1500 300 1800\n1000 6000 3000 2700\n' >m.txt
+    run "$CS" mesh run.par mat.h5 --set material_sampling=bandlimited --set "fmax=0.4 Hz" &&
+        expect_rc 1 && expect_err "use material_sampling = effective" && expect_err "node (" || return 1
+    [ ! -e mat.h5 ] || return 1
+    run "$CS" mesh run.par mat.h5 --set material_sampling=effective --set "fmax=0.4 Hz" && expect_rc 0 || return 1
+    printf 'depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 4000 2000 2600\n1000 6000 3464 2700\n' >m.txt
+    # dt vp / h = 0.48 at the model's 6000 m/s: within 0.495 for the cell averages, not for the
+    # band-limited grid's 6340 m/s
+    run "$CS" sgt run.par --set "dt=0.008 s" --set "fmax=2 Hz" --set nt=2 && expect_rc 0 || return 1
+    run "$CS" sgt run.par --set "dt=0.008 s" --set "fmax=2 Hz" --set nt=2 \
+        --set material_sampling=bandlimited && expect_rc 1 && expect_err "stability (CFL)" &&
+        expect_err "vp = 63" || return 1
+}
+
 t_resolution_violation() {
     base >run.par
     run "$CS" sgt run.par --set "fmax=5 Hz" --set "dt=0.005 s" && expect_rc 1 &&
@@ -182,6 +202,7 @@ tcase runs_and_reports t_runs_and_reports
 tcase bad_key_names_line t_bad_key_names_line
 tcase absurd_model_values_are_refused t_absurd_model_values_are_refused
 tcase cfl_violation_names_node_and_fix t_cfl_violation_names_node_and_fix
+tcase bandlimited_overshoot t_bandlimited_overshoot
 tcase resolution_violation t_resolution_violation
 tcase points_outside_or_in_absorbing_layer t_points_outside_or_in_absorbing_layer
 tcase absorbing_thickness t_absorbing_thickness
