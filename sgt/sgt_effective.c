@@ -83,10 +83,12 @@ static double bandlimited_kernel(double u) {
 /* Accumulates a 1D model around depth zc with the band-limited kernel: every piece between the
  * model's depths integrated by 3-point Gauss-Legendre on intervals of h/16 (the kernel varies on
  * the scale of h), clipped at the free surface (the weights are normalised by their sum, as
- * every average here is). */
+ * every average here is). QACC takes the kernel's positive part only: Q has no interface for the
+ * band limit to place, and with the lobes a Q mean can leave its samples' range, even turn
+ * negative (a graded site model gave Qs = -176 below one node). */
 static int bandlimited_1d(const sgt_model *m, const sgt_mesh_rules *r, double x, double y,
                           double zc, int gi, int gj, int k, sgt_effective_sum *acc,
-                          sgt_mesh_stats *cell, cs_error *err) {
+                          sgt_effective_sum *qacc, sgt_mesh_stats *cell, cs_error *err) {
     const double h = r->h;
     double a = fmax(0.0, zc - SGT_BANDLIMIT_CELLS * h), hi = zc + SGT_BANDLIMIT_CELLS * h;
     int l = 0;
@@ -102,7 +104,9 @@ static int bandlimited_1d(const sgt_model *m, const sgt_mesh_rules *r, double x,
                 double z = mid + half * gl_x[q];
                 sgt_material s;
                 CS_CALL(err, sgt_mesh_point(m, r, x, y, z, gi, gj, k, &s, cell, err));
-                sgt_effective_add(acc, &s, gl_w[q] * half * bandlimited_kernel((z - zc) / h));
+                const double w = gl_w[q] * half * bandlimited_kernel((z - zc) / h);
+                sgt_effective_add(acc, &s, w);
+                if (w > 0) sgt_effective_add(qacc, &s, w);
             }
         }
         a = b;
@@ -164,13 +168,13 @@ static int cell_3d(const sgt_model *m, const sgt_mesh_rules *r, double x, double
  * box stands for); k names the node for messages and the AWP format. */
 static int effective_box(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
                          double za, double zb, double zc, sgt_effective_sum *acc,
-                         sgt_mesh_stats *st, cs_error *err) {
+                         sgt_effective_sum *qacc, sgt_mesh_stats *st, cs_error *err) {
     const double h = r->h;
     const double x = r->x0 + gi * h, y = r->y0 + gj * h;
     sgt_mesh_stats cell;
     sgt_mesh_stats_init(&cell);
     if (bandlimited(m, r)) {
-        CS_CALL(err, bandlimited_1d(m, r, x, y, zc, gi, gj, k, acc, &cell, err));
+        CS_CALL(err, bandlimited_1d(m, r, x, y, zc, gi, gj, k, acc, qacc, &cell, err));
     } else if (is_1d(m)) {
         CS_CALL(err, cell_1d(m, r, x, y, za, zb, gi, gj, k, acc, &cell, err));
     } else {
@@ -189,22 +193,29 @@ static int per_node(const sgt_model *m, const sgt_mesh_rules *r) {
 }
 
 /* The band-limited kernel's lobes carry a step's overshoot (about 9% of the contrast) to the
- * nodes near an interface, on both sides: across a contrast of more than about 11 in a modulus
- * the soft side's mean is no longer positive, and on the stiff side the wave speed exceeds the
- * model's. The first is refused; the second is noted in the extremes, so that the stability
- * check sees the grid's fastest speed, not only the model's. */
-static int bandlimited_result(const sgt_mesh_rules *r, int gi, int gj, int k, const char *where,
+ * nodes near an interface, on both sides: across a contrast of about 10 in a modulus some mean
+ * (a modulus or a compliance) is no longer positive, and near it the wave speed exceeds the
+ * model's (LOH.1: +5.7%; +55% at a contrast of 8). The first is refused; the second is noted in
+ * the extremes, so that the stability check sees the grid's fastest speed, not only the
+ * model's. The grid's vs may also dip below the model's least, which the resolution check,
+ * reading the model's samples, does not see. */
+static int bandlimited_result(const sgt_mesh_rules *r, int gi, int gj, int k, int below,
                               const sgt_material *out, const double *mu_xy, sgt_mesh_stats *st,
                               cs_error *err) {
-    const int bad = !(out->vp > 0 && isfinite(out->vp)) || !(out->vs >= 0) ||
-                    (mu_xy && !(*mu_xy >= 0)) || !(out->rho > 0);
-    if (bad)
+    /* Q comes from the kernel's positive part (bandlimited_1d): a mean of positive values */
+    const char *what = !(out->rho > 0)                       ? "density"
+                       : !(out->vp > 0 && isfinite(out->vp)) ? "P modulus"
+                       : !(out->vs >= 0)                     ? "shear modulus"
+                       : mu_xy && !(*mu_xy >= 0)             ? "horizontal shear modulus"
+                                                             : NULL;
+    if (what)
         return cs_error_input(
             err, "material_sampling", "material_sampling", "bandlimited",
-            "the band-limited average at %s of node (%d, %d, %d), depth %g m, gives vp %g, vs %g "
-            "m/s: the model's contrast there is too strong for the kernel's overshoot (about 9%% "
-            "of a contrast); use material_sampling = effective",
-            where, gi, gj, k, k * r->h, out->vp, out->vs);
+            "the band-limited average %s node (%d, %d, %d) (depth %g m) gives a %s that is not "
+            "positive (vp %g, vs %g m/s): the model's contrast there is too strong for the "
+            "kernel's overshoot (about 9%% of a contrast); use material_sampling = effective",
+            below ? "half a cell below" : "at", gi, gj, k, (k + (below ? 0.5 : 0.0)) * r->h, what,
+            out->vp, out->vs);
     if (st) {
         sgt_mesh_stats fast;
         sgt_mesh_stats_init(&fast);
@@ -223,19 +234,22 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
         return rc;
     }
     const double z = k * r->h;
-    sgt_effective_sum acc = {0};
-    int rc =
-        effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc, st, err);
+    sgt_effective_sum acc = {0}, qacc = {0};
+    int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc,
+                           &qacc, st, err);
     if (!rc) *out = sgt_effective_node(&acc, mu_xy);
-    if (!rc && bandlimited(m, r))
-        rc = bandlimited_result(r, gi, gj, k, "the node", out, mu_xy, st, err);
+    if (!rc && bandlimited(m, r)) {
+        const sgt_material q = sgt_effective_node(&qacc, NULL);
+        out->qp = q.qp, out->qs = q.qs;
+        rc = bandlimited_result(r, gi, gj, k, 0, out, mu_xy, st, err);
+    }
     return rc;
 }
 
 int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
                         sgt_material *out, cs_error *err) {
     if (k < 0) k = 0;
-    sgt_effective_sum acc = {0};
+    sgt_effective_sum acc = {0}, qacc = {0};
     if (per_node(m, r)) {
         /* the older rule's means of the two nodes (the AWP mesh ends at its last node) */
         sgt_material a, b;
@@ -246,11 +260,13 @@ int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int
         sgt_effective_add(&acc, &b, 0.5);
     } else {
         CS_CALL(err, effective_box(m, r, gi, gj, k, k * r->h, (k + 1) * r->h, (k + 0.5) * r->h,
-                                   &acc, NULL, err));
+                                   &acc, &qacc, NULL, err));
     }
     *out = sgt_effective_below(&acc);
-    if (bandlimited(m, r))
-        return bandlimited_result(r, gi, gj, k, "the vertical position below", out, NULL, NULL,
-                                  err);
+    if (bandlimited(m, r)) {
+        const sgt_material q = sgt_effective_below(&qacc);
+        out->qp = q.qp, out->qs = q.qs;
+        return bandlimited_result(r, gi, gj, k, 1, out, NULL, NULL, err);
+    }
     return 0;
 }

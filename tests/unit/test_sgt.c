@@ -578,6 +578,22 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
     for (int k = 0; k <= 20; k++)
         CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
     sgt_model_free(&m);
+
+    /* A graded site model at the production-shaped site's spacing meshes, and Q, averaged over
+     * the kernel's positive part, stays within the model's range (with the lobes, Qs below one
+     * node came out at -176) */
+    CHECK_OK(sgt_model_read_fk1d(&m, data("bbp_nr02-vs500.fk1d"), &e), &e);
+    r = (sgt_mesh_rules){500, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 660, SGT_SAMPLE_BANDLIMITED, 0};
+    for (int k = 0; k < 60; k++) {
+        sgt_material b;
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+        CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, k, &b, &e), &e);
+        const double qs_hi = 225 * (1 + 1e-12), qp_hi = 450 * (1 + 1e-12); /* round-off */
+        CHECK_MSG(a.qs >= 21.25 && a.qs <= qs_hi && b.qs >= 21.25 && b.qs <= qs_hi &&
+                      a.qp >= 42.5 && a.qp <= qp_hi && b.qp >= 42.5 && b.qp <= qp_hi,
+                  "node %d: qs %g, %g below; qp %g, %g below", k, a.qs, b.qs, a.qp, b.qp);
+    }
+    sgt_model_free(&m);
 }
 
 /* The vertical staggered positions hold the model's mass and compliance: summed over the
