@@ -107,7 +107,8 @@ CLI_SRC     := cli/cybershake.c
 # The CUDA back end when nvcc is there, otherwise a stub that says the build has none.
 ifneq ($(NVCC),)
 CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(realpath $(NVCC))))
-CUDA_OBJ  := $(BUILD)/obj/sgt/sgt_cuda.o $(BUILD)/obj/extract/synth_gpu.o
+CUDA_EXTRACT_OBJ := $(patsubst %.cu,$(BUILD)/obj/%.o,$(wildcard extract/*.cu))
+CUDA_OBJ  := $(BUILD)/obj/sgt/sgt_cuda.o $(CUDA_EXTRACT_OBJ)
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lpthread -lstdc++
 NOCUDA_SRC :=
 NOCUDA_EXTRACT_SRC :=
@@ -169,7 +170,7 @@ $(BUILD)/obj/sgt/sgt_cuda.o: sgt/sgt_cuda.cu
 	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -DCS_GIT_REVISION='"$(GIT_REV)"' $(MPI_CFLAGS) $(HDF5_CFLAGS) -c $< -o $@
 
 # The CUDA extractor opens cuFFT at run time (dlopen): no link dependency on it.
-$(BUILD)/obj/extract/synth_gpu.o: extract/synth_gpu.cu
+$(BUILD)/obj/extract/%.o: extract/%.cu
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_DEPS) $(call layer_includes,$<) -c $< -o $@
@@ -239,7 +240,7 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
--include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(BUILD)/obj/extract/synth_gpu.d
+-include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(CUDA_EXTRACT_OBJ:.o=.d)
 
 # Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
 $(BIN)/extract_bench: bench/extract_bench.c bench/extract_gpu_part.c bench/extract_gpu_part.h $(BUILD)/lib/libcybershake.a

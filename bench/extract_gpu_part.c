@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cs_progress.h"
+#include "im_band.h"
 #include "synth_gpu.h"
 
 int bench_source_open(bench_source *bs, const erf_rupture *r, const rupgen_params *p,
@@ -113,19 +114,20 @@ static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m
     return failed ? -1 : 0;
 }
 
-/* The measures of nb records (their spectral accelerations given in sa, nb x nperiods x 4, or
- * NULL: made here). */
+/* The measures of nb records (the device's given, nb x IM_GIVEN_VALUES(nperiods), or NULL:
+ * made here). */
 static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const double *vel,
-                     const double *sa, int nb, double *values, im_workspace **ws) {
+                     const double *given, int nb, double *values, im_workspace **ws) {
     int bad = 0;
 #pragma omp parallel for schedule(dynamic) reduction(| : bad)
     for (int b = 0; b < nb; b++) {
         cs_error e;
         im_workspace **mine = &ws[omp_get_thread_num()];
         if (!*mine) *mine = im_workspace_new();
-        if (!*mine || im_compute_in_sa(*mine, ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt,
-                                       sa ? sa + (size_t)b * 4 * ims->nperiods : NULL,
-                                       values + (size_t)b * nim, &e))
+        if (!*mine ||
+            im_compute_in_given(*mine, ims, vel + (size_t)b * 3 * c->nt, c->nt, c->dt,
+                                given ? given + (size_t)b * IM_GIVEN_VALUES(ims->nperiods) : NULL,
+                                values + (size_t)b * nim, &e))
             bad = 1;
     }
     return bad ? -1 : 0;
@@ -133,17 +135,23 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
 
 /* The extractor's pipeline (extract_gpu.c): while the device sums batch i, the host's threads
  * take the measures of batch i - 1 and make batch i + 1; with sa2 (two slots of batch x
- * nperiods x 4), the spectral accelerations made on the device. Returns the wall time, or -1
+ * IM_GIVEN_VALUES(nperiods)), the measures made on the device. Returns the wall time, or -1
  * when a step fails (err set where the library reports). */
 static double pipelined(const synth_ctx *c, const bench_source *bs, const double *m6, long n,
                         int nlay, int nvar, int batch, synth_gpu *g, const im_config *ims, int nim,
                         double *vel2, double *sa2, double *values, im_workspace **ws,
                         cs_error *err) {
-    size_t rec = 3 * (size_t)c->nt * (size_t)batch, sarec = 4 * (size_t)ims->nperiods * batch;
+    size_t rec = 3 * (size_t)c->nt * (size_t)batch,
+           sarec = IM_GIVEN_VALUES((size_t)ims->nperiods) * batch;
 #define SA_SLOT(i) (sa2 ? sa2 + (size_t)(i)*sarec : NULL)
-    if (synth_gpu_set_sa(g, sa2 ? ims->nperiods : 0, ims->periods, ims->damping,
-                         ims->vertical ? 3 : 2, c->dt, err))
-        return -1;
+    int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+    for (int p = 0; p < ims->nperiods; p++) {
+        want_fas[p] = im_band_valid("FAS", ims->periods[p], ims->fmax, NULL, 0);
+        want_dur[p] = im_band_valid("D5-75", ims->periods[p], ims->fmax, NULL, 0);
+    }
+    synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
+                               ims->damping,  c->dt,        ims->ko_b, ims->vertical ? 3 : 2};
+    if (synth_gpu_set_measures(g, sa2 ? &meas : NULL, err)) return -1;
     double t0 = cs_now();
     int nb = nvar < batch ? nvar : batch;
     if (synth_gpu_begin(g, nb, err) || gen_batch(c, bs, m6, n, nlay, 0, nb, g) ||
@@ -152,7 +160,8 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
-        if (i > 0 && sa2 && synth_gpu_sa_wait(g, (i - 1) % 2, batch, SA_SLOT((i - 1) % 2), err))
+        if (i > 0 && sa2 &&
+            synth_gpu_measures_wait(g, (i - 1) % 2, batch, SA_SLOT((i - 1) % 2), err))
             return -1;
         if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec,
                                SA_SLOT((i - 1) % 2), batch, values, ws))
@@ -163,7 +172,8 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
         if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, sa2 ? i % 2 : -1, err))
             return -1;
         if (nnext > 0 && synth_gpu_accumulate(g, err)) return -1;
-        if (nnext <= 0 && sa2 && synth_gpu_sa_wait(g, i % 2, nb, SA_SLOT(i % 2), err)) return -1;
+        if (nnext <= 0 && sa2 && synth_gpu_measures_wait(g, i % 2, nb, SA_SLOT(i % 2), err))
+            return -1;
         if (nnext <= 0 &&
             ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, SA_SLOT(i % 2), nb, values, ws))
             return -1;
@@ -244,9 +254,9 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     double t_pipe = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, NULL,
                               values, ws, err);
     if (t_pipe < 0) goto fail;
-    /* again with the spectral accelerations made on the device; their values against the
-     * host's for the last batch's records */
-    double *sa2 = malloc(sizeof(double) * 2 * 4 * (size_t)ims->nperiods * batch);
+    /* again with the measures made on the device; their values against the host's for the last
+     * batch's records */
+    double *sa2 = malloc(sizeof(double) * 2 * IM_GIVEN_VALUES((size_t)ims->nperiods) * batch);
     double *values_host = malloc(sizeof(double) * (size_t)nim * batch);
     if (!sa2 || !values_host) goto fail;
     memcpy(values_host, values, sizeof(double) * (size_t)nim * batch);
@@ -258,7 +268,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
         double d = fabs(values[i] - values_host[i]) / fmax(fabs(values_host[i]), 1e-300);
         if (d > worst_im) worst_im = d;
     }
-    printf("gpu: spectral accelerations on the device: %.1f variations/s pipelined; every "
+    printf("gpu: measures on the device: %.1f variations/s pipelined; every "
            "measure of the last batch against the host's: worst relative difference %.2e\n",
            nvar / t_pipe_sa, worst_im);
     free(sa2);

@@ -11,15 +11,15 @@
 typedef struct {
     float *strain; /* block x 18 x nt_sgt */
     /* two slots, the batch in the device's hands and the one before: records (batch x 3 x nt)
-     * and, where the device takes them, their spectral accelerations (batch x nperiods x 4) */
-    double *vel, *sa;
-    size_t rec, sarec; /* one slot's doubles */
+     * and, where the device takes them, their measures (batch x IM_GIVEN_VALUES(nperiods)) */
+    double *vel, *given;
+    size_t rec, grec; /* one slot's doubles */
 } gpu_buffers;
 
 static void buffers_free(gpu_buffers *b) {
     free(b->strain);
     free(b->vel);
-    free(b->sa);
+    free(b->given);
 }
 
 /* The spectra of points first .. first + np - 1 into device rows 0 .. np - 1. */
@@ -229,8 +229,8 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
 /* The device's records of a batch into slot `slot`, the wait timed. */
 static int records(extract_worker *w, int nb, gpu_buffers *buf, int slot, cs_error *err) {
     double t0 = cs_now();
-    int rc =
-        synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec, buf->sa ? slot : -1, err);
+    int rc = synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec,
+                               buf->given ? slot : -1, err);
     w->phase[EXTRACT_SUM] += cs_now() - t0;
     return rc;
 }
@@ -241,8 +241,9 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
                         rupture_result *out, cs_error *err) {
     double t0 = cs_now();
-    if (buf->sa)
-        CS_CALL(err, synth_gpu_sa_wait(w->gpu, slot, nb, buf->sa + (size_t)slot * buf->sarec, err));
+    if (buf->given)
+        CS_CALL(err, synth_gpu_measures_wait(w->gpu, slot, nb,
+                                             buf->given + (size_t)slot * buf->grec, err));
     double t1 = cs_now();
     w->phase[EXTRACT_SUM] += t1 - t0;
     int rc = finish_batch_run(w, buf, slot, v0, nb, out, err);
@@ -254,16 +255,16 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
                             rupture_result *out, cs_error *err) {
     int nt = w->synth->nt, failed = 0;
     const double *vel = buf->vel + (size_t)slot * buf->rec;
-    const double *sa = buf->sa ? buf->sa + (size_t)slot * buf->sarec : NULL;
-    size_t per = 4 * (size_t)w->ims->nperiods;
+    const double *given = buf->given ? buf->given + (size_t)slot * buf->grec : NULL;
+    size_t per = IM_GIVEN_VALUES((size_t)w->ims->nperiods);
     cs_error first_err;
     cs_error_clear(&first_err);
 #pragma omp parallel for schedule(dynamic)
     for (int b = 0; b < nb; b++) {
         cs_error e;
         cs_error_clear(&e);
-        if (extract_take_record_sa(w, vel + (size_t)b * 3 * nt, sa ? sa + (size_t)b * per : NULL,
-                                   out, v0 + b, &e)) {
+        if (extract_take_record_given(w, vel + (size_t)b * 3 * nt,
+                                      given ? given + (size_t)b * per : NULL, out, v0 + b, &e)) {
 #pragma omp critical
             {
                 if (!failed) first_err = e;
@@ -379,9 +380,9 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
     buf.rec = 3 * (size_t)w->synth->nt * (size_t)batch;
     buf.vel = malloc(sizeof(double) * 2 * buf.rec);
-    buf.sarec = 4 * (size_t)w->ims->nperiods * (size_t)batch;
-    if (w->gpu_sa && buf.sarec) buf.sa = malloc(sizeof(double) * 2 * buf.sarec);
-    int rc = buf.strain && buf.vel && (!w->gpu_sa || !buf.sarec || buf.sa)
+    buf.grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
+    if (w->gpu_measures) buf.given = malloc(sizeof(double) * 2 * buf.grec);
+    int rc = buf.strain && buf.vel && (!w->gpu_measures || buf.given)
                  ? run(w, src, nvar, full, &buf, out, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
     buffers_free(&buf);

@@ -12,6 +12,7 @@
 #include "cs_progress.h"
 #include "cs_strutil.h"
 #include "extract_rupture.h"
+#include "im_band.h"
 #include "extract_study.h"
 #include "cs_mpi_agree.h"
 
@@ -53,15 +54,21 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     }
     double fr = synth_gpu_free_bytes(local, ranks);
     if (fr < 0) return synth_gpu_available(err) ? -1 : cs_error_set(err, CS_ERR_RESOURCE, "no GPU");
-    /* the records' spectral accelerations on the device (most of the measures' time on the
-     * host), unless CYBERSHAKE_GPU_SA=0 (for comparisons); their buffers set aside first */
-    e = getenv("CYBERSHAKE_GPU_SA");
+    /* the records' measures on the device (most of the host's time otherwise), unless
+     * CYBERSHAKE_GPU_MEASURES=0 (for comparisons); their buffers set aside first. The band's
+     * broadband measures (fmax <= 0: none given) stay on the host. */
+    e = getenv("CYBERSHAKE_GPU_MEASURES");
     const im_config *ims = ws->w.ims;
-    int sa = !(e && !strcmp(e, "0")) && ims->nperiods > 0, ncomp = ims->vertical ? 3 : 2;
-    double sa_bytes =
-        sa ? synth_gpu_sa_bytes(&shape, batch, ims->nperiods, ims->periods, ncomp, ws->synth.dt)
-           : 0;
-    double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0) - sa_bytes;
+    int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+    for (int p = 0; p < ims->nperiods; p++) {
+        want_fas[p] = im_band_valid("FAS", ims->periods[p], ims->fmax, NULL, 0);
+        want_dur[p] = im_band_valid("D5-75", ims->periods[p], ims->fmax, NULL, 0);
+    }
+    synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
+                               ims->damping,  ws->synth.dt, ims->ko_b, ims->vertical ? 3 : 2};
+    int on_device = !(e && !strcmp(e, "0"));
+    double meas_bytes = on_device ? synth_gpu_measures_bytes(&shape, batch, &meas) : 0;
+    double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0) - meas_bytes;
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));
     if (most > 0 && points > most) points = most;
     if (points < 1)
@@ -70,10 +77,9 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
-    if (sa) {
-        CS_CALL(err, synth_gpu_set_sa(ws->w.gpu, ims->nperiods, ims->periods, ims->damping, ncomp,
-                                      ws->synth.dt, err));
-        ws->w.gpu_sa = 1;
+    if (on_device) {
+        CS_CALL(err, synth_gpu_set_measures(ws->w.gpu, &meas, err));
+        ws->w.gpu_measures = 1;
     }
     /* the spectra kept across ruptures: rows for twice the site's save points at most (a point
      * on two faults has two tensors), or none when CYBERSHAKE_GPU_KEEP=0 (for comparisons) */

@@ -50,33 +50,33 @@ void extract_worker_free_workspaces(extract_worker *w) {
     w->nimws = 0;
 }
 
-/* The calling thread's measures of a record (its spectral accelerations given, or NULL): in its
- * own workspace where the worker has one. */
-static int measure(extract_worker *w, const double *vel, const double *sa, double *values,
+/* The calling thread's measures of a record (the device's given, or NULL): in its own workspace
+ * where the worker has one. */
+static int measure(extract_worker *w, const double *vel, const double *given, double *values,
                    cs_error *err) {
     int nt = w->synth->nt, me = omp_get_thread_num();
     if (me >= w->nimws) {
         im_workspace *ws = im_workspace_new();
         if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record's measures");
-        int rc = im_compute_in_sa(ws, w->ims, vel, nt, w->synth->dt, sa, values, err);
+        int rc = im_compute_in_given(ws, w->ims, vel, nt, w->synth->dt, given, values, err);
         im_workspace_free(ws);
         return rc;
     }
     if (!w->imws[me] && !(w->imws[me] = im_workspace_new()))
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a record's measures");
-    return im_compute_in_sa(w->imws[me], w->ims, vel, nt, w->synth->dt, sa, values, err);
+    return im_compute_in_given(w->imws[me], w->ims, vel, nt, w->synth->dt, given, values, err);
 }
 
 int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
                         cs_error *err) {
-    return extract_take_record_sa(w, vel, NULL, out, v, err);
+    return extract_take_record_given(w, vel, NULL, out, v, err);
 }
 
-int extract_take_record_sa(extract_worker *w, const double *vel, const double *sa,
-                           rupture_result *out, int v, cs_error *err) {
+int extract_take_record_given(extract_worker *w, const double *vel, const double *given,
+                              rupture_result *out, int v, cs_error *err) {
     int nt = w->synth->nt;
     double t0 = omp_in_parallel() ? 0 : cs_now();
-    CS_CALL(err, measure(w, vel, sa, out->ims + (size_t)v * out->nim, err));
+    CS_CALL(err, measure(w, vel, given, out->ims + (size_t)v * out->nim, err));
     if (!omp_in_parallel()) w->phase[EXTRACT_MEASURE] += cs_now() - t0;
     if (out->seis)
         for (size_t i = 0; i < 3 * (size_t)nt; i++)

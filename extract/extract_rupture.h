@@ -34,7 +34,7 @@ typedef struct {
     int want_seis;
     double max_memory; /* bytes a rank may hold for one rupture (<= 0: the default, 4 GB) */
     synth_gpu *gpu;    /* the CUDA extractor of this rank, or NULL: the CPU */
-    int gpu_sa;        /* the device gives the records' spectral accelerations */
+    int gpu_measures;  /* the device gives the records' measures (im.h's given layout) */
     /* which of the device's rows of spectra hold which points, kept across ruptures (GPU; NULL
      * when the rank loads each rupture's points anew) */
     synth_spectra_cache *cache;
@@ -92,10 +92,10 @@ void extract_rupture_result_free(rupture_result *res);
  * variation's name put before an error's message. */
 int extract_take_record(extract_worker *w, const double *vel, rupture_result *out, int v,
                         cs_error *err);
-/* The same with the record's spectral accelerations given (the device's: im_compute_in_sa),
- * or NULL. */
-int extract_take_record_sa(extract_worker *w, const double *vel, const double *sa,
-                           rupture_result *out, int v, cs_error *err);
+/* The same with the record's measures given (the device's, im_compute_in_given's layout), or
+ * NULL. */
+int extract_take_record_given(extract_worker *w, const double *vel, const double *given,
+                              rupture_result *out, int v, cs_error *err);
 void extract_name_variation(const variation_source *src, int v, cs_error *err);
 
 #endif

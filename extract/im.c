@@ -1,5 +1,6 @@
 #include "im.h"
 #include "im_osc.h"
+#include "im_spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -267,15 +268,9 @@ static void durations(const double *a, int nt, double dt, double out[4], double 
     out[3] = t_at[2] - t_at[0];
 }
 
-/* sin(x)/x to the last bits near 0 */
-static double sinc_ratio(double s, double x) {
-    if (fabs(x) < 1e-3) return 1 - x * x / 6 * (1 - x * x / 20);
-    return s / x;
-}
-
 double im_ko_window(double f, double fc, double b) {
     if (!(f > 0) || !(fc > 0)) return 0;
-    double x = b * log10(f / fc), r = sinc_ratio(sin(x), x);
+    double x = b * log10(f / fc), r = im_spec_sinc_ratio(sin(x), x);
     return r * r * r * r;
 }
 
@@ -301,8 +296,7 @@ static void ko_smooth_bins(const ko_bins *kb, const double *const *amp, int m, d
                            double *out) {
     double c = b * log10(fc), sc = sin(c), cc = cos(c), wsum = 0, sum[4] = {0, 0, 0, 0};
     for (int k = 0; k < kb->n; k++) {
-        double x = kb->l[k] - c, r = sinc_ratio(kb->sl[k] * cc - kb->cl[k] * sc, x);
-        double w = (r * r) * (r * r);
+        double w = im_spec_ko_weight(kb->l[k], kb->sl[k], kb->cl[k], c, sc, cc);
         wsum += w;
         for (int j = 0; j < m; j++)
             sum[j] += w * amp[j][k];
@@ -324,23 +318,6 @@ double im_ko_smooth(const double *amp, int n, double df, double fc, double b) {
     ko_smooth_bins(&kb, &amp, 1, fc, b, &out);
     free(kb.l);
     return out;
-}
-
-/* The zero-phase band-pass of the period-dependent durations at 1/T (im.h). */
-static double duration_filter(double f, double T) {
-    if (!(f > 0)) return 0;
-    double f1 = 1 / (M_SQRT2 * T), f2 = M_SQRT2 / T;
-    double h = f1 / f, l = f / f2;
-    h *= h, h *= h, l *= l, l *= l; /* ^4 */
-    return 1 / sqrt((1 + h * h) * (1 + l * l));
-}
-
-/* The smallest power of two >= n (n <= 2^30). */
-static long pow2_at_least(double n) {
-    long m = 1;
-    while ((double)m < n && m < (1L << 30))
-        m *= 2;
-    return m;
 }
 
 /* The r2c and c2r plans of each power of two, made once (FFTW_ESTIMATE) and kept for the
@@ -478,7 +455,7 @@ static int fas_measures(im_workspace *ws, const im_config *c, const double *acc,
         if (c->periods[p] > tmax) tmax = c->periods[p];
     }
     if (!any) return 0;
-    long N = pow2_at_least(fmax(2.0 * nt, 100 * tmax / dt));
+    long N = im_spec_fas_length(nt, dt, tmax);
     const spectra *shared = ws->dur.x && ws->dur.N == N ? &ws->dur : NULL;
     spectra *s = &ws->fas;
     if (!shared) CS_CALL(err, spectra_ready(s, N, 0, err));
@@ -527,7 +504,7 @@ static int duration_filters(im_workspace *ws, const im_config *c, long nb, doubl
     for (int p = 0; p < c->nperiods; p++)
         for (long k = 0; k <= nb; k++)
             ws->h[(size_t)p * (nb + 1) + k] =
-                duration_filter(k * df, c->periods[p]) / (double)(2 * nb);
+                im_spec_duration_filter(k * df, c->periods[p]) / (double)(2 * nb);
     ws->h_nb = nb, ws->h_df = df, ws->h_np = c->nperiods;
     memcpy(ws->h_periods, c->periods, sizeof(double) * (size_t)c->nperiods);
     return 0;
@@ -551,7 +528,7 @@ static int period_durations(im_workspace *ws, const im_config *c, const double *
         spectra_free(s);
         return 0;
     }
-    CS_CALL(err, spectra_ready(s, pow2_at_least(2.0 * nt), ncomp, err));
+    CS_CALL(err, spectra_ready(s, im_spec_duration_length(nt), ncomp, err));
     for (int f = 0; f < ncomp; f++)
         spectrum_of(s, acc, f, nt, s->spec + (size_t)f * s->ld);
     const double df = 1 / (s->N * dt);
@@ -588,32 +565,62 @@ static int broadband_wanted(const im_config *c) {
 
 int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
                   double *values, cs_error *err) {
-    return im_compute_in_sa(ws, c, vel, nt, dt, NULL, values, err);
+    return im_compute_in_given(ws, c, vel, nt, dt, NULL, values, err);
 }
 
-int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
-                     const double *sa, double *values, cs_error *err) {
+/* The measures per period (SA, FAS, durations) and the PGV from the given layout (im.h) into
+ * all[] at the places list_types gives them; k: where the SA start. Returns where they end. */
+static int take_given(const im_config *c, int ncomp, const double *given, double *all, int k) {
+    const int np = c->nperiods;
+    for (int p = 0; p < np; p++) {
+        const double *sa = given + 4 * p;
+        all[k++] = sa[0], all[k++] = sa[1], all[k++] = sa[2];
+        if (c->vertical) all[k++] = sa[3];
+    }
+    k += 1 + ncomp; /* PGA (broadband) */
+    const double *pgv = given + IM_GIVEN_PGV(np);
+    all[k++] = pgv[0];
+    for (int f = 0; f < ncomp; f++)
+        all[k++] = pgv[1 + f];
+    k += 8; /* Arias, CAV, D5-75, D5-95 of E and N (broadband) */
+    for (int p = 0; p < np; p++) {
+        const double *fas = given + IM_GIVEN_FAS(np) + 4 * p;
+        for (int f = 0; f < ncomp; f++)
+            all[k++] = fas[f];
+        all[k++] = fas[3];
+    }
+    for (int p = 0; p < np; p++) {
+        const double *dur = given + IM_GIVEN_DUR(np) + 6 * p;
+        for (int i = 0; i < 2; i++)
+            for (int f = 0; f < ncomp; f++)
+                all[k++] = dur[3 * i + f];
+    }
+    return k;
+}
+
+int im_compute_in_given(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
+                        const double *given, double *values, cs_error *err) {
     int maxsub = 1;
-    for (int p = 0; p < c->nperiods; p++) {
+    for (int p = 0; p < c->nperiods && !given; p++) {
         int m = im_substeps(dt, c->periods[p]);
         if (m > maxsub) maxsub = m;
     }
     size_t nu = (size_t)(nt > 1 ? nt - 1 : 0) * (size_t)maxsub + 1;
     if (nu < (size_t)nt) nu = (size_t)nt;
-    const int ncomp = c->vertical ? 3 : 2;
+    const int ncomp = c->vertical ? 3 : 2, broadband = broadband_wanted(c);
     CS_CALL(err, room(&ws->buf, &ws->nbuf, 3 * (size_t)nt + 2 * nu + IM_MAX_TYPES, err));
     double *acc = ws->buf, *ue = acc + 3 * (size_t)nt, *un = ue + nu, *all = un + nu;
-    for (int f = 0; f < ncomp; f++)
-        CS_CALL(err, im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err));
+    if (!given || broadband)
+        for (int f = 0; f < ncomp; f++)
+            CS_CALL(err, im_acceleration(vel + (size_t)f * nt, nt, dt, acc + (size_t)f * nt, err));
     /* every measure into all[], in list_types' order; those of the band go to values */
     int k = 0;
-    for (int p = 0; p < c->nperiods && sa; p++) {
-        all[k++] = sa[4 * p];
-        all[k++] = sa[4 * p + 1];
-        all[k++] = sa[4 * p + 2];
-        if (c->vertical) all[k++] = sa[4 * p + 3];
+    if (given) {
+        for (int i = 0; i < IM_MAX_TYPES; i++)
+            all[i] = NAN;
+        take_given(c, ncomp, given, all, 0);
     }
-    for (int p = 0; p < c->nperiods && !sa; p++) {
+    for (int p = 0; p < c->nperiods && !given; p++) {
         double w = 2 * M_PI / c->periods[p], pk[OSC_MAX], r50, r100;
         int sub = im_substeps(dt, c->periods[p]);
         const double *ag[OSC_MAX] = {acc, acc + nt, acc + 2 * (size_t)nt};
@@ -625,16 +632,19 @@ int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, in
         all[k++] = w * w * sqrt(pk[0] * pk[1]) / IM_G;
         if (c->vertical) all[k++] = w * w * pk[2] / IM_G;
     }
-    const int broadband = broadband_wanted(c);
+    if (given) k = c->nperiods * (3 + c->vertical);
     double r50, r100;
     if (broadband) im_rotd(acc, acc + nt, nt, &r50, &r100);
     all[k++] = broadband ? r50 / IM_G : NAN;
     for (int f = 0; f < ncomp; f++)
         all[k++] = broadband ? peak_abs(acc + (size_t)f * nt, nt) / IM_G : NAN;
-    im_rotd(vel, vel + nt, nt, &r50, &r100);
-    all[k++] = r50;
-    for (int f = 0; f < ncomp; f++)
-        all[k++] = peak_abs(vel + (size_t)f * nt, nt);
+    if (!given) {
+        im_rotd(vel, vel + nt, nt, &r50, &r100);
+        all[k++] = r50;
+        for (int f = 0; f < ncomp; f++)
+            all[k++] = peak_abs(vel + (size_t)f * nt, nt);
+    } else
+        k += 1 + ncomp;
     double d[2][4];
     for (int h = 0; h < 2; h++) {
         for (int i = 0; i < 4; i++)
@@ -644,14 +654,16 @@ int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, in
     for (int i = 0; i < 4; i++)
         for (int h = 0; h < 2; h++)
             all[k++] = d[h][i];
-    int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-    for (int p = 0; p < c->nperiods; p++) {
-        want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
-        want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
+    if (!given) {
+        int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+        for (int p = 0; p < c->nperiods; p++) {
+            want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
+            want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
+        }
+        double *fas = all + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
+        CS_CALL(err, period_durations(ws, c, acc, ncomp, nt, dt, want_dur, dur, ue, err));
+        CS_CALL(err, fas_measures(ws, c, acc, ncomp, nt, dt, want_fas, fas, err));
     }
-    double *fas = all + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
-    CS_CALL(err, period_durations(ws, c, acc, ncomp, nt, dt, want_dur, dur, ue, err));
-    CS_CALL(err, fas_measures(ws, c, acc, ncomp, nt, dt, want_fas, fas, err));
     int n = list_types(c, ws->types), kept = 0;
     for (int i = 0; i < n; i++)
         if (im_band_valid(ws->types[i].measure, ws->types[i].period, c->fmax, NULL, 0))

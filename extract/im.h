@@ -121,10 +121,22 @@ void im_workspace_free(im_workspace *ws);
 /* im_compute with a workspace of the caller's: the same values, bit for bit. */
 int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
                   double *values, cs_error *err);
-/* The same with the spectral accelerations given (the GPU's, synth_gpu.h): sa[4 p .. 4 p + 3]
- * the RotD50, RotD100, geometric mean and Z (g) at period p, as im_compute would make them
- * (Z read only when c->vertical); NULL makes them. */
-int im_compute_in_sa(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
-                     const double *sa, double *values, cs_error *err);
+/* The measures a device gives for a record (synth_gpu.h), in the layout im_compute_in_given
+ * reads: IM_GIVEN_VALUES(np) values for np periods, NaN where a measure is not made (no Z
+ * component; a period outside the measure's band):
+ *   [4 p .. 4 p + 3]                    SA RotD50, RotD100, geometric mean, Z (g) at period p;
+ *   [IM_GIVEN_PGV(np) .. + 3]           PGV RotD50, E, N, Z (m/s);
+ *   [IM_GIVEN_FAS(np) + 4 p .. + 3]     FAS E, N, Z, EAS (m/s) at period p;
+ *   [IM_GIVEN_DUR(np) + 6 p .. + 5]     D5-75 of E, N, Z, then D5-95 of E, N, Z (s) at p. */
+#define IM_GIVEN_PGV(np)    (4 * (np))
+#define IM_GIVEN_FAS(np)    (4 * (np) + 4)
+#define IM_GIVEN_DUR(np)    (8 * (np) + 4)
+#define IM_GIVEN_VALUES(np) (14 * (np) + 4)
+
+/* The same with the measures of the band given in that layout (the device's): the record is
+ * then read only for the broadband measures, which a configuration with a band never makes;
+ * NULL makes them all. */
+int im_compute_in_given(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
+                        const double *given, double *values, cs_error *err);
 
 #endif

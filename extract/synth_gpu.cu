@@ -3,8 +3,6 @@
  * variation's subfaults, so the spectra of a point are read by consecutive threads (coalesced)
  * and the sums need no atomics. */
 #include <cuda_runtime.h>
-#include <cufft.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,72 +10,12 @@
 
 #include <vector>
 
+#include "cufft_dl.cuh"
+#include "measures_gpu.cuh"
+
 extern "C" {
 #include "cs_cuda_check.h"
-#include "im_osc.h"
 #include "synth_gpu.h"
-}
-
-/* ------------------------------------------------------------------ cuFFT, opened at run time */
-
-typedef cufftResult (*plan_many_fn)(cufftHandle *, int, int *, int *, int, int, int *, int, int,
-                                    cufftType, int);
-typedef cufftResult (*exec_d2z_fn)(cufftHandle, cufftDoubleReal *, cufftDoubleComplex *);
-typedef cufftResult (*exec_z2d_fn)(cufftHandle, cufftDoubleComplex *, cufftDoubleReal *);
-typedef cufftResult (*destroy_fn)(cufftHandle);
-
-static struct {
-    void *lib;
-    plan_many_fn plan_many;
-    exec_d2z_fn d2z;
-    exec_z2d_fn z2d;
-    destroy_fn destroy;
-} fft;
-
-static int open_cufft(cs_error *err) {
-    if (fft.lib) return 0;
-    static const char *names[] = {"libcufft.so.12", "libcufft.so.13", "libcufft.so.11",
-                                  "libcufft.so"};
-    for (const char *n : names)
-        if ((fft.lib = dlopen(n, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!fft.lib)
-        return cs_error_set(err, CS_ERR_RESOURCE,
-                            "cannot open cuFFT (libcufft.so.12): %s; add the CUDA toolkit's lib64 "
-                            "to LD_LIBRARY_PATH",
-                            dlerror());
-    fft.plan_many = (plan_many_fn)dlsym(fft.lib, "cufftPlanMany");
-    fft.d2z = (exec_d2z_fn)dlsym(fft.lib, "cufftExecD2Z");
-    fft.z2d = (exec_z2d_fn)dlsym(fft.lib, "cufftExecZ2D");
-    fft.destroy = (destroy_fn)dlsym(fft.lib, "cufftDestroy");
-    if (!fft.plan_many || !fft.d2z || !fft.z2d || !fft.destroy) {
-        dlclose(fft.lib);
-        fft.lib = NULL;
-        return cs_error_set(err, CS_ERR_RESOURCE, "cuFFT lacks cufftPlanMany/ExecD2Z/ExecZ2D");
-    }
-    return 0;
-}
-
-/* A batched 1-D plan, made again when the batch changes (blocks and batches are mostly full). */
-struct batched_plan {
-    cufftHandle h;
-    int n, batch, made;
-    cufftType type;
-};
-
-static int plan_for(batched_plan *p, int n, int batch, cufftType type, cs_error *err) {
-    if (p->made && p->n == n && p->batch == batch && p->type == type) return 0;
-    if (p->made) fft.destroy(p->h);
-    p->made = 0;
-    int len = n;
-    cufftResult r = fft.plan_many(&p->h, 1, &len, NULL, 1, 0, NULL, 1, 0, type, batch);
-    if (r != CUFFT_SUCCESS)
-        return cs_error_set(err, CS_ERR_RESOURCE, "cufftPlanMany(%d x %d) failed: cuFFT error %d",
-                            batch, n, (int)r);
-    p->n = n;
-    p->batch = batch;
-    p->type = type;
-    p->made = 1;
-    return 0;
 }
 
 /* ------------------------------------------------------------------------------ the context */
@@ -114,7 +52,7 @@ struct synth_gpu {
     int *drows, *hrows;       /* block: the rows a load fills (device, pinned host) */
     int loaded;               /* rows were loaded in the present layout (series) */
     float2 *G;                /* points x 18 x nf (series per point in use) */
-    batched_plan fwd, inv;
+    cufft_dl_plan fwd, inv;
     /* variations */
     double2 *acc; /* batch x 3 x nf */
     /* each variation's stage apart, so threads can stage different variations at once */
@@ -133,22 +71,8 @@ struct synth_gpu {
     cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
     double *Y;             /* batch x 3 x M */
     int nb;
-    int zero_pending; /* the accumulators are zeroed by the batch's first accumulate */
-    /* spectral accelerations of the records (synth_gpu_set_sa): periods, components */
-    int sa_np, sa_ncomp;
-    double sa_damping, sa_dt;
-    double *dper;   /* sa_np periods */
-    long long ulen; /* substeps + 1 of the longest response */
-    /* two slots (a batch's in flight while the next one's records are made), each on its own
-     * stream after the records: */
-    double *dacc[2]; /* batch x sa_ncomp x nt: the records' accelerations */
-    double *du[2];   /* batch x sa_np x 2 x ulen: the E and N responses */
-    double *dpk[2];  /* batch x sa_np x 3: each component's peak response */
-    double *dsa[2];  /* batch x sa_np x 4 */
-    double *hsa[2];  /* the same, pinned on the host */
-    int sa_nb[2];    /* records in the slot (0: none pending) */
-    cudaStream_t sa_stream;
-    cudaEvent_t y_ready, sa_done[2];
+    int zero_pending;   /* the accumulators are zeroed by the batch's first accumulate */
+    measures_gpu *meas; /* the records' measures (synth_gpu_set_measures), or NULL */
 };
 
 static size_t half(int n) {
@@ -181,7 +105,7 @@ extern "C" int synth_gpu_available(cs_error *err) {
     if (e != cudaSuccess || n < 1)
         return cs_error_set(err, CS_ERR_RESOURCE, "no CUDA device: %s",
                             cs_cuda_no_device_reason(e));
-    return open_cufft(err);
+    return cufft_dl_open(err);
 }
 
 extern "C" const char *synth_gpu_device_name(const synth_gpu *g) {
@@ -200,25 +124,11 @@ extern "C" int synth_gpu_batch(const synth_gpu *g) {
     return g->batch;
 }
 
-static void sa_free(synth_gpu *g) {
-    if (g->sa_stream) cudaStreamSynchronize(g->sa_stream);
-    cudaFree(g->dper);
-    g->dper = NULL;
-    for (int i = 0; i < 2; i++) {
-        cudaFree(g->dacc[i]);
-        cudaFree(g->du[i]);
-        cudaFree(g->dpk[i]);
-        cudaFree(g->dsa[i]);
-        cudaFreeHost(g->hsa[i]);
-        g->dacc[i] = g->du[i] = g->dpk[i] = g->dsa[i] = g->hsa[i] = NULL;
-        g->sa_nb[i] = 0;
-    }
-}
-
 extern "C" void synth_gpu_close(synth_gpu *g) {
     if (!g) return;
-    if (g->fwd.made) fft.destroy(g->fwd.h);
-    if (g->inv.made) fft.destroy(g->inv.h);
+    measures_gpu_close(g->meas);
+    cufft_dl_plan_free(&g->fwd);
+    cufft_dl_plan_free(&g->inv);
     cudaFree(g->strain);
     cudaFree(g->real);
     cudaFree(g->spec);
@@ -239,11 +149,6 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     if (g->copied) cudaEventDestroy(g->copied);
     cudaFree(g->X);
     cudaFree(g->Y);
-    sa_free(g);
-    if (g->sa_stream) cudaStreamDestroy(g->sa_stream);
-    if (g->y_ready) cudaEventDestroy(g->y_ready);
-    for (int i = 0; i < 2; i++)
-        if (g->sa_done[i]) cudaEventDestroy(g->sa_done[i]);
     delete g;
 }
 
@@ -379,10 +284,8 @@ extern "C" int synth_gpu_load_rows(synth_gpu *g, const long *rows, long nq, cons
                                                         s->nt_sgt, s->L, s->impulse[0],
                                                         s->impulse[1], s->impulse[2], g->real);
     CS_CUDA_CHECK(cudaGetLastError());
-    CS_CALL(err, plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, err));
-    cufftResult r = fft.d2z(g->fwd.h, g->real, g->spec);
-    if (r != CUFFT_SUCCESS)
-        return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecD2Z failed: cuFFT error %d", (int)r);
+    CS_CALL(err, cufft_dl_plan_for(&g->fwd, s->L, (int)(nq * series), CUFFT_D2Z, 0, err));
+    CS_CALL(err, cufft_dl_d2z(&g->fwd, g->real, g->spec, err));
     long long m = (long long)nq * series * s->nf;
     keep_kernel<<<(unsigned)((m + 255) / 256), 256>>>(
         g->spec, (int)nq, series, s->nf, (int)half(s->L), s->time_shift / (s->L * s->dt_sgt),
@@ -671,198 +574,38 @@ __global__ void spectrum_kernel(const double2 *acc, int nser, int nf, int hm, do
     X[idx].y = a.y * df;
 }
 
-/* The acceleration of each record's first sa_ncomp components (as im_acceleration). */
-__global__ void acceleration_kernel(const double *Y, int nb, int ncomp, int nt, int M, double dt,
-                                    double *acc) {
-    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= (long long)nb * ncomp * nt) return;
-    int t = (int)(idx % nt);
-    long long s = idx / nt;
-    int b = (int)(s / ncomp), f = (int)(s % ncomp);
-    acc[idx] = im_osc_acc(Y + ((size_t)b * 3 + f) * M, t, nt, dt);
+extern "C" double synth_gpu_measures_bytes(const synth_gpu_shape *s, int batch,
+                                           const synth_gpu_measures *m) {
+    return m && m->nperiods >= 0 ? measures_gpu_bytes(m, s->nt, batch) : 0;
 }
 
-enum { SA_ANGLES = 180, SA_THREADS = 192 };
-
-/* One thread per (component, period, record): the oscillator's response to the record's
- * acceleration at every substep (the recursion of im.c, once), kept for E and N in u (slot of
- * ulen values per component and period), and its peak into pk (record x period x 3). */
-__global__ void oscillator_kernel(const double *acc, const double *periods, int np, int nb,
-                                  int ncomp, int nt, double dt, double z, long long ulen, double *u,
-                                  double *pk) {
-    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= (long long)nb * np * ncomp) return;
-    int f = (int)(idx % ncomp);
-    long long bp = idx / ncomp; /* b * np + p */
-    int p = (int)(bp % np), b = (int)(bp / np);
-    const double T = periods[p];
-    const int sub = im_osc_substeps(dt, T);
-    const im_osc_coef k = im_osc_coefficients(dt, T, z, sub);
-    const double *ag = acc + ((size_t)b * ncomp + f) * nt;
-    double *uf = f < 2 ? u + ((size_t)bp * 2 + f) * ulen : NULL;
-    double x = 0, v = 0, peak = 0;
-    long long at = 0;
-    if (uf) uf[0] = 0;
-    for (int i = 0; i + 1 < nt; i++) {
-        double g0 = ag[i], g1 = ag[i + 1], a0 = g0;
-        for (int q = 0; q < sub; q++) {
-            double a1 = im_osc_excitation(g0, g1, q, sub);
-            im_osc_step(&k, &x, &v, a0, a1);
-            a0 = a1;
-            if (uf) uf[++at] = x;
-            peak = fmax(peak, fabs(x));
-        }
-    }
-    pk[(size_t)bp * 3 + f] = peak;
-}
-
-/* One block per (period, record): thread t < 180 the peak of the E and N responses combined at
- * angle t degrees; RotD50 and RotD100 the median and largest of the 180, ranked in parallel;
- * with the components' own peaks, the four values of im_compute_in_sa. */
-__global__ void rotd_kernel(const double *u, const double *pk, const double *periods, int ncomp,
-                            int nt, double dt, long long ulen, double *sa) {
-    __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES];
-    const int p = blockIdx.x, np = gridDim.x, b = blockIdx.y, t = threadIdx.x;
-    const double T = periods[p];
-    const long long n = (long long)(nt - 1) * im_osc_substeps(dt, T) + 1;
-    const size_t bp = (size_t)b * np + p;
-    const double *ue = u + bp * 2 * ulen, *un = ue + ulen;
-    double m = 0;
-    if (t < SA_ANGLES) {
-        double c, s;
-        sincospi(t / 180.0, &s, &c);
-        for (long long j = 0; j < n; j++)
-            m = fmax(m, fabs(ue[j] * c + un[j] * s));
-        peak[t] = m;
-    }
-    __syncthreads();
-    if (t < SA_ANGLES) {
-        int rank = 0;
-        for (int j = 0; j < SA_ANGLES; j++)
-            rank += peak[j] < m || (peak[j] == m && j < t);
-        sorted[rank] = m;
-    }
-    __syncthreads();
-    if (t == 0) {
-        double w2g = (2 * M_PI / T) * (2 * M_PI / T) / 9.80665;
-        const double *own = pk + bp * 3;
-        double *o = sa + bp * 4;
-        o[0] = w2g * 0.5 * (sorted[89] + sorted[90]);
-        o[1] = w2g * sorted[179];
-        o[2] = w2g * sqrt(own[0] * own[1]);
-        o[3] = ncomp == 3 ? w2g * own[2] : nan("");
-    }
-}
-
-/* Substeps + 1 of the longest response at these periods. */
-static long long sa_ulen(int nt, int nperiods, const double *periods, double dt) {
-    int maxsub = 1;
-    for (int p = 0; p < nperiods; p++)
-        if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
-    return (long long)(nt > 1 ? nt - 1 : 0) * maxsub + 1;
-}
-
-extern "C" double synth_gpu_sa_bytes(const synth_gpu_shape *s, int batch, int nperiods,
-                                     const double *periods, int ncomp, double dt) {
-    if (nperiods < 1) return 0;
-    double per = (double)nperiods * batch;
-    double slot =
-        (double)ncomp * s->nt * batch + 2.0 * sa_ulen(s->nt, nperiods, periods, dt) * per + 7 * per;
-    return 8 * (2 * slot + nperiods);
-}
-
-extern "C" int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping,
-                                int ncomp, double dt, cs_error *err) {
-    if (nperiods < 0 || (nperiods > 0 && (ncomp < 2 || ncomp > 3)))
-        return cs_error_set(err, CS_ERR_INTERNAL,
-                            "spectral accelerations of %d periods, %d "
-                            "components",
-                            nperiods, ncomp);
+extern "C" int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m, cs_error *err) {
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    sa_free(g);
-    g->sa_np = nperiods;
-    g->sa_ncomp = ncomp;
-    g->sa_damping = damping;
-    g->sa_dt = dt;
-    if (nperiods == 0) return 0;
-    if (!g->sa_stream) {
-        CS_CUDA_CHECK(cudaStreamCreateWithFlags(&g->sa_stream, cudaStreamNonBlocking));
-        CS_CUDA_CHECK(cudaEventCreateWithFlags(&g->y_ready, cudaEventDisableTiming));
-        for (int i = 0; i < 2; i++)
-            CS_CUDA_CHECK(cudaEventCreateWithFlags(&g->sa_done[i], cudaEventDisableTiming));
-    }
-    g->ulen = sa_ulen(g->s.nt, nperiods, periods, dt);
-    size_t per = (size_t)nperiods * g->batch;
-    CS_CUDA_CHECK(cudaMalloc(&g->dper, sizeof(double) * nperiods));
-    CS_CUDA_CHECK(cudaMemcpy(g->dper, periods, sizeof(double) * nperiods, cudaMemcpyHostToDevice));
-    for (int i = 0; i < 2; i++) {
-        CS_CUDA_CHECK(cudaMalloc(&g->dacc[i], sizeof(double) * ncomp * (size_t)g->s.nt * g->batch));
-        CS_CUDA_CHECK(cudaMalloc(&g->du[i], sizeof(double) * 2 * (size_t)g->ulen * per));
-        CS_CUDA_CHECK(cudaMalloc(&g->dpk[i], sizeof(double) * 3 * per));
-        CS_CUDA_CHECK(cudaMalloc(&g->dsa[i], sizeof(double) * 4 * per));
-        CS_CUDA_CHECK(cudaHostAlloc(&g->hsa[i], sizeof(double) * 4 * per, cudaHostAllocDefault));
-    }
-    return 0;
+    measures_gpu_close(g->meas);
+    g->meas = NULL;
+    if (!m) return 0;
+    return measures_gpu_open(&g->meas, m, g->s.nt, g->batch, err);
 }
 
-/* Slot `slot`'s spectral accelerations of the records now in Y, on the SA stream (the records'
- * accelerations taken on the default stream first, once the slot's last work is done). */
-static int launch_sa(synth_gpu *g, int nb, int slot, cs_error *err) {
-    const synth_gpu_shape *s = &g->s;
-    int M = s->L * s->up;
-    if (s->nt < 5)
-        return cs_error_set(err, CS_ERR_INPUT,
-                            "a record of %d samples is too short for its acceleration", s->nt);
-    CS_CUDA_CHECK(cudaStreamWaitEvent(0, g->sa_done[slot], 0));
-    long long na = (long long)nb * g->sa_ncomp * s->nt;
-    acceleration_kernel<<<(unsigned)((na + 255) / 256), 256>>>(g->Y, nb, g->sa_ncomp, s->nt, M,
-                                                               g->sa_dt, g->dacc[slot]);
-    CS_CUDA_CHECK(cudaGetLastError());
-    CS_CUDA_CHECK(cudaEventRecord(g->y_ready, 0));
-    CS_CUDA_CHECK(cudaStreamWaitEvent(g->sa_stream, g->y_ready, 0));
-    long long no = (long long)nb * g->sa_np * g->sa_ncomp;
-    oscillator_kernel<<<(unsigned)((no + 63) / 64), 64, 0, g->sa_stream>>>(
-        g->dacc[slot], g->dper, g->sa_np, nb, g->sa_ncomp, s->nt, g->sa_dt, g->sa_damping, g->ulen,
-        g->du[slot], g->dpk[slot]);
-    CS_CUDA_CHECK(cudaGetLastError());
-    rotd_kernel<<<dim3((unsigned)g->sa_np, (unsigned)nb), SA_THREADS, 0, g->sa_stream>>>(
-        g->du[slot], g->dpk[slot], g->dper, g->sa_ncomp, s->nt, g->sa_dt, g->ulen, g->dsa[slot]);
-    CS_CUDA_CHECK(cudaGetLastError());
-    CS_CUDA_CHECK(cudaMemcpyAsync(g->hsa[slot], g->dsa[slot],
-                                  sizeof(double) * 4 * (size_t)g->sa_np * nb,
-                                  cudaMemcpyDeviceToHost, g->sa_stream));
-    CS_CUDA_CHECK(cudaEventRecord(g->sa_done[slot], g->sa_stream));
-    g->sa_nb[slot] = nb;
-    return 0;
-}
-
-extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err) {
+extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int M = s->L * s->up, hm = (int)half(M);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
     long long n = (long long)nb * 3 * hm;
     spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
     CS_CUDA_CHECK(cudaGetLastError());
-    CS_CALL(err, plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, err));
-    cufftResult r = fft.z2d(g->inv.h, g->X, g->Y);
-    if (r != CUFFT_SUCCESS)
-        return cs_error_set(err, CS_ERR_RESOURCE, "cufftExecZ2D failed: cuFFT error %d", (int)r);
-    if (sa_slot >= 0 && g->sa_np > 0) {
-        if (sa_slot > 1)
-            return cs_error_set(err, CS_ERR_INTERNAL, "spectral accelerations' slot %d", sa_slot);
-        CS_CALL(err, launch_sa(g, nb, sa_slot, err));
-    }
+    CS_CALL(err, cufft_dl_plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, 0, err));
+    CS_CALL(err, cufft_dl_z2d(&g->inv, g->X, g->Y, err));
+    if (slot >= 0 && g->meas) CS_CALL(err, measures_gpu_launch(g->meas, g->Y, M, nb, slot, err));
     CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));
     return 0;
 }
 
-extern "C" int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err) {
-    if (slot < 0 || slot > 1 || g->sa_np < 1 || g->sa_nb[slot] != nb)
-        return cs_error_set(err, CS_ERR_INTERNAL,
-                            "no spectral accelerations of %d records in slot %d", nb, slot);
+extern "C" int synth_gpu_measures_wait(synth_gpu *g, int slot, int nb, double *values,
+                                       cs_error *err) {
+    if (!g->meas)
+        return cs_error_set(err, CS_ERR_INTERNAL, "the device makes no measures (none were set)");
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    CS_CUDA_CHECK(cudaEventSynchronize(g->sa_done[slot]));
-    memcpy(sa, g->hsa[slot], sizeof(double) * 4 * (size_t)g->sa_np * nb);
-    return 0;
+    return measures_gpu_wait(g->meas, slot, nb, values, err);
 }

@@ -81,21 +81,31 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
-/* Spectral accelerations of the records on the device (im_osc.h, the same recursion as the
- * CPU's measures): at nperiods periods (0: none), 5%-style damping, of components E, N (ncomp
- * 2) or E, N, Z (3), the records sampled at dt. */
-int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
-                     double dt, cs_error *err);
-/* Device memory (bytes) synth_gpu_set_sa takes with these settings, for planning. */
-double synth_gpu_sa_bytes(const synth_gpu_shape *shape, int batch, int nperiods,
-                          const double *periods, int ncomp, double dt);
-/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). With sa_slot 0 or 1 (and periods set), their
- * spectral accelerations are started into that slot on a stream of their own, so that they
+/* The measures the device makes of each batch's records (im.h's "given" layout, which
+ * im_compute_in_given takes): spectral accelerations (im_osc.h's recursion, the oscillators'
+ * damping) at every period; PGV; the FAS of each period where want_fas[p] and its
+ * period-dependent durations where want_dur[p] (im_spec.h; NULL: none); of components E, N
+ * (ncomp 2) or E, N, Z (3), the records sampled at dt; the FAS smoothed with Konno-Ohmachi
+ * bandwidth ko_b (<= 0: IM_KO_BANDWIDTH). */
+typedef struct {
+    int nperiods;
+    const double *periods;
+    const int *want_fas, *want_dur;
+    double damping, dt, ko_b;
+    int ncomp;
+} synth_gpu_measures;
+
+/* Sets the measures (NULL: none; the host makes them from the records). */
+int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m, cs_error *err);
+/* Device memory (bytes) synth_gpu_set_measures takes with these settings, for planning. */
+double synth_gpu_measures_bytes(const synth_gpu_shape *shape, int batch,
+                                const synth_gpu_measures *m);
+/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). With slot 0 or 1 (and measures set), their
+ * measures are started into that slot, most of them on a stream of their own, so that they
  * overlap the next batch's sums; -1: none. */
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err);
-/* Waits for slot `slot`'s spectral accelerations of nb records: sa nb x nperiods x 4 (RotD50,
- * RotD100, geometric mean, Z; g), as im_compute_in_sa takes them. */
-int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err);
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err);
+/* Waits for slot `slot`'s measures of nb records: values nb x IM_GIVEN_VALUES(nperiods). */
+int synth_gpu_measures_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err);
 
 #ifdef __cplusplus
 }

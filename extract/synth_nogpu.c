@@ -82,24 +82,23 @@ int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     return none(err);
 }
 
-int synth_gpu_set_sa(synth_gpu *g, int nperiods, const double *periods, double damping, int ncomp,
-                     double dt, cs_error *err) {
-    (void)g, (void)nperiods, (void)periods, (void)damping, (void)ncomp, (void)dt;
+int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m, cs_error *err) {
+    (void)g, (void)m;
     return none(err);
 }
 
-double synth_gpu_sa_bytes(const synth_gpu_shape *shape, int batch, int nperiods,
-                          const double *periods, int ncomp, double dt) {
-    (void)shape, (void)batch, (void)nperiods, (void)periods, (void)ncomp, (void)dt;
+double synth_gpu_measures_bytes(const synth_gpu_shape *shape, int batch,
+                                const synth_gpu_measures *m) {
+    (void)shape, (void)batch, (void)m;
     return 0;
 }
 
-int synth_gpu_records(synth_gpu *g, int nb, double *vel, int sa_slot, cs_error *err) {
-    (void)g, (void)nb, (void)vel, (void)sa_slot;
+int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err) {
+    (void)g, (void)nb, (void)vel, (void)slot;
     return none(err);
 }
 
-int synth_gpu_sa_wait(synth_gpu *g, int slot, int nb, double *sa, cs_error *err) {
-    (void)g, (void)slot, (void)nb, (void)sa;
+int synth_gpu_measures_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err) {
+    (void)g, (void)slot, (void)nb, (void)values;
     return none(err);
 }

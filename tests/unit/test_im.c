@@ -450,3 +450,82 @@ TEST(im_workspace_reuse_is_exact) {
     free(a);
     free(b);
 }
+
+/* The device's layout (im.h's "given") read into the right places: a given vector built from
+ * the host's own measures by their types (the measure, period and component of each), handed
+ * back, gives the same values bit for bit; a given value changed changes only its measure. */
+static int given_slot(const im_type *t, const im_config *c) {
+    const int np = c->nperiods;
+    int p = 0;
+    while (p < np && c->periods[p] != t->period)
+        p++;
+    static const char *comp[4] = {"E", "N", "Z", "EAS"};
+    int f = 0;
+    while (f < 4 && strcmp(t->component, comp[f]))
+        f++;
+    if (!strcmp(t->measure, "SA")) {
+        static const char *sa[4] = {"RotD50", "RotD100", "geometric mean", "Z"};
+        int j = 0;
+        while (j < 4 && strcmp(t->component, sa[j]))
+            j++;
+        return 4 * p + j;
+    }
+    if (!strcmp(t->measure, "PGV"))
+        return IM_GIVEN_PGV(np) + (strcmp(t->component, "RotD50") ? 1 + f : 0);
+    if (!strcmp(t->measure, "FAS")) return IM_GIVEN_FAS(np) + 4 * p + f;
+    if (t->period > 0 && !strcmp(t->measure, "D5-75")) return IM_GIVEN_DUR(np) + 6 * p + f;
+    if (t->period > 0 && !strcmp(t->measure, "D5-95")) return IM_GIVEN_DUR(np) + 6 * p + 3 + f;
+    return -1;
+}
+
+TEST(im_given_layout_is_read_in_place) {
+    cs_error err;
+    for (int vertical = 0; vertical < 2; vertical++) {
+        im_config cfg;
+        im_config_default(&cfg, 1.0);
+        cfg.vertical = vertical;
+        const int nt = 2000;
+        const double dt = 0.05;
+        double *v = malloc(sizeof(double) * 3 * nt), *a = malloc(sizeof(double) * IM_MAX_TYPES);
+        double *b = malloc(sizeof(double) * IM_MAX_TYPES);
+        double given[IM_GIVEN_VALUES(IM_MAX_PERIODS)];
+        CHECK(v && a && b);
+        for (int i = 0; i < 3 * nt; i++) {
+            double t = (i % nt) * dt;
+            v[i] = exp(-0.2 * t) * sin((0.9 + 0.4 * (i / nt)) * t) * (t > 2);
+        }
+        im_type *types;
+        int n;
+        CHECK_OK(im_types(&cfg, &types, &n, &err), &err);
+        CHECK_OK(im_compute(&cfg, v, nt, dt, a, &err), &err);
+        for (int i = 0; i < IM_GIVEN_VALUES(cfg.nperiods); i++)
+            given[i] = NAN;
+        int placed = 0;
+        for (int i = 0; i < n; i++) {
+            int at = given_slot(&types[i], &cfg);
+            CHECK(at >= 0 && at < IM_GIVEN_VALUES(cfg.nperiods));
+            CHECK(isnan(given[at]));
+            given[at] = a[i];
+            placed++;
+        }
+        CHECK(placed == n && n > 20);
+        im_workspace *ws = im_workspace_new();
+        CHECK_OK(im_compute_in_given(ws, &cfg, v, nt, dt, given, b, &err), &err);
+        CHECK(memcmp(a, b, sizeof(double) * (size_t)n) == 0);
+        /* each given value lands on its own measure only */
+        for (int i = 0; i < n; i += 7) {
+            int at = given_slot(&types[i], &cfg);
+            double keep = given[at];
+            given[at] = -1;
+            CHECK_OK(im_compute_in_given(ws, &cfg, v, nt, dt, given, b, &err), &err);
+            for (int j = 0; j < n; j++)
+                CHECK(j == i ? b[j] == -1 : b[j] == a[j]);
+            given[at] = keep;
+        }
+        im_workspace_free(ws);
+        free(types);
+        free(v);
+        free(a);
+        free(b);
+    }
+}
