@@ -14,11 +14,15 @@ typedef struct {
      * and, where the device takes them, their measures (batch x IM_GIVEN_VALUES(nperiods)) */
     double *vel, *given;
     size_t rec, grec; /* one slot's doubles */
+    int vel_pinned;   /* vel from synth_gpu_host_alloc (else malloc) */
 } gpu_buffers;
 
 static void buffers_free(gpu_buffers *b) {
     free(b->strain);
-    free(b->vel);
+    if (b->vel_pinned)
+        synth_gpu_host_free(b->vel);
+    else
+        free(b->vel);
     free(b->given);
 }
 
@@ -226,11 +230,11 @@ static int stage_batch(extract_worker *w, const variation_source *src, int v0, i
     return rc;
 }
 
-/* The device's records of a batch into slot `slot`, the wait timed. */
+/* The device's records of a batch into slot `slot` (copied while the host goes on), the call
+ * timed. */
 static int records(extract_worker *w, int nb, gpu_buffers *buf, int slot, cs_error *err) {
     double t0 = cs_now();
-    int rc = synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec,
-                               buf->given ? slot : -1, err);
+    int rc = synth_gpu_records(w->gpu, nb, buf->vel + (size_t)slot * buf->rec, slot, err);
     w->phase[EXTRACT_SUM] += cs_now() - t0;
     return rc;
 }
@@ -241,9 +245,8 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
                         rupture_result *out, cs_error *err) {
     double t0 = cs_now();
-    if (buf->given)
-        CS_CALL(err, synth_gpu_measures_wait(w->gpu, slot, nb,
-                                             buf->given + (size_t)slot * buf->grec, err));
+    CS_CALL(err, synth_gpu_wait(w->gpu, slot, nb,
+                                buf->given ? buf->given + (size_t)slot * buf->grec : NULL, err));
     double t1 = cs_now();
     w->phase[EXTRACT_SUM] += t1 - t0;
     int rc = finish_batch_run(w, buf, slot, v0, nb, out, err);
@@ -379,7 +382,9 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     int batch = synth_gpu_batch(w->gpu);
     buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
     buf.rec = 3 * (size_t)w->synth->nt * (size_t)batch;
-    buf.vel = malloc(sizeof(double) * 2 * buf.rec);
+    buf.vel = synth_gpu_host_alloc(sizeof(double) * 2 * buf.rec);
+    buf.vel_pinned = buf.vel != NULL;
+    if (!buf.vel) buf.vel = malloc(sizeof(double) * 2 * buf.rec);
     buf.grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
     if (w->gpu_measures) buf.given = malloc(sizeof(double) * 2 * buf.grec);
     int rc = buf.strain && buf.vel && (!w->gpu_measures || buf.given)

@@ -19,7 +19,7 @@ extern "C" {
 #include "im_spec.h"
 }
 
-enum { SA_ANGLES = 180, SA_THREADS = 192, SCAN_THREADS = 256, FAS_GROUP = 4 };
+enum { SA_ANGLES = 180, SA_THREADS = 192, SCAN_THREADS = 256, FAS_GROUP = 4, ROTD_TILE = 1024 };
 
 /* Zero-padded real series of length N and their spectra (N/2 + 1 bins each). */
 struct transform {
@@ -226,19 +226,36 @@ __global__ void nan_kernel(double *v, long long n) {
 
 /* Thread t < 180 of a block: the peak of the E and N series combined at angle t degrees; the
  * block's RotD50 (the median of the 180) into *r50 and RotD100 into *r100 by thread 0. The
- * series have n samples at a stride of 1 (e, nn). */
+ * series have n samples at a stride of 1 (e, nn). They pass through shared memory a tile at a
+ * time, loaded by the whole block at once: read by each angle's thread from global memory, one
+ * sample after the other, the loop was bound by the loads' latency (80,000 samples of a 1 Hz
+ * response took milliseconds a block). Four partial maxima keep the loop's chain short. */
 static __device__ void rotd_block(const double *e, const double *nn, long long n, double *r50,
                                   double *r100) {
+    __shared__ double te[ROTD_TILE], tn[ROTD_TILE];
     __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES];
     const int t = threadIdx.x;
-    double m = 0;
-    if (t < SA_ANGLES) {
-        double c, s;
-        sincospi(t / 180.0, &s, &c);
-        for (long long j = 0; j < n; j++)
-            m = fmax(m, fabs(e[j] * c + nn[j] * s));
-        peak[t] = m;
+    double c = 0, s = 0, m4[4] = {0, 0, 0, 0};
+    if (t < SA_ANGLES) sincospi(t / 180.0, &s, &c);
+    for (long long j0 = 0; j0 < n; j0 += ROTD_TILE) {
+        const int len = n - j0 < ROTD_TILE ? (int)(n - j0) : ROTD_TILE;
+        __syncthreads();
+        for (int j = t; j < len; j += blockDim.x) {
+            te[j] = e[j0 + j];
+            tn[j] = nn[j0 + j];
+        }
+        __syncthreads();
+        if (t < SA_ANGLES) {
+            int j = 0;
+            for (; j + 4 <= len; j += 4)
+                for (int q = 0; q < 4; q++)
+                    m4[q] = fmax(m4[q], fabs(te[j + q] * c + tn[j + q] * s));
+            for (; j < len; j++)
+                m4[0] = fmax(m4[0], fabs(te[j] * c + tn[j] * s));
+        }
     }
+    const double m = fmax(fmax(m4[0], m4[1]), fmax(m4[2], m4[3]));
+    if (t < SA_ANGLES) peak[t] = m;
     __syncthreads();
     if (t < SA_ANGLES) {
         int rank = 0;
@@ -254,17 +271,30 @@ static __device__ void rotd_block(const double *e, const double *nn, long long n
     __syncthreads();
 }
 
+/* The largest of x over the block (SA_THREADS threads), in thread 0. */
+static __device__ double block_max(double x) {
+    __shared__ double part[SA_THREADS / 32];
+    for (int o = 16; o > 0; o /= 2)
+        x = fmax(x, __shfl_xor_sync(0xffffffffu, x, o));
+    __syncthreads();
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = x;
+    __syncthreads();
+    double m = 0;
+    for (int w = 0; w < SA_THREADS / 32; w++)
+        m = fmax(m, part[w]);
+    return m;
+}
+
 /* One block per record: PGV as RotD50 of E and N, and each component's peak (im.c's). */
 __global__ void pgv_kernel(const double *Y, int M, int nt, int ncomp, int G, int at, double *val) {
-    __shared__ double own[3];
     const int b = blockIdx.x, t = threadIdx.x;
     const double *y = Y + (size_t)b * 3 * M;
-    if (t >= SA_ANGLES && t - SA_ANGLES < ncomp) {
-        const double *x = y + (size_t)(t - SA_ANGLES) * M;
+    double own[3] = {0, 0, 0};
+    for (int f = 0; f < ncomp; f++) {
         double m = 0;
-        for (int j = 0; j < nt; j++)
-            m = fmax(m, fabs(x[j]));
-        own[t - SA_ANGLES] = m;
+        for (int j = t; j < nt; j += blockDim.x)
+            m = fmax(m, fabs(y[(size_t)f * M + j]));
+        own[f] = block_max(m);
     }
     double r50, r100;
     rotd_block(y, y + M, nt, &r50, &r100);
@@ -365,16 +395,17 @@ static __device__ double block_sum(double x) {
     return s;
 }
 
-/* One block per record: the Konno-Ohmachi smoothed FAS of E, N, [Z] and the EAS at the periods
- * wanted (im.c's fas_measures), from the acceleration spectra Z (ncomp per record, nb + 1 bins
- * each; bins 1 .. nb smoothed), FAS_GROUP periods a pass over the bins. */
+/* One block per record and group of FAS_GROUP periods: the Konno-Ohmachi smoothed FAS of E, N,
+ * [Z] and the EAS at the periods wanted (im.c's fas_measures), from the acceleration spectra Z
+ * (ncomp per record, nb + 1 bins each; bins 1 .. nb smoothed). */
 __global__ void fas_kernel(const cufftDoubleComplex *Z, long nb, int ncomp, double dt,
                            const double *ko, const double *periods, int np, unsigned long long want,
                            double b_ko, int G, int at, double *val) {
     const int b = blockIdx.x;
     const cufftDoubleComplex *z = Z + (size_t)b * ncomp * (nb + 1);
     const double *l = ko, *sl = ko + nb, *cl = ko + 2 * nb;
-    for (int p0 = 0; p0 < np; p0 += FAS_GROUP) {
+    {
+        const int p0 = blockIdx.y * FAS_GROUP;
         double c[FAS_GROUP], sc[FAS_GROUP], cc[FAS_GROUP], sum[FAS_GROUP][5];
         for (int g = 0; g < FAS_GROUP; g++) {
             int p = p0 + g < np ? p0 + g : np - 1;
@@ -512,9 +543,10 @@ static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) 
     if (mg->want_fas) {
         transform *t = mg->fas.R ? &mg->fas : &mg->dur;
         if (mg->fas.R) CS_CALL(err, spectra_of(mg, t, acc, nser, err));
-        fas_kernel<<<nb, SCAN_THREADS, 0, mg->stream>>>(t->Z, t->N / 2, mg->ncomp, mg->dt, mg->ko,
-                                                        mg->dper, np, mg->want_fas, mg->ko_b, mg->G,
-                                                        IM_GIVEN_FAS(np), val);
+        dim3 grid((unsigned)nb, (unsigned)((np + FAS_GROUP - 1) / FAS_GROUP));
+        fas_kernel<<<grid, SCAN_THREADS, 0, mg->stream>>>(t->Z, t->N / 2, mg->ncomp, mg->dt, mg->ko,
+                                                          mg->dper, np, mg->want_fas, mg->ko_b,
+                                                          mg->G, IM_GIVEN_FAS(np), val);
         CS_CUDA_CHECK(cudaGetLastError());
     }
     if (mg->want_dur)

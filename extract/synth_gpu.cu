@@ -71,8 +71,10 @@ struct synth_gpu {
     cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
     double *Y;             /* batch x 3 x M */
     int nb;
-    int zero_pending;   /* the accumulators are zeroed by the batch's first accumulate */
-    measures_gpu *meas; /* the records' measures (synth_gpu_set_measures), or NULL */
+    int zero_pending;        /* the accumulators are zeroed by the batch's first accumulate */
+    measures_gpu *meas;      /* the records' measures (synth_gpu_set_measures), or NULL */
+    cudaEvent_t rec_done[2]; /* each slot's records copied to the host */
+    int rec_nb[2];
 };
 
 static size_t half(int n) {
@@ -149,6 +151,8 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     if (g->copied) cudaEventDestroy(g->copied);
     cudaFree(g->X);
     cudaFree(g->Y);
+    for (int i = 0; i < 2; i++)
+        if (g->rec_done[i]) cudaEventDestroy(g->rec_done[i]);
     delete g;
 }
 
@@ -194,6 +198,8 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
+    for (int i = 0; i < 2; i++)
+        OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
     /* the zero padding of the forward transforms is written once: loads fill only the samples */
     if (!rc) OPEN_CK(cudaMemset(g->real, 0, sizeof(double) * 18 * (size_t)s->L * g->block));
 #undef OPEN_CK
@@ -590,6 +596,8 @@ extern "C" int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m,
 extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err) {
     const synth_gpu_shape *s = &g->s;
     int M = s->L * s->up, hm = (int)half(M);
+    if (slot < -1 || slot > 1)
+        return cs_error_set(err, CS_ERR_INTERNAL, "records into slot %d", slot);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
     long long n = (long long)nb * 3 * hm;
     spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
@@ -597,15 +605,33 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs
     CS_CALL(err, cufft_dl_plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, 0, err));
     CS_CALL(err, cufft_dl_z2d(&g->inv, g->X, g->Y, err));
     if (slot >= 0 && g->meas) CS_CALL(err, measures_gpu_launch(g->meas, g->Y, M, nb, slot, err));
-    CS_CUDA_CHECK(cudaMemcpy2D(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
-                               sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost));
+    CS_CUDA_CHECK(cudaMemcpy2DAsync(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
+                                    sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost,
+                                    0));
+    if (slot < 0) {
+        CS_CUDA_CHECK(cudaStreamSynchronize(0));
+        return 0;
+    }
+    CS_CUDA_CHECK(cudaEventRecord(g->rec_done[slot], 0));
+    g->rec_nb[slot] = nb;
     return 0;
 }
 
-extern "C" int synth_gpu_measures_wait(synth_gpu *g, int slot, int nb, double *values,
-                                       cs_error *err) {
-    if (!g->meas)
-        return cs_error_set(err, CS_ERR_INTERNAL, "the device makes no measures (none were set)");
+extern "C" int synth_gpu_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err) {
+    if (slot < 0 || slot > 1 || g->rec_nb[slot] != nb || (g->meas && !values))
+        return cs_error_set(err, CS_ERR_INTERNAL, "no records of %d variations in slot %d", nb,
+                            slot);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    return measures_gpu_wait(g->meas, slot, nb, values, err);
+    CS_CUDA_CHECK(cudaEventSynchronize(g->rec_done[slot]));
+    g->rec_nb[slot] = 0;
+    return g->meas ? measures_gpu_wait(g->meas, slot, nb, values, err) : 0;
+}
+
+extern "C" void *synth_gpu_host_alloc(size_t bytes) {
+    void *p = NULL;
+    return cudaHostAlloc(&p, bytes, cudaHostAllocDefault) == cudaSuccess ? p : NULL;
+}
+
+extern "C" void synth_gpu_host_free(void *p) {
+    if (p) cudaFreeHost(p);
 }

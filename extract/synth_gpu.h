@@ -100,12 +100,19 @@ int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m, cs_error *
 /* Device memory (bytes) synth_gpu_set_measures takes with these settings, for planning. */
 double synth_gpu_measures_bytes(const synth_gpu_shape *shape, int batch,
                                 const synth_gpu_measures *m);
-/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). With slot 0 or 1 (and measures set), their
- * measures are started into that slot, most of them on a stream of their own, so that they
- * overlap the next batch's sums; -1: none. */
+/* The nb records: vel nb x 3 x nt (E, N, Z; m/s). slot -1: copied before this returns, no
+ * measures. Slot 0 or 1: copied while the call returns (so the next batch's sums can be
+ * started at once; vel should be synth_gpu_host_alloc's memory for the copy to overlap) and,
+ * with measures set, their measures started, most of them on a stream of their own; neither
+ * may be read before synth_gpu_wait on the slot. */
 int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err);
-/* Waits for slot `slot`'s measures of nb records: values nb x IM_GIVEN_VALUES(nperiods). */
-int synth_gpu_measures_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err);
+/* Waits for slot `slot`'s nb records and, with measures set, copies their measures into values
+ * (nb x IM_GIVEN_VALUES(nperiods)). */
+int synth_gpu_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err);
+/* Page-locked host memory for records (the device copies into it while the host works), or
+ * NULL when none can be had (then plain memory does, copied synchronously). */
+void *synth_gpu_host_alloc(size_t bytes);
+void synth_gpu_host_free(void *p);
 
 #ifdef __cplusplus
 }
