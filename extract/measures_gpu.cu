@@ -19,14 +19,27 @@ extern "C" {
 #include "im_spec.h"
 }
 
-enum { SA_ANGLES = 180, SA_THREADS = 192, SCAN_THREADS = 256, FAS_GROUP = 4, ROTD_TILE = 1024 };
+enum {
+    SA_ANGLES = 180,
+    SA_THREADS = 192,
+    SCAN_THREADS = 256,
+    FAS_GROUP = 4,
+    ROTD_TILE = 1024,
+    OSC_CHUNKS = 64
+};
+
+/* Plans by batch size: records 2^k (k < PLAN_SIZES, at most the batch) at a time. A rupture's
+ * last batch is partial, and a plan made for each new size cost more than the measures of a
+ * small rupture (the production-shaped site's 13,228 ruptures: 26 s more extraction); the
+ * rows beyond the records are transformed too and never read. */
+enum { PLAN_SIZES = 13 };
 
 /* Zero-padded real series of length N and their spectra (N/2 + 1 bins each). */
 struct transform {
     long N;
     double *R;
     cufftDoubleComplex *Z;
-    cufft_dl_plan fwd;
+    cufft_dl_plan fwd[PLAN_SIZES];
 };
 
 struct measures_gpu {
@@ -41,9 +54,10 @@ struct measures_gpu {
     int nb[2];
     /* on the measures' stream, one batch at a time */
     double *du, *dpk;   /* SA: batch x np x 2 x ulen responses of E and N; batch x np x 3 peaks */
+    double2 *dstate;    /* SA: batch x np x ncomp x OSC_CHUNKS states of the recursion's chunks */
     transform dur, fas; /* fas.R NULL: the FAS takes the durations' spectra (the same N) */
     cufftDoubleComplex *W; /* a period's filtered spectra, the inverse transform's input */
-    cufft_dl_plan inv;
+    cufft_dl_plan inv[PLAN_SIZES];
     double *dh; /* np x (dur.N / 2 + 1): each period's band-pass, 1/N included */
     double *ko; /* 3 x fas.N / 2: the bins' b log10 f, its sine and cosine */
     cudaStream_t stream;
@@ -81,7 +95,8 @@ double measures_gpu_bytes(const synth_gpu_measures *m, int nt, int batch) {
     double nser = (double)batch * ncomp, spec = 0;
     long nd = im_spec_duration_length(nt), nf = im_spec_fas_length(nt, m->dt, tmax_of(m));
     int dur = any_of(m->want_dur, np), fas = any_of(m->want_fas, np);
-    /* the series, their spectra, cuFFT's work area (taken as the series' size) */
+    /* the series, their spectra, cuFFT's work areas (taken as the series' size, twice: plans
+     * for batches of 1, 2, 4 ... records) */
     if (dur || fas) spec += nser * (16.0 * nd + 16.0 * bins(nd));
     if (dur) spec += nser * (16.0 * bins(nd) + 8.0 * nd) + 8.0 * np * bins(nd);
     if (fas && (!dur || nf != nd))
@@ -92,7 +107,8 @@ double measures_gpu_bytes(const synth_gpu_measures *m, int nt, int batch) {
 }
 
 static void transform_free(transform *t) {
-    cufft_dl_plan_free(&t->fwd);
+    for (cufft_dl_plan &p : t->fwd)
+        cufft_dl_plan_free(&p);
     cudaFree(t->R);
     cudaFree(t->Z);
     t->R = NULL;
@@ -111,10 +127,12 @@ void measures_gpu_close(measures_gpu *mg) {
     cudaFree(mg->dper);
     cudaFree(mg->du);
     cudaFree(mg->dpk);
+    cudaFree(mg->dstate);
     transform_free(&mg->dur);
     transform_free(&mg->fas);
     cudaFree(mg->W);
-    cufft_dl_plan_free(&mg->inv);
+    for (cufft_dl_plan &p : mg->inv)
+        cufft_dl_plan_free(&p);
     cudaFree(mg->dh);
     cudaFree(mg->ko);
     if (mg->y_ready) cudaEventDestroy(mg->y_ready);
@@ -142,6 +160,7 @@ static int open_parts(measures_gpu *mg, const synth_gpu_measures *m, cs_error *e
             cudaMemcpy(mg->dper, m->periods, sizeof(double) * np, cudaMemcpyHostToDevice));
         CS_CUDA_CHECK(cudaMalloc(&mg->du, sizeof(double) * 2 * (size_t)mg->ulen * per));
         CS_CUDA_CHECK(cudaMalloc(&mg->dpk, sizeof(double) * 3 * per));
+        CS_CUDA_CHECK(cudaMalloc(&mg->dstate, sizeof(double2) * ncomp * OSC_CHUNKS * per));
     }
     const int dur = mg->want_dur != 0, fas = mg->want_fas != 0;
     mg->dur.N = im_spec_duration_length(mg->nt);
@@ -317,36 +336,117 @@ __global__ void acceleration_kernel(const double *Y, int nb, int ncomp, int nt, 
     acc[idx] = im_osc_acc(Y + ((size_t)b * 3 + f) * M, t, nt, dt);
 }
 
-/* One thread per (component, period, record): the oscillator's response to the record's
- * acceleration at every substep (the recursion of im.c, once), kept for E and N in u (slot of
- * ulen values per component and period), and its peak into pk (record x period x 3). */
-__global__ void oscillator_kernel(const double *acc, const double *periods, int np, int nb,
-                                  int ncomp, int nt, double dt, double z, long long ulen, double *u,
-                                  double *pk) {
-    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= (long long)nb * np * ncomp) return;
-    int f = (int)(idx % ncomp);
-    long long bp = idx / ncomp; /* b * np + p */
-    int p = (int)(bp % np), b = (int)(bp / np);
-    const double T = periods[p];
-    const int sub = im_osc_substeps(dt, T);
-    const im_osc_coef k = im_osc_coefficients(dt, T, z, sub);
-    const double *ag = acc + ((size_t)b * ncomp + f) * nt;
-    double *uf = f < 2 ? u + ((size_t)bp * 2 + f) * ulen : NULL;
-    double x = 0, v = 0, peak = 0;
-    long long at = 0;
-    if (uf) uf[0] = 0;
-    for (int i = 0; i + 1 < nt; i++) {
-        double g0 = ag[i], g1 = ag[i + 1], a0 = g0;
-        for (int q = 0; q < sub; q++) {
-            double a1 = im_osc_excitation(g0, g1, q, sub);
-            im_osc_step(&k, &x, &v, a0, a1);
+/* The oscillators' recursion split in time: each (record, period, component) series' sample
+ * intervals in OSC_CHUNKS chunks of `span` samples, a thread per chunk. One thread per series
+ * stepping 80,000 substeps (a 1 Hz record at T = 1 s) left the device all but idle: 3,072
+ * threads, 17 ms a batch of 128 records. The recursion is linear in its state (x, v), so a
+ * chunk's end state is A^L s + p, A^L the homogeneous step matrix over the chunk's L substeps,
+ * s the state at its start and p the end state of the chunk's own excitation from rest:
+ *   1. every chunk's p, from rest (osc_particular_kernel);
+ *   2. the chunks' start states in turn, one thread a series (osc_starts_kernel);
+ *   3. every chunk stepped again from its start state, the response kept and its peak taken
+ *      (osc_response_kernel): the recursion of im.c, from a start state that differs from the
+ *      sequential one's by rounding only (~1e-15 relative). */
+struct osc_series {
+    int b, p, f, sub;
+    im_osc_coef k;
+    const double *ag;
+};
+
+static __device__ osc_series osc_series_of(long long s, const double *acc, const double *periods,
+                                           int np, int ncomp, int nt, double dt, double z) {
+    osc_series o;
+    o.f = (int)(s % ncomp);
+    long long bp = s / ncomp;
+    o.p = (int)(bp % np), o.b = (int)(bp / np);
+    o.sub = im_osc_substeps(dt, periods[o.p]);
+    o.k = im_osc_coefficients(dt, periods[o.p], z, o.sub);
+    o.ag = acc + ((size_t)o.b * ncomp + o.f) * nt;
+    return o;
+}
+
+/* Samples i0 .. i1 - 1's intervals from state (x, v); with u, the response at every substep
+ * written at u[i sub + q + 1]; returns the peak of |x| over them. */
+static __device__ double osc_run(const osc_series *o, int i0, int i1, double *x, double *v,
+                                 double *u) {
+    double peak = 0;
+    for (int i = i0; i < i1; i++) {
+        double g0 = o->ag[i], g1 = o->ag[i + 1], a0 = g0;
+        for (int q = 0; q < o->sub; q++) {
+            double a1 = im_osc_excitation(g0, g1, q, o->sub);
+            im_osc_step(&o->k, x, v, a0, a1);
             a0 = a1;
-            if (uf) uf[++at] = x;
-            peak = fmax(peak, fabs(x));
+            if (u) u[(long long)i * o->sub + q + 1] = *x;
+            peak = fmax(peak, fabs(*x));
         }
     }
-    pk[(size_t)bp * 3 + f] = peak;
+    return peak;
+}
+
+__global__ void osc_particular_kernel(const double *acc, const double *periods, int np, int nb,
+                                      int ncomp, int nt, double dt, double z, int span,
+                                      double2 *pend) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nb * np * ncomp * OSC_CHUNKS) return;
+    const int j = (int)(idx % OSC_CHUNKS);
+    const osc_series o = osc_series_of(idx / OSC_CHUNKS, acc, periods, np, ncomp, nt, dt, z);
+    const int i0 = j * span < nt - 1 ? j * span : nt - 1;
+    const int i1 = i0 + span < nt - 1 ? i0 + span : nt - 1;
+    double x = 0, v = 0;
+    osc_run(&o, i0, i1, &x, &v, NULL);
+    pend[idx] = make_double2(x, v);
+}
+
+__global__ void osc_starts_kernel(const double *periods, int np, int nseries, int ncomp, int nt,
+                                  double dt, double z, int span, double2 *state) {
+    long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= nseries) return;
+    const int p = (int)((s / ncomp) % np), sub = im_osc_substeps(dt, periods[p]);
+    const im_osc_coef k = im_osc_coefficients(dt, periods[p], z, sub);
+    /* A^L, L = span sub, by squaring */
+    double m[4] = {1, 0, 0, 1}, a[4] = {k.a11, k.a12, k.a21, k.a22};
+    for (long long L = (long long)span * sub; L > 0; L /= 2) {
+        if (L & 1) {
+            double r[4] = {m[0] * a[0] + m[1] * a[2], m[0] * a[1] + m[1] * a[3],
+                           m[2] * a[0] + m[3] * a[2], m[2] * a[1] + m[3] * a[3]};
+            for (int q = 0; q < 4; q++)
+                m[q] = r[q];
+        }
+        double r[4] = {a[0] * a[0] + a[1] * a[2], a[0] * a[1] + a[1] * a[3],
+                       a[2] * a[0] + a[3] * a[2], a[2] * a[1] + a[3] * a[3]};
+        for (int q = 0; q < 4; q++)
+            a[q] = r[q];
+    }
+    /* state[s][j]: in, chunk j's own end state; out, its start state */
+    double2 *st = state + s * OSC_CHUNKS;
+    double x = 0, v = 0;
+    for (int j = 0; j < OSC_CHUNKS; j++) {
+        double2 pj = st[j];
+        st[j] = make_double2(x, v);
+        double xn = m[0] * x + m[1] * v + pj.x, vn = m[2] * x + m[3] * v + pj.y;
+        x = xn, v = vn;
+    }
+}
+
+__global__ void osc_response_kernel(const double *acc, const double *periods, int np, int nb,
+                                    int ncomp, int nt, double dt, double z, int span,
+                                    const double2 *state, long long ulen, double *u,
+                                    unsigned long long *pk) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nb * np * ncomp * OSC_CHUNKS) return;
+    const int j = (int)(idx % OSC_CHUNKS);
+    const long long s = idx / OSC_CHUNKS;
+    const osc_series o = osc_series_of(s, acc, periods, np, ncomp, nt, dt, z);
+    const int i0 = j * span < nt - 1 ? j * span : nt - 1;
+    const int i1 = i0 + span < nt - 1 ? i0 + span : nt - 1;
+    const size_t bp = (size_t)o.b * np + o.p;
+    double *uf = o.f < 2 ? u + (bp * 2 + o.f) * ulen : NULL;
+    if (uf && j == 0) uf[0] = 0;
+    double2 st = state[idx];
+    double x = st.x, v = st.y;
+    double peak = osc_run(&o, i0, i1, &x, &v, uf);
+    /* peaks are >= 0: their bits order as the values do */
+    atomicMax(pk + bp * 3 + o.f, (unsigned long long)__double_as_longlong(peak));
 }
 
 /* One block per (period, record): RotD50 and RotD100 of the E and N responses, with the
@@ -526,13 +626,23 @@ static unsigned blocks_of(long long n, int threads) {
     return (unsigned)((n + threads - 1) / threads);
 }
 
+/* The series a plan for nb records transforms (plan size k): ncomp x min(2^k, batch). */
+static int plan_rows(const measures_gpu *mg, int nb, int *k) {
+    int r = 1;
+    *k = 0;
+    while (r < nb && *k + 1 < PLAN_SIZES)
+        r *= 2, ++*k;
+    return (r < mg->batch ? r : mg->batch) * mg->ncomp;
+}
+
 /* The series of acc (nser x nt) into t's spectra, on the measures' stream. */
 static int spectra_of(measures_gpu *mg, transform *t, const double *acc, int nser, cs_error *err) {
     pad_kernel<<<blocks_of((long long)nser * t->N, 256), 256, 0, mg->stream>>>(acc, nser, mg->nt,
                                                                                t->N, t->R);
     CS_CUDA_CHECK(cudaGetLastError());
-    CS_CALL(err, cufft_dl_plan_for(&t->fwd, (int)t->N, nser, CUFFT_D2Z, mg->stream, err));
-    return cufft_dl_d2z(&t->fwd, t->R, t->Z, err);
+    int k, rows = plan_rows(mg, nser / mg->ncomp, &k);
+    CS_CALL(err, cufft_dl_plan_for(&t->fwd[k], (int)t->N, rows, CUFFT_D2Z, mg->stream, err));
+    return cufft_dl_d2z(&t->fwd[k], t->R, t->Z, err);
 }
 
 static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) {
@@ -549,8 +659,10 @@ static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) 
                                                           mg->G, IM_GIVEN_FAS(np), val);
         CS_CUDA_CHECK(cudaGetLastError());
     }
+    int kinv, rows_inv = plan_rows(mg, nb, &kinv);
     if (mg->want_dur)
-        CS_CALL(err, cufft_dl_plan_for(&mg->inv, (int)mg->dur.N, nser, CUFFT_Z2D, mg->stream, err));
+        CS_CALL(err, cufft_dl_plan_for(&mg->inv[kinv], (int)mg->dur.N, rows_inv, CUFFT_Z2D,
+                                       mg->stream, err));
     const long nb1 = (long)bins(mg->dur.N);
     for (int p = 0; p < np; p++) {
         if (!(mg->want_dur >> p & 1)) continue;
@@ -558,7 +670,7 @@ static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) 
             mg->dur.Z, nser, nb1, mg->dh + (size_t)p * nb1, mg->W);
         CS_CUDA_CHECK(cudaGetLastError());
         /* the padded series are no longer needed: the band-passed ones take their place */
-        CS_CALL(err, cufft_dl_z2d(&mg->inv, mg->W, mg->dur.R, err));
+        CS_CALL(err, cufft_dl_z2d(&mg->inv[kinv], mg->W, mg->dur.R, err));
         duration_kernel<<<nser, SCAN_THREADS, 0, mg->stream>>>(
             mg->dur.R, mg->dur.N, mg->nt, mg->dt, mg->ncomp, p, mg->G, IM_GIVEN_DUR(np), val);
         CS_CUDA_CHECK(cudaGetLastError());
@@ -588,10 +700,19 @@ int measures_gpu_launch(measures_gpu *mg, const double *Y, int M, int nb, int sl
     CS_CUDA_CHECK(cudaStreamWaitEvent(mg->stream, mg->y_ready, 0));
     CS_CALL(err, spectral_measures(mg, nb, slot, err));
     if (np > 0) {
-        long long no = (long long)nb * np * ncomp;
-        oscillator_kernel<<<blocks_of(no, 64), 64, 0, mg->stream>>>(
-            mg->dacc[slot], mg->dper, np, nb, ncomp, mg->nt, mg->dt, mg->damping, mg->ulen, mg->du,
-            mg->dpk);
+        const int nseries = nb * np * ncomp, span = (mg->nt - 1 + OSC_CHUNKS - 1) / OSC_CHUNKS;
+        const long long nc = (long long)nseries * OSC_CHUNKS;
+        osc_particular_kernel<<<blocks_of(nc, 128), 128, 0, mg->stream>>>(
+            mg->dacc[slot], mg->dper, np, nb, ncomp, mg->nt, mg->dt, mg->damping, span, mg->dstate);
+        CS_CUDA_CHECK(cudaGetLastError());
+        osc_starts_kernel<<<blocks_of(nseries, 128), 128, 0, mg->stream>>>(
+            mg->dper, np, nseries, ncomp, mg->nt, mg->dt, mg->damping, span, mg->dstate);
+        CS_CUDA_CHECK(cudaGetLastError());
+        CS_CUDA_CHECK(
+            cudaMemsetAsync(mg->dpk, 0, sizeof(double) * 3 * (size_t)nb * np, mg->stream));
+        osc_response_kernel<<<blocks_of(nc, 128), 128, 0, mg->stream>>>(
+            mg->dacc[slot], mg->dper, np, nb, ncomp, mg->nt, mg->dt, mg->damping, span, mg->dstate,
+            mg->ulen, mg->du, (unsigned long long *)mg->dpk);
         CS_CUDA_CHECK(cudaGetLastError());
         sa_rotd_kernel<<<dim3((unsigned)np, (unsigned)nb), SA_THREADS, 0, mg->stream>>>(
             mg->du, mg->dpk, mg->dper, ncomp, mg->nt, mg->dt, mg->ulen, mg->G, mg->dval[slot]);
