@@ -245,35 +245,57 @@ __global__ void nan_kernel(double *v, long long n) {
 
 /* Thread t < 180 of a block: the peak of the E and N series combined at angle t degrees; the
  * block's RotD50 (the median of the 180) into *r50 and RotD100 into *r100 by thread 0. The
- * series have n samples at a stride of 1 (e, nn). They pass through shared memory a tile at a
- * time, loaded by the whole block at once: read by each angle's thread from global memory, one
- * sample after the other, the loop was bound by the loads' latency (80,000 samples of a 1 Hz
- * response took milliseconds a block). Four partial maxima keep the loop's chain short. */
+ * series have n samples at a stride of 1 (e, nn). As im_rotd does on the host: every 16th
+ * sample first, the least of those peaks a floor under every angle's peak, so that a sample
+ * whose radius is below it (|p . u| <= |p|, with a margin for rounding) is the peak at no angle;
+ * then the samples above the floor only, the same maxima bit for bit. They pass through shared
+ * memory a tile at a time, loaded by the whole block and compacted there (a maximum does not
+ * depend on the order): read by each angle's thread from global memory, one sample after the
+ * other, the loop was bound by the loads' latency (80,000 samples of a 1 Hz response took
+ * milliseconds a block). */
 static __device__ void rotd_block(const double *e, const double *nn, long long n, double *r50,
                                   double *r100) {
     __shared__ double te[ROTD_TILE], tn[ROTD_TILE];
     __shared__ double peak[SA_ANGLES], sorted[SA_ANGLES];
+    __shared__ int count;
+    __shared__ double floor2;
     const int t = threadIdx.x;
-    double c = 0, s = 0, m4[4] = {0, 0, 0, 0};
+    double c = 0, s = 0, m = 0;
     if (t < SA_ANGLES) sincospi(t / 180.0, &s, &c);
-    for (long long j0 = 0; j0 < n; j0 += ROTD_TILE) {
-        const int len = n - j0 < ROTD_TILE ? (int)(n - j0) : ROTD_TILE;
-        __syncthreads();
-        for (int j = t; j < len; j += blockDim.x) {
-            te[j] = e[j0 + j];
-            tn[j] = nn[j0 + j];
+    for (int pass = 0; pass < 2; pass++) {
+        const int stride = pass == 0 ? 16 : 1;
+        const long long ns = (n + stride - 1) / stride;
+        for (long long j0 = 0; j0 < ns; j0 += ROTD_TILE) {
+            const int len = ns - j0 < ROTD_TILE ? (int)(ns - j0) : ROTD_TILE;
+            __syncthreads();
+            if (t == 0) count = 0;
+            __syncthreads();
+            for (int j = t; j < len; j += blockDim.x) {
+                const long long at = (j0 + j) * stride;
+                const double x = e[at], y = nn[at];
+                if (pass == 0 || x * x + y * y >= floor2) {
+                    const int k = atomicAdd(&count, 1);
+                    te[k] = x;
+                    tn[k] = y;
+                }
+            }
+            __syncthreads();
+            if (t < SA_ANGLES)
+                for (int j = 0; j < count; j++)
+                    m = fmax(m, fabs(te[j] * c + tn[j] * s));
         }
-        __syncthreads();
-        if (t < SA_ANGLES) {
-            int j = 0;
-            for (; j + 4 <= len; j += 4)
-                for (int q = 0; q < 4; q++)
-                    m4[q] = fmax(m4[q], fabs(te[j + q] * c + tn[j + q] * s));
-            for (; j < len; j++)
-                m4[0] = fmax(m4[0], fabs(te[j] * c + tn[j] * s));
+        if (pass == 0) {
+            if (t < SA_ANGLES) peak[t] = m;
+            __syncthreads();
+            if (t == 0) {
+                double f = peak[0];
+                for (int j = 1; j < SA_ANGLES; j++)
+                    f = fmin(f, peak[j]);
+                floor2 = f * f * (1 - 1e-9);
+            }
+            __syncthreads();
         }
     }
-    const double m = fmax(fmax(m4[0], m4[1]), fmax(m4[2], m4[3]));
     if (t < SA_ANGLES) peak[t] = m;
     __syncthreads();
     if (t < SA_ANGLES) {
