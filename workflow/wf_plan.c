@@ -167,6 +167,7 @@ int wf_plan_build(const wf_config *c, const wf_plan_inputs *in, wf_plan *p, cs_e
     s = new_step(p, "mesh", 1);
     dep(p, s, "plan");
     add(&a, solver), add(&a, "mesh"), add(&a, params), add(&a, material);
+    add(&a, "--set"), addf(&a, "material_sampling=%s", wf_cfg_str(c, "material_sampling"));
     rc |= finish_cmd(s, &a, err) | out(s, "material", "%s", material);
 
     /* E and N always; Z only when the study wants vertical motion (CyberShake runs two). */
