@@ -86,3 +86,20 @@ int cufft_dl_z2d(const cufft_dl_plan *p, cufftDoubleComplex *in, double *out, cs
                             p->batch, p->n, (int)r);
     return 0;
 }
+
+int cufft_dl_plans_for(cufft_dl_plans *ps, int n, int nb, int most, int unit, cufftType type,
+                       cudaStream_t stream, cufft_dl_plan **plan, cs_error *err) {
+    if (nb < 1 || nb > most || most > 1 << (CUFFT_DL_SIZES - 1))
+        return cs_error_set(err, CS_ERR_INTERNAL, "a plan for %d of at most %d batches", nb, most);
+    int k = 0, r = 1;
+    while (r < nb)
+        r *= 2, k++;
+    CS_CALL(err, cufft_dl_plan_for(&ps->p[k], n, (r < most ? r : most) * unit, type, stream, err));
+    *plan = &ps->p[k];
+    return 0;
+}
+
+void cufft_dl_plans_free(cufft_dl_plans *ps) {
+    for (cufft_dl_plan &p : ps->p)
+        cufft_dl_plan_free(&p);
+}

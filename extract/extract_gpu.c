@@ -14,15 +14,12 @@ typedef struct {
      * and, where the device takes them, their measures (batch x IM_GIVEN_VALUES(nperiods)) */
     double *vel, *given;
     size_t rec, grec; /* one slot's doubles */
-    int vel_pinned;   /* vel from synth_gpu_host_alloc (else malloc) */
+    int vel_owned;    /* vel malloc'ed here (else the context's page-locked record buffer) */
 } gpu_buffers;
 
 static void buffers_free(gpu_buffers *b) {
     free(b->strain);
-    if (b->vel_pinned)
-        synth_gpu_host_free(b->vel);
-    else
-        free(b->vel);
+    if (b->vel_owned) free(b->vel);
     free(b->given);
 }
 
@@ -382,8 +379,8 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     int batch = synth_gpu_batch(w->gpu);
     buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
     buf.rec = 3 * (size_t)w->synth->nt * (size_t)batch;
-    buf.vel = synth_gpu_host_alloc(sizeof(double) * 2 * buf.rec);
-    buf.vel_pinned = buf.vel != NULL;
+    buf.vel = synth_gpu_record_buffer(w->gpu);
+    buf.vel_owned = buf.vel == NULL;
     if (!buf.vel) buf.vel = malloc(sizeof(double) * 2 * buf.rec);
     buf.grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
     if (w->gpu_measures) buf.given = malloc(sizeof(double) * 2 * buf.grec);

@@ -28,18 +28,12 @@ enum {
     OSC_CHUNKS = 64
 };
 
-/* Plans by batch size: records 2^k (k < PLAN_SIZES, at most the batch) at a time. A rupture's
- * last batch is partial, and a plan made for each new size cost more than the measures of a
- * small rupture (the production-shaped site's 13,228 ruptures: 26 s more extraction); the
- * rows beyond the records are transformed too and never read. */
-enum { PLAN_SIZES = 13 };
-
 /* Zero-padded real series of length N and their spectra (N/2 + 1 bins each). */
 struct transform {
     long N;
     double *R;
     cufftDoubleComplex *Z;
-    cufft_dl_plan fwd[PLAN_SIZES];
+    cufft_dl_plans fwd;
 };
 
 struct measures_gpu {
@@ -57,7 +51,7 @@ struct measures_gpu {
     double2 *dstate;    /* SA: batch x np x ncomp x OSC_CHUNKS states of the recursion's chunks */
     transform dur, fas; /* fas.R NULL: the FAS takes the durations' spectra (the same N) */
     cufftDoubleComplex *W; /* a period's filtered spectra, the inverse transform's input */
-    cufft_dl_plan inv[PLAN_SIZES];
+    cufft_dl_plans inv;
     double *dh; /* np x (dur.N / 2 + 1): each period's band-pass, 1/N included */
     double *ko; /* 3 x fas.N / 2: the bins' b log10 f, its sine and cosine */
     cudaStream_t stream;
@@ -91,7 +85,10 @@ static int any_of(const int *want, int np) {
 double measures_gpu_bytes(const synth_gpu_measures *m, int nt, int batch) {
     const int np = m->nperiods, ncomp = m->ncomp;
     double per_slot = 8.0 * batch * ((double)ncomp * nt + IM_GIVEN_VALUES(np));
-    double sa = np > 0 ? 8.0 * batch * np * (2.0 * sa_ulen(nt, np, m->periods, m->dt) + 3) : 0;
+    double sa = np > 0
+                    ? 8.0 * batch * np *
+                          (2.0 * sa_ulen(nt, np, m->periods, m->dt) + 3 + 2.0 * ncomp * OSC_CHUNKS)
+                    : 0;
     double nser = (double)batch * ncomp, spec = 0;
     long nd = im_spec_duration_length(nt), nf = im_spec_fas_length(nt, m->dt, tmax_of(m));
     int dur = any_of(m->want_dur, np), fas = any_of(m->want_fas, np);
@@ -107,8 +104,7 @@ double measures_gpu_bytes(const synth_gpu_measures *m, int nt, int batch) {
 }
 
 static void transform_free(transform *t) {
-    for (cufft_dl_plan &p : t->fwd)
-        cufft_dl_plan_free(&p);
+    cufft_dl_plans_free(&t->fwd);
     cudaFree(t->R);
     cudaFree(t->Z);
     t->R = NULL;
@@ -131,8 +127,7 @@ void measures_gpu_close(measures_gpu *mg) {
     transform_free(&mg->dur);
     transform_free(&mg->fas);
     cudaFree(mg->W);
-    for (cufft_dl_plan &p : mg->inv)
-        cufft_dl_plan_free(&p);
+    cufft_dl_plans_free(&mg->inv);
     cudaFree(mg->dh);
     cudaFree(mg->ko);
     if (mg->y_ready) cudaEventDestroy(mg->y_ready);
@@ -207,7 +202,7 @@ int measures_gpu_open(measures_gpu **out, const synth_gpu_measures *m, int nt, i
                       cs_error *err) {
     *out = NULL;
     if (m->nperiods < 0 || m->nperiods > 64 || m->ncomp < 2 || m->ncomp > 3 || nt < 5 ||
-        batch < 1 || !(m->dt > 0))
+        batch < 1 || batch > 1 << (CUFFT_DL_SIZES - 1) || !(m->dt > 0))
         return cs_error_set(err, CS_ERR_INTERNAL,
                             "device measures of %d periods, %d components, %d samples at %g s, "
                             "batches of %d",
@@ -648,23 +643,15 @@ static unsigned blocks_of(long long n, int threads) {
     return (unsigned)((n + threads - 1) / threads);
 }
 
-/* The series a plan for nb records transforms (plan size k): ncomp x min(2^k, batch). */
-static int plan_rows(const measures_gpu *mg, int nb, int *k) {
-    int r = 1;
-    *k = 0;
-    while (r < nb && *k + 1 < PLAN_SIZES)
-        r *= 2, ++*k;
-    return (r < mg->batch ? r : mg->batch) * mg->ncomp;
-}
-
 /* The series of acc (nser x nt) into t's spectra, on the measures' stream. */
 static int spectra_of(measures_gpu *mg, transform *t, const double *acc, int nser, cs_error *err) {
     pad_kernel<<<blocks_of((long long)nser * t->N, 256), 256, 0, mg->stream>>>(acc, nser, mg->nt,
                                                                                t->N, t->R);
     CS_CUDA_CHECK(cudaGetLastError());
-    int k, rows = plan_rows(mg, nser / mg->ncomp, &k);
-    CS_CALL(err, cufft_dl_plan_for(&t->fwd[k], (int)t->N, rows, CUFFT_D2Z, mg->stream, err));
-    return cufft_dl_d2z(&t->fwd[k], t->R, t->Z, err);
+    cufft_dl_plan *plan;
+    CS_CALL(err, cufft_dl_plans_for(&t->fwd, (int)t->N, nser / mg->ncomp, mg->batch, mg->ncomp,
+                                    CUFFT_D2Z, mg->stream, &plan, err));
+    return cufft_dl_d2z(plan, t->R, t->Z, err);
 }
 
 static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) {
@@ -681,10 +668,10 @@ static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) 
                                                           mg->G, IM_GIVEN_FAS(np), val);
         CS_CUDA_CHECK(cudaGetLastError());
     }
-    int kinv, rows_inv = plan_rows(mg, nb, &kinv);
+    cufft_dl_plan *inv = NULL;
     if (mg->want_dur)
-        CS_CALL(err, cufft_dl_plan_for(&mg->inv[kinv], (int)mg->dur.N, rows_inv, CUFFT_Z2D,
-                                       mg->stream, err));
+        CS_CALL(err, cufft_dl_plans_for(&mg->inv, (int)mg->dur.N, nb, mg->batch, mg->ncomp,
+                                        CUFFT_Z2D, mg->stream, &inv, err));
     const long nb1 = (long)bins(mg->dur.N);
     for (int p = 0; p < np; p++) {
         if (!(mg->want_dur >> p & 1)) continue;
@@ -692,7 +679,7 @@ static int spectral_measures(measures_gpu *mg, int nb, int slot, cs_error *err) 
             mg->dur.Z, nser, nb1, mg->dh + (size_t)p * nb1, mg->W);
         CS_CUDA_CHECK(cudaGetLastError());
         /* the padded series are no longer needed: the band-passed ones take their place */
-        CS_CALL(err, cufft_dl_z2d(&mg->inv[kinv], mg->W, mg->dur.R, err));
+        CS_CALL(err, cufft_dl_z2d(inv, mg->W, mg->dur.R, err));
         duration_kernel<<<nser, SCAN_THREADS, 0, mg->stream>>>(
             mg->dur.R, mg->dur.N, mg->nt, mg->dt, mg->ncomp, p, mg->G, IM_GIVEN_DUR(np), val);
         CS_CUDA_CHECK(cudaGetLastError());

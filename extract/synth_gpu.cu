@@ -52,7 +52,8 @@ struct synth_gpu {
     int *drows, *hrows;       /* block: the rows a load fills (device, pinned host) */
     int loaded;               /* rows were loaded in the present layout (series) */
     float2 *G;                /* points x 18 x nf (series per point in use) */
-    cufft_dl_plan fwd, inv;
+    cufft_dl_plan fwd;
+    cufft_dl_plans inv; /* the records' inverse transforms, per power-of-two batch size */
     /* variations */
     double2 *acc; /* batch x 3 x nf */
     /* each variation's stage apart, so threads can stage different variations at once */
@@ -74,6 +75,7 @@ struct synth_gpu {
     int zero_pending;        /* the accumulators are zeroed by the batch's first accumulate */
     measures_gpu *meas;      /* the records' measures (synth_gpu_set_measures), or NULL */
     cudaEvent_t rec_done[2]; /* each slot's records copied to the host */
+    double *hvel;            /* synth_gpu_record_buffer's page-locked slots, or NULL */
     int rec_nb[2];
 };
 
@@ -130,7 +132,7 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     if (!g) return;
     measures_gpu_close(g->meas);
     cufft_dl_plan_free(&g->fwd);
-    cufft_dl_plan_free(&g->inv);
+    cufft_dl_plans_free(&g->inv);
     cudaFree(g->strain);
     cudaFree(g->real);
     cudaFree(g->spec);
@@ -153,6 +155,7 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->Y);
     for (int i = 0; i < 2; i++)
         if (g->rec_done[i]) cudaEventDestroy(g->rec_done[i]);
+    if (g->hvel) cudaFreeHost(g->hvel);
     delete g;
 }
 
@@ -602,8 +605,9 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs
     long long n = (long long)nb * 3 * hm;
     spectrum_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->acc, nb * 3, s->nf, hm, g->df, g->X);
     CS_CUDA_CHECK(cudaGetLastError());
-    CS_CALL(err, cufft_dl_plan_for(&g->inv, M, nb * 3, CUFFT_Z2D, 0, err));
-    CS_CALL(err, cufft_dl_z2d(&g->inv, g->X, g->Y, err));
+    cufft_dl_plan *inv;
+    CS_CALL(err, cufft_dl_plans_for(&g->inv, M, nb, g->batch, 3, CUFFT_Z2D, 0, &inv, err));
+    CS_CALL(err, cufft_dl_z2d(inv, g->X, g->Y, err));
     if (slot >= 0 && g->meas) CS_CALL(err, measures_gpu_launch(g->meas, g->Y, M, nb, slot, err));
     CS_CUDA_CHECK(cudaMemcpy2DAsync(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                     sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost,
@@ -625,6 +629,13 @@ extern "C" int synth_gpu_wait(synth_gpu *g, int slot, int nb, double *values, cs
     CS_CUDA_CHECK(cudaEventSynchronize(g->rec_done[slot]));
     g->rec_nb[slot] = 0;
     return g->meas ? measures_gpu_wait(g->meas, slot, nb, values, err) : 0;
+}
+
+extern "C" double *synth_gpu_record_buffer(synth_gpu *g) {
+    if (!g->hvel && cudaSetDevice(g->device) == cudaSuccess)
+        g->hvel =
+            (double *)synth_gpu_host_alloc(sizeof(double) * 2 * 3 * (size_t)g->s.nt * g->batch);
+    return g->hvel;
 }
 
 extern "C" void *synth_gpu_host_alloc(size_t bytes) {

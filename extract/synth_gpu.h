@@ -109,6 +109,10 @@ int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs_error *err
 /* Waits for slot `slot`'s nb records and, with measures set, copies their measures into values
  * (nb x IM_GIVEN_VALUES(nperiods)). */
 int synth_gpu_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err);
+/* Page-locked host memory for the records of both slots, 2 x batch x 3 x nt doubles (slot i at
+ * i x batch x 3 x nt), made once for the context and freed with it: pinning memory for every
+ * rupture cost milliseconds each (and a free waits for the device). NULL when none can be had. */
+double *synth_gpu_record_buffer(synth_gpu *g);
 /* Page-locked host memory for records (the device copies into it while the host works), or
  * NULL when none can be had (then plain memory does, copied synchronously). */
 void *synth_gpu_host_alloc(size_t bytes);

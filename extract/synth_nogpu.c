@@ -103,6 +103,11 @@ int synth_gpu_wait(synth_gpu *g, int slot, int nb, double *values, cs_error *err
     return none(err);
 }
 
+double *synth_gpu_record_buffer(synth_gpu *g) {
+    (void)g;
+    return NULL;
+}
+
 void *synth_gpu_host_alloc(size_t bytes) {
     (void)bytes;
     return NULL;
