@@ -192,41 +192,58 @@ static double dist3(const double *a, const double *b) {
                 (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-/* A binary heap of (time, point) for Dijkstra. */
+/* Dijkstra's queue: a binary heap of the points not yet done, keyed by their times t[], each
+ * point in it once (pos[q] its place, -1 not queued, -2 done) and moved up when its time falls.
+ * A heap of (time, point) pairs pushed at every improvement held up to 16 entries a point and
+ * cost most of the search; the times it gives are the same (the shortest path's sum, whatever
+ * the order the points are taken in). */
 typedef struct {
-    double *t;
-    int *pt, n;
+    const double *t;
+    int *node, *pos, n;
 } heap;
 
-static void heap_push(heap *h, double t, int pt) {
-    int i = h->n++;
+static void heap_up(heap *h, int i) {
+    const int q = h->node[i];
+    const double tq = h->t[q];
     while (i > 0) {
-        int up = (i - 1) / 2;
-        if (h->t[up] <= t) break;
-        h->t[i] = h->t[up];
-        h->pt[i] = h->pt[up];
+        int up = (i - 1) / 2, u = h->node[up];
+        if (h->t[u] <= tq) break;
+        h->node[i] = u;
+        h->pos[u] = i;
         i = up;
     }
-    h->t[i] = t;
-    h->pt[i] = pt;
+    h->node[i] = q;
+    h->pos[q] = i;
 }
 
-static void heap_pop(heap *h, double *t, int *pt) {
-    *t = h->t[0];
-    *pt = h->pt[0];
-    double lt = h->t[--h->n];
-    int lp = h->pt[h->n], i = 0;
+/* q queued, or moved up after its time fell. */
+static void heap_update(heap *h, int q) {
+    if (h->pos[q] < 0) {
+        h->node[h->n] = q;
+        h->pos[q] = h->n++;
+    }
+    heap_up(h, h->pos[q]);
+}
+
+/* The point of least time, taken out and marked done. */
+static int heap_pop(heap *h) {
+    const int top = h->node[0], last = h->node[--h->n];
+    h->pos[top] = -2;
+    if (h->n == 0) return top;
+    const double tl = h->t[last];
+    int i = 0;
     for (;;) {
         int c = 2 * i + 1;
         if (c >= h->n) break;
-        if (c + 1 < h->n && h->t[c + 1] < h->t[c]) c++;
-        if (h->t[c] >= lt) break;
-        h->t[i] = h->t[c];
-        h->pt[i] = h->pt[c];
+        if (c + 1 < h->n && h->t[h->node[c + 1]] < h->t[h->node[c]]) c++;
+        if (h->t[h->node[c]] >= tl) break;
+        h->node[i] = h->node[c];
+        h->pos[h->node[i]] = i;
         i = c;
     }
-    h->t[i] = lt;
-    h->pt[i] = lp;
+    h->node[i] = last;
+    h->pos[last] = i;
+    return top;
 }
 
 /* First arrival times (s) from point `start` with speed v (km/s) per point. */
@@ -236,46 +253,40 @@ static int first_arrivals(const erf_rupture *r, const double *xyz, const double 
                                    {-1, 1}, {-1, -1}, {1, 2},  {1, -2}, {-1, 2}, {-1, -2},
                                    {2, 1},  {2, -1},  {-2, 1}, {-2, -1}};
     int n = erf_rupture_npoints(r), nx = r->ncols;
-    heap h = {malloc(sizeof(double) * (size_t)n * 17), malloc(sizeof(int) * (size_t)n * 17), 0};
-    char *done = calloc((size_t)n, 1);
-    /* each point's slowness once (the same quotients as taken per edge: 32 divisions a point
-     * were most of the search's time) */
+    heap h = {t, malloc(sizeof(int) * (size_t)n), malloc(sizeof(int) * (size_t)n), 0};
+    /* each point's slowness once (the same quotients as taken per edge) */
     double *slow = malloc(sizeof(double) * (size_t)n);
-    if (!h.t || !h.pt || !done || !slow) {
-        free(h.t);
-        free(h.pt);
-        free(done);
+    if (!h.node || !h.pos || !slow) {
+        free(h.node);
+        free(h.pos);
         free(slow);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
     }
     for (int i = 0; i < n; i++) {
         t[i] = INFINITY;
         slow[i] = 1 / v[i];
+        h.pos[i] = -1;
     }
     t[start] = 0;
-    heap_push(&h, 0, start);
+    heap_update(&h, start);
     while (h.n) {
-        double tc;
-        int c;
-        heap_pop(&h, &tc, &c);
-        if (done[c]) continue;
-        done[c] = 1;
+        const int c = heap_pop(&h);
+        const double tc = t[c];
         int ci = c % nx, ck = c / nx;
         for (int o = 0; o < 16; o++) {
             int i = ci + off[o][0], k = ck + off[o][1];
             if (i < 0 || i >= nx || k < 0 || k >= r->nrows) continue;
             int q = k * nx + i;
-            if (done[q]) continue;
+            if (h.pos[q] == -2) continue;
             double tq = tc + dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (slow[c] + slow[q]);
             if (tq < t[q]) {
                 t[q] = tq;
-                heap_push(&h, tq, q);
+                heap_update(&h, q);
             }
         }
     }
-    free(h.t);
-    free(h.pt);
-    free(done);
+    free(h.node);
+    free(h.pos);
     free(slow);
     return 0;
 }
