@@ -250,6 +250,12 @@ $(BIN)/extract_bench: bench/extract_bench.c bench/extract_gpu_part.c bench/extra
 
 bench-extract: $(BIN)/extract_bench
 
+# Rupture-time search benchmark: build/bin/rupture_times_bench (docs/performance.md)
+$(BIN)/rupture_times_bench: bench/rupture_times_bench.c $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ bench/rupture_times_bench.c $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
 # Study database benchmark: build/bin/study_rows_bench (bench/study_rows_production.sh)
 $(BIN)/study_rows_bench: bench/study_rows_bench.c $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)
