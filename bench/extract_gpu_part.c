@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cs_progress.h"
-#include "im_band.h"
 #include "synth_gpu.h"
 
 int bench_source_open(bench_source *bs, const erf_rupture *r, const rupgen_params *p,
@@ -145,10 +144,7 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
            sarec = IM_GIVEN_VALUES((size_t)ims->nperiods) * batch;
 #define SA_SLOT(i) (sa2 ? sa2 + (size_t)(i)*sarec : NULL)
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-    for (int p = 0; p < ims->nperiods; p++) {
-        want_fas[p] = im_band_valid("FAS", ims->periods[p], ims->fmax, NULL, 0);
-        want_dur[p] = im_band_valid("D5-75", ims->periods[p], ims->fmax, NULL, 0);
-    }
+    im_band_periods(ims, want_fas, want_dur);
     synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
                                ims->damping,  c->dt,        ims->ko_b, ims->vertical ? 3 : 2};
     if (synth_gpu_set_measures(g, sa2 ? &meas : NULL, err)) return -1;

@@ -12,7 +12,6 @@
 #include "cs_progress.h"
 #include "cs_strutil.h"
 #include "extract_rupture.h"
-#include "im_band.h"
 #include "extract_study.h"
 #include "cs_mpi_agree.h"
 
@@ -60,10 +59,7 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     e = getenv("CYBERSHAKE_GPU_MEASURES");
     const im_config *ims = ws->w.ims;
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-    for (int p = 0; p < ims->nperiods; p++) {
-        want_fas[p] = im_band_valid("FAS", ims->periods[p], ims->fmax, NULL, 0);
-        want_dur[p] = im_band_valid("D5-75", ims->periods[p], ims->fmax, NULL, 0);
-    }
+    im_band_periods(ims, want_fas, want_dur);
     synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
                                ims->damping,  ws->synth.dt, ims->ko_b, ims->vertical ? 3 : 2};
     int on_device = !(e && !strcmp(e, "0"));

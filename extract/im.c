@@ -563,6 +563,13 @@ static int broadband_wanted(const im_config *c) {
            im_band_valid("D5-95", 0, c->fmax, NULL, 0);
 }
 
+void im_band_periods(const im_config *c, int *want_fas, int *want_dur) {
+    for (int p = 0; p < c->nperiods; p++) {
+        want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
+        want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
+    }
+}
+
 int im_compute_in(im_workspace *ws, const im_config *c, const double *vel, int nt, double dt,
                   double *values, cs_error *err) {
     return im_compute_in_given(ws, c, vel, nt, dt, NULL, values, err);
@@ -656,10 +663,7 @@ int im_compute_in_given(im_workspace *ws, const im_config *c, const double *vel,
             all[k++] = d[h][i];
     if (!given) {
         int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-        for (int p = 0; p < c->nperiods; p++) {
-            want_fas[p] = im_band_valid("FAS", c->periods[p], c->fmax, NULL, 0);
-            want_dur[p] = im_band_valid("D5-75", c->periods[p], c->fmax, NULL, 0);
-        }
+        im_band_periods(c, want_fas, want_dur);
         double *fas = all + k, *dur = fas + (size_t)c->nperiods * (ncomp + 1);
         CS_CALL(err, period_durations(ws, c, acc, ncomp, nt, dt, want_dur, dur, ue, err));
         CS_CALL(err, fas_measures(ws, c, acc, ncomp, nt, dt, want_fas, fas, err));

@@ -78,6 +78,10 @@ int im_types_all(const im_config *c, im_type **types, int **valid, int *n, cs_er
 /* Periods from a comma-separated list ("2,3,5,10"); errors name the item. */
 int im_config_parse(im_config *c, const char *list, cs_error *err);
 
+/* Which periods of c the band gives a FAS (want_fas[p] = 1) and period-dependent durations
+ * (want_dur[p] = 1), formats/im_band.h's rule; arrays of c->nperiods. */
+void im_band_periods(const im_config *c, int *want_fas, int *want_dur);
+
 /* The measures in the order im_compute fills them, those of the band only; *types is
  * malloc'ed. */
 int im_types(const im_config *c, im_type **types, int *n, cs_error *err);
