@@ -132,8 +132,9 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
     return bad ? -1 : 0;
 }
 
-/* The extractor's pipeline (extract_gpu.c): while the device sums batch i, the host's threads
- * take the measures of batch i - 1 and make batch i + 1; with sa2 (two slots of batch x
+/* The extractor's pipeline (extract_gpu.c): while the device sums batch i and makes its
+ * records, the host's threads make batch i + 1; while it sums batch i + 1, they take batch i's
+ * measures; with sa2 (two slots of batch x
  * IM_GIVEN_VALUES(nperiods)), the measures made on the device. Returns the wall time, or -1
  * when a step fails (err set where the library reports). */
 static double pipelined(const synth_ctx *c, const bench_source *bs, const double *m6, long n,
@@ -151,23 +152,20 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
     double t0 = cs_now();
     int nb = nvar < batch ? nvar : batch;
     if (synth_gpu_begin(g, nb, err) || gen_batch(c, bs, m6, n, nlay, 0, nb, g) ||
-        synth_gpu_accumulate(g, err))
+        synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel2, 0, err))
         return -1;
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
-        if (i > 0 && synth_gpu_wait(g, (i - 1) % 2, batch, SA_SLOT((i - 1) % 2), err)) return -1;
-        if (i > 0 && ims_batch(c, ims, nim, vel2 + (size_t)((i - 1) % 2) * rec,
-                               SA_SLOT((i - 1) % 2), batch, values, ws))
-            return -1;
+        int slot = i % 2, other = (i + 1) % 2;
         if (nnext > 0 &&
-            (synth_gpu_begin(g, nnext, err) || gen_batch(c, bs, m6, n, nlay, next, nnext, g)))
+            (synth_gpu_begin(g, nnext, err) || gen_batch(c, bs, m6, n, nlay, next, nnext, g) ||
+             synth_gpu_accumulate(g, err)))
             return -1;
-        if (synth_gpu_records(g, nb, vel2 + (size_t)(i % 2) * rec, i % 2, err)) return -1;
-        if (nnext > 0 && synth_gpu_accumulate(g, err)) return -1;
-        if (nnext <= 0 && synth_gpu_wait(g, i % 2, nb, SA_SLOT(i % 2), err)) return -1;
-        if (nnext <= 0 &&
-            ims_batch(c, ims, nim, vel2 + (size_t)(i % 2) * rec, SA_SLOT(i % 2), nb, values, ws))
+        if (synth_gpu_wait(g, slot, nb, SA_SLOT(slot), err) ||
+            ims_batch(c, ims, nim, vel2 + (size_t)slot * rec, SA_SLOT(slot), nb, values, ws))
+            return -1;
+        if (nnext > 0 && synth_gpu_records(g, nnext, vel2 + (size_t)other * rec, other, err))
             return -1;
     }
 #undef SA_SLOT

@@ -281,9 +281,10 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 }
 
 /* A rupture whose spectra the device holds at once (in rows rowof[point], or 0 .. n - 1 when
- * rowof is NULL), its batches in a pipeline: while the device sums batch i, the host's threads
- * take the measures of batch i - 1 and make the variations of batch i + 1 (two record
- * buffers). */
+ * rowof is NULL), its batches in a pipeline (two record buffers): while the device sums batch i
+ * and makes its records, the host's threads make the variations of batch i + 1; while it sums
+ * batch i + 1, they take batch i's measures. A batch's records are asked for as soon as its
+ * slot is free, so the device never waits for the host's staging to make them. */
 static int pipelined(extract_worker *w, variation_source *src, int nvar, int full,
                      const long *rowof, gpu_buffers *buf, rupture_result *out, cs_error *err) {
     int batch = synth_gpu_batch(w->gpu);
@@ -291,18 +292,19 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
     if ((rc = stage_batch(w, src, 0, nb, 0, src->n, rowof, full, out, err))) return rc;
     CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
+    CS_CALL(err, records(w, nb, buf, 0, err));
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
-        if (i > 0) CS_CALL(err, finish_batch(w, buf, (i - 1) % 2, v0 - batch, batch, out, err));
         if (nnext > 0) {
             CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
             if ((rc = stage_batch(w, src, next, nnext, 0, src->n, rowof, full, out, err)))
                 return rc;
+            CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
-        CS_CALL(err, records(w, nb, buf, i % 2, err));
-        if (nnext > 0) CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
-        if (nnext <= 0) CS_CALL(err, finish_batch(w, buf, i % 2, v0, nb, out, err));
+        CS_CALL(err, finish_batch(w, buf, i % 2, v0, nb, out, err));
+        /* batch i + 1's slot held batch i - 1, taken in the previous round */
+        if (nnext > 0) CS_CALL(err, records(w, nnext, buf, (i + 1) % 2, err));
     }
     return 0;
 }

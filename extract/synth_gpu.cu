@@ -1,7 +1,7 @@
 /* The CUDA extractor (synth_gpu.h): the frequency path of synth.c, the same formulas, on the
- * device. Threads of the accumulation run over (frequency, variation) and loop over the
- * variation's subfaults, so the spectra of a point are read by consecutive threads (coalesced)
- * and the sums need no atomics. */
+ * device. Threads of the accumulation run over (frequency, variation, run of subfaults) and loop
+ * over the run, so the spectra of a point are read by consecutive threads (coalesced) and the
+ * sums need no atomics: the runs' partial sums are added in a fixed order. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "measures_gpu.cuh"
 
 extern "C" {
+#include "accumulate_split.h"
 #include "cs_cuda_check.h"
 #include "synth_gpu.h"
 }
@@ -56,6 +57,11 @@ struct synth_gpu {
     cufft_dl_plans inv; /* the records' inverse transforms, per power-of-two batch size */
     /* variations */
     double2 *acc; /* batch x 3 x nf */
+    /* the sums' runs (accumulate_split.h): partial sums slices x nb x 3 x nf, and the blocks
+     * of accumulate_kernel the device holds at once (0: not yet asked) */
+    double2 *part;
+    size_t cap_part;
+    int resident;
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
@@ -89,7 +95,7 @@ extern "C" double synth_gpu_bytes(const synth_gpu_shape *s, long block, int batc
                   (s->nt_sgt * sizeof(float) + s->L * sizeof(double) + half(s->L) * 16.0);
     double spectra = (double)points * 18 * s->nf * sizeof(float2);
     double rec = (double)batch * 3 * (half((int)M) * 16.0 + M * sizeof(double) + s->nf * 16.0);
-    return load + spectra + rec;
+    return load + spectra + rec + (batch > 0 ? ACC_PART_BYTES : 0);
 }
 
 extern "C" double synth_gpu_free_bytes(int device, int ranks) {
@@ -141,6 +147,7 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFreeHost(g->hrows);
     cudaFree(g->G);
     cudaFree(g->acc);
+    cudaFree(g->part);
     cudaFree(g->ds);
     cudaFree(g->dsr);
     cudaFree(g->dC);
@@ -436,18 +443,22 @@ __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb,
  * ~1e-7, as the float spectra they multiply). */
 enum { TILE = 64 };
 
-__global__ void accumulate_kernel(const staged *sub, const long long *bases, int nb,
-                                  const float *sr_all, const double2 *C_all, const float2 *G,
-                                  int series, int nf, double df, double2 *acc) {
+__global__ void __launch_bounds__(ACC_THREADS, 9)
+    accumulate_kernel(const staged *sub, const long long *bases, int nb, const float *sr_all,
+                      const double2 *C_all, const float2 *G, int series, int nf, double df,
+                      double2 *acc, int slices, double2 *part) {
     __shared__ staged tile[TILE];
-    int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y, z = blockIdx.z;
     const long long *start = bases;
     const float *sr = sr_all + bases[nb + 1 + b];
     const double2 *C = C_all + bases[2 * (nb + 1) + b];
     double f = k * df;
     double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
-    for (long long i0 = start[b]; i0 < start[b + 1]; i0 += TILE) {
-        int nt = (int)min((long long)TILE, start[b + 1] - i0);
+    /* run z of the variation's subfaults (accumulate_split.h) */
+    long long len = start[b + 1] - start[b];
+    long long lo = start[b] + len * z / slices, hi = start[b] + len * (z + 1) / slices;
+    for (long long i0 = lo; i0 < hi; i0 += TILE) {
+        int nt = (int)min((long long)TILE, hi - i0);
         __syncthreads();
         for (int j = threadIdx.x; j < nt; j += blockDim.x)
             tile[j] = sub[i0 + j];
@@ -521,10 +532,28 @@ __global__ void accumulate_kernel(const staged *sub, const long long *bases, int
     }
     if (k >= nf) return;
     for (int ff = 0; ff < 3; ff++) {
-        double2 *a = acc + ((size_t)b * 3 + ff) * nf + k;
-        a->x += ar[ff];
-        a->y += ai[ff];
+        size_t at = ((size_t)b * 3 + ff) * nf + k;
+        if (slices == 1) {
+            acc[at].x += ar[ff];
+            acc[at].y += ai[ff];
+        } else {
+            part[(size_t)z * nb * 3 * nf + at] = make_double2(ar[ff], ai[ff]);
+        }
     }
+}
+
+/* acc += the runs' partial sums, in the runs' order (the same sums at every run of a batch). */
+__global__ void add_runs_kernel(const double2 *part, int slices, long long n, double2 *acc) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    double x = 0, y = 0;
+    for (int z = 0; z < slices; z++) {
+        double2 p = part[z * n + i];
+        x += p.x;
+        y += p.y;
+    }
+    acc[i].x += x;
+    acc[i].y += y;
 }
 
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
@@ -563,10 +592,34 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
     coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
     CS_CUDA_CHECK(cudaGetLastError());
-    dim3 grid((unsigned)((g->s.nf + 127) / 128), (unsigned)nb);
-    accumulate_kernel<<<grid, 128>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series, g->s.nf,
-                                     g->df, g->acc);
+    int kblocks = (g->s.nf + ACC_THREADS - 1) / ACC_THREADS;
+    if (!g->resident) {
+        int per = 0, sms = 0;
+        CS_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, accumulate_kernel, ACC_THREADS, 0));
+        CS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
+        g->resident = per * sms > 0 ? per * sms : 1;
+    }
+    int slices = accumulate_slices((long long)ns, nb, kblocks, g->resident);
+    long long n = 3LL * g->s.nf * nb;
+    if (slices > 1 && (size_t)(slices * n) > g->cap_part) {
+        /* within ACC_PART_BYTES, the share synth_gpu_bytes counts */
+        size_t most = (size_t)ACC_PART_BLOCKS * ACC_THREADS * 3, want = slices * n + n;
+        if (want > most) want = most;
+        cudaFree(g->part);
+        g->part = NULL;
+        g->cap_part = 0;
+        CS_CUDA_CHECK(cudaMalloc(&g->part, sizeof(double2) * want));
+        g->cap_part = want;
+    }
+    dim3 grid((unsigned)kblocks, (unsigned)nb, (unsigned)slices);
+    accumulate_kernel<<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series,
+                                             g->s.nf, g->df, g->acc, slices, g->part);
     CS_CUDA_CHECK(cudaGetLastError());
+    if (slices > 1) {
+        add_runs_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->part, slices, n, g->acc);
+        CS_CUDA_CHECK(cudaGetLastError());
+    }
     return 0;
 }
 
