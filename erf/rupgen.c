@@ -246,39 +246,59 @@ static int heap_pop(heap *h) {
     return top;
 }
 
-/* First arrival times (s) from point `start` with speed v (km/s) per point. */
-static int first_arrivals(const erf_rupture *r, const double *xyz, const double *v, int start,
-                          double *t, cs_error *err) {
-    static const int off[16][2] = {{1, 0},  {-1, 0},  {0, 1},  {0, -1}, {1, 1},  {1, -1},
-                                   {-1, 1}, {-1, -1}, {1, 2},  {1, -2}, {-1, 2}, {-1, -2},
-                                   {2, 1},  {2, -1},  {-2, 1}, {-2, -1}};
+static const int edge_offset[RUPGEN_EDGES][2] = {
+    {1, 0}, {-1, 0}, {0, 1},  {0, -1},  {1, 1}, {1, -1}, {-1, 1}, {-1, -1},
+    {1, 2}, {1, -2}, {-1, 2}, {-1, -2}, {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
+
+/* Travel times along every edge of the surface at speed v (km/s) per point: the chord times the
+ * mean of its ends' slownesses. Made once per realisation, they spare each hypocentre's search
+ * a square root and nine products per edge (the same quotients and products, so the same
+ * times). */
+static void edge_times(const erf_rupture *r, const double *xyz, const double *v, double *edge) {
     int n = erf_rupture_npoints(r), nx = r->ncols;
+    for (int c = 0; c < n; c++) {
+        int ci = c % nx, ck = c / nx;
+        for (int o = 0; o < RUPGEN_EDGES; o++) {
+            int i = ci + edge_offset[o][0], k = ck + edge_offset[o][1];
+            double *e = &edge[(size_t)c * RUPGEN_EDGES + o];
+            if (i < 0 || i >= nx || k < 0 || k >= r->nrows) {
+                *e = INFINITY;
+                continue;
+            }
+            int q = k * nx + i;
+            *e = dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (1 / v[c] + 1 / v[q]);
+        }
+    }
+}
+
+/* First arrival times (s) from point `start` over the edges' travel times. A time that is not
+ * less than infinity (off the surface, or a speed of 0) never improves a point. */
+static int first_arrivals(const erf_rupture *r, const double *edge, int start, double *t,
+                          cs_error *err) {
+    int n = erf_rupture_npoints(r), nx = r->ncols;
+    int step[RUPGEN_EDGES];
+    for (int o = 0; o < RUPGEN_EDGES; o++)
+        step[o] = edge_offset[o][1] * nx + edge_offset[o][0];
     heap h = {t, malloc(sizeof(int) * (size_t)n), malloc(sizeof(int) * (size_t)n), 0};
-    /* each point's slowness once (the same quotients as taken per edge) */
-    double *slow = malloc(sizeof(double) * (size_t)n);
-    if (!h.node || !h.pos || !slow) {
+    if (!h.node || !h.pos) {
         free(h.node);
         free(h.pos);
-        free(slow);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for rupture times");
     }
     for (int i = 0; i < n; i++) {
         t[i] = INFINITY;
-        slow[i] = 1 / v[i];
         h.pos[i] = -1;
     }
     t[start] = 0;
     heap_update(&h, start);
     while (h.n) {
         const int c = heap_pop(&h);
-        const double tc = t[c];
-        int ci = c % nx, ck = c / nx;
-        for (int o = 0; o < 16; o++) {
-            int i = ci + off[o][0], k = ck + off[o][1];
-            if (i < 0 || i >= nx || k < 0 || k >= r->nrows) continue;
-            int q = k * nx + i;
+        const double tc = t[c], *ec = edge + (size_t)c * RUPGEN_EDGES;
+        for (int o = 0; o < RUPGEN_EDGES; o++) {
+            if (!(ec[o] < INFINITY)) continue;
+            int q = c + step[o];
             if (h.pos[q] == -2) continue;
-            double tq = tc + dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (slow[c] + slow[q]);
+            double tq = tc + ec[o];
             if (tq < t[q]) {
                 t[q] = tq;
                 heap_update(&h, q);
@@ -287,7 +307,6 @@ static int first_arrivals(const erf_rupture *r, const double *xyz, const double 
     }
     free(h.node);
     free(h.pos);
-    free(slow);
     return 0;
 }
 
@@ -342,6 +361,7 @@ void rupgen_realisation_free(rupgen_realisation *s) {
     free(s->nt);
     free(s->at);
     free(s->sr);
+    free(s->edge);
     memset(s, 0, sizeof *s);
 }
 
@@ -398,8 +418,9 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
     out->slip = malloc(sizeof(double) * 5 * nn);
     out->nt = malloc(sizeof(int) * nn);
     out->at = malloc(sizeof(long) * nn);
+    out->edge = malloc(sizeof(double) * RUPGEN_EDGES * nn);
     double *scratch = calloc(2 * nn, sizeof(double));
-    if (!out->slip || !out->nt || !out->at || !scratch) {
+    if (!out->slip || !out->nt || !out->at || !out->edge || !scratch) {
         free(scratch);
         rupgen_realisation_free(out);
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %d points", n);
@@ -436,6 +457,7 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
         if (out->vr[i] * 1e3 > out->vr_max) out->vr_max = out->vr[i] * 1e3;
     }
     CS_CALL_GOTO(rc, err, slip_rates(r, p, mu, smean, tau, out, err), done);
+    edge_times(r, out->xyz, out->vr, out->edge);
     rc = 0;
 done:
     free(scratch);
@@ -448,7 +470,7 @@ int rupgen_times(const erf_rupture *r, const rupgen_realisation *s, int hypo_poi
     if (hypo_point < 0 || hypo_point >= s->n)
         return cs_error_set(err, CS_ERR_INPUT, "hypocentre point %d outside the rupture's 0..%d",
                             hypo_point, s->n - 1);
-    return first_arrivals(r, s->xyz, s->vr, hypo_point, t, err);
+    return first_arrivals(r, s->edge, hypo_point, t, err);
 }
 
 /* The SRF of variation info (hypocentre set) of realisation s with rupture times t. */

@@ -66,6 +66,10 @@ typedef struct {
     double corr_strike_km, corr_dip_km;
 } rupgen_info;
 
+/* The rupture-time search's neighbours of a point: the 8 adjacent and the 8 a knight's move
+ * away, so a path may turn by 27 degrees as well as 45. */
+enum { RUPGEN_EDGES = 16 };
+
 /* What every variation of one slip realisation shares: the slip, the local rupture speeds, the
  * rise times and the slip-rate functions depend on the realisation alone, so a rupture's
  * variations make them once per realisation and only the rupture times (rupgen_times) per
@@ -79,9 +83,12 @@ typedef struct {
     double *slip;    /* cm, n */
     double *vr;      /* km/s, n */
     double *xyz;     /* Earth-centred km, 3 n */
-    int *nt;         /* slip-rate samples of each point (0 where it does not slip) */
-    long *at;        /* each point's first sample in sr */
-    double *sr;      /* cm/s, nsamples: point i's are sr[at[i]] .. sr[at[i] + nt[i] - 1] */
+    /* each point's travel times to its RUPGEN_EDGES neighbours on the surface (s; INFINITY where
+     * the neighbour is off it), RUPGEN_EDGES n: the same for every hypocentre */
+    double *edge;
+    int *nt;    /* slip-rate samples of each point (0 where it does not slip) */
+    long *at;   /* each point's first sample in sr */
+    double *sr; /* cm/s, nsamples: point i's are sr[at[i]] .. sr[at[i] + nt[i] - 1] */
     long nsamples;
 } rupgen_realisation;
 
