@@ -339,3 +339,52 @@ TEST(rupgen_one_realisation_serves_every_hypocentre) {
     free(vs);
     erf_rupture_free(&r);
 }
+
+/* The rupture-time search (Dijkstra over a queue) against the simplest independent path to
+ * the same answer: every edge relaxed in sweeps until nothing falls (Bellman-Ford), with the
+ * stencil and the edge time written out here again. The shortest sums are unique, so the two
+ * must agree bit for bit, whatever order either takes the points in. */
+TEST(rupgen_rupture_times_equal_a_relaxation_to_the_fixed_point) {
+    static const int off[16][2] = {{1, 0},  {-1, 0},  {0, 1},  {0, -1}, {1, 1},  {1, -1},
+                                   {-1, 1}, {-1, -1}, {1, 2},  {1, -2}, {-1, 2}, {-1, -2},
+                                   {2, 1},  {2, -1},  {-2, 1}, {-2, -1}};
+    cs_error e;
+    erf_rupture r;
+    rupgen_params p;
+    rupgen_defaults(&p);
+    CHECK_OK(planar(&r, 6.6, 31, 11, 200, 55, 0.3, &e), &e);
+    int n = erf_rupture_npoints(&r), nx = r.ncols;
+    double *vs = malloc(sizeof(double) * 4 * (size_t)n), *rho = vs + n, *t = rho + n, *b = t + n;
+    CHECK(vs != NULL);
+    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
+    rupgen_realisation re;
+    CHECK_OK(rupgen_realisation_make(&r, &p, vs, rho, 1, &re, &e), &e);
+    const int hypos[] = {0, n - 1, nx * 5 + 15, nx * 10 + 3, 7, nx * 2 + 29};
+    for (size_t h = 0; h < sizeof hypos / sizeof *hypos; h++) {
+        CHECK_OK(rupgen_times(&r, &re, hypos[h], t, &e), &e);
+        for (int i = 0; i < n; i++)
+            b[i] = INFINITY;
+        b[hypos[h]] = 0;
+        for (int changed = 1, sweeps = 0; changed; sweeps++) {
+            CHECK(sweeps < 10 * n);
+            changed = 0;
+            for (int c = 0; c < n; c++)
+                for (int o = 0; o < 16 && b[c] < INFINITY; o++) {
+                    int i = c % nx + off[o][0], k = c / nx + off[o][1];
+                    if (i < 0 || i >= nx || k < 0 || k >= r.nrows) continue;
+                    int q = k * nx + i;
+                    const double *x = re.xyz + 3 * c, *y = re.xyz + 3 * q;
+                    double d = sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                                    (x[2] - y[2]) * (x[2] - y[2]));
+                    double cand = b[c] + d * 0.5 * (1 / re.vr[c] + 1 / re.vr[q]);
+                    if (cand < b[q]) b[q] = cand, changed = 1;
+                }
+        }
+        for (int i = 0; i < n; i++)
+            CHECK_MSG(t[i] == b[i], "hypocentre %d point %d: %.17g s, the relaxation %.17g s",
+                      hypos[h], i, t[i], b[i]);
+    }
+    rupgen_realisation_free(&re);
+    free(vs);
+    erf_rupture_free(&r);
+}
