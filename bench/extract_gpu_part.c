@@ -188,6 +188,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     synth_gpu *g = NULL;
     im_workspace **ws = calloc((size_t)omp_get_max_threads(), sizeof *ws);
     if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    double free0 = synth_gpu_free_bytes(0, 1);
     CS_CALL(err, synth_gpu_open(&g, 0, &shape, block, batch, n, err));
     double t0 = cs_now();
     for (long q0 = 0; q0 < n; q0 += block) {
@@ -258,6 +259,17 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     double t_pipe_sa = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, err);
     if (t_pipe_sa < 0) goto fail;
+    /* what the context holds now (spectra, buffers, plans, the measures'), against the
+     * estimates the extractor sizes its share of the device by */
+    int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+    im_band_periods(ims, want_fas, want_dur);
+    synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
+                               ims->damping,  c->dt,        ims->ko_b, ims->vertical ? 3 : 2};
+    printf("gpu: device memory in use %.2f GB; estimated %.2f GB for the sums and records, %.2f "
+           "GB for the measures\n",
+           (free0 - synth_gpu_free_bytes(0, 1)) / 1e9,
+           synth_gpu_bytes(&shape, block, batch, n) / 1e9,
+           synth_gpu_measures_bytes(&shape, batch, &meas) / 1e9);
     double worst_im = 0;
     for (size_t i = 0; i < (size_t)nim * (size_t)((nvar - 1) % batch + 1); i++) {
         double d = fabs(values[i] - values_host[i]) / fmax(fabs(values_host[i]), 1e-300);
