@@ -259,11 +259,14 @@ static const int edge_offset[RUPGEN_EDGES][2] = {
     {1, 2}, {1, -2}, {-1, 2}, {-1, -2}, {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
 
 /* Travel times along every edge of the surface at speed v (km/s) per point: the chord times the
- * mean of its ends' slownesses. Made once per realisation, they spare each hypocentre's search
- * a square root and nine products per edge (the same quotients and products, so the same
- * times). */
-static void edge_times(const erf_rupture *r, const double *xyz, const double *v, double *edge) {
+ * mean of its ends' slownesses (slow: room for one a point). Made once per realisation, they spare
+ * each hypocentre's search a square root and nine products per edge (the same quotients and
+ * products, so the same times). */
+static void edge_times(const erf_rupture *r, const double *xyz, const double *v, double *slow,
+                       double *edge) {
     int n = erf_rupture_npoints(r), nx = r->ncols;
+    for (int c = 0; c < n; c++)
+        slow[c] = 1 / v[c];
     for (int c = 0; c < n; c++) {
         int ci = c % nx, ck = c / nx;
         for (int o = 0; o < RUPGEN_EDGES; o++) {
@@ -274,7 +277,7 @@ static void edge_times(const erf_rupture *r, const double *xyz, const double *v,
                 continue;
             }
             int q = k * nx + i;
-            *e = dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (1 / v[c] + 1 / v[q]);
+            *e = dist3(xyz + 3 * c, xyz + 3 * q) * 0.5 * (slow[c] + slow[q]);
         }
     }
 }
@@ -422,12 +425,12 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
     out->slip_index = slip_index;
     out->n = n;
     size_t nn = (size_t)(n ? n : 1);
-    /* slip, vr and xyz in one block (5 n); mu and tau in a scratch block */
+    /* slip, vr and xyz in one block (5 n); mu, tau and the slownesses in a scratch block */
     out->slip = malloc(sizeof(double) * 5 * nn);
     out->nt = malloc(sizeof(int) * nn);
     out->at = malloc(sizeof(long) * nn);
     out->edge = malloc(sizeof(double) * RUPGEN_EDGES * nn);
-    double *scratch = calloc(2 * nn, sizeof(double));
+    double *scratch = calloc(3 * nn, sizeof(double));
     if (!out->slip || !out->nt || !out->at || !out->edge || !scratch) {
         free(scratch);
         rupgen_realisation_free(out);
@@ -465,7 +468,7 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
         if (out->vr[i] * 1e3 > out->vr_max) out->vr_max = out->vr[i] * 1e3;
     }
     CS_CALL_GOTO(rc, err, slip_rates(r, p, mu, smean, tau, out, err), done);
-    edge_times(r, out->xyz, out->vr, out->edge);
+    edge_times(r, out->xyz, out->vr, scratch + 2 * nn, out->edge);
     rc = 0;
 done:
     free(scratch);
