@@ -1,7 +1,8 @@
 /* The rupture generator's per-variation step, its rupture times (rupgen_times: Dijkstra over the
  * rupture's surface from the hypocentre), timed on a planar rupture of L x W points 250 m
  * apart; prints the time per search and an FNV-1a hash of every time array, so that a faster
- * search can be checked to give the same times bit for bit (docs/performance.md).
+ * search can be checked to give the same times bit for bit (docs/performance.md), and the time
+ * a slip realisation takes to make.
  *   build/bin/rupture_times_bench [NCOLS NROWS [SEARCHES]]   (default 192 22 400) */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,9 +37,16 @@ int main(int argc, char **argv) {
     if (!vs || !rho || !t) return fprintf(stderr, "out of memory\n"), 1;
     for (int i = 0; i < n; i++)
         vs[i] = 3464, rho[i] = 2700;
+    /* a realisation's making (once per slip realisation of a rupture: its slip, speeds, slip
+     * rates and edge times), timed over a few */
     rupgen_realisation s;
-    if (rupgen_realisation_make(&r, &p, vs, rho, 0, &s, &err))
-        return fprintf(stderr, "%s\n", err.message), 1;
+    double made = cs_now();
+    for (int k = 4; k >= 0; k--) {
+        if (rupgen_realisation_make(&r, &p, vs, rho, k, &s, &err))
+            return fprintf(stderr, "%s\n", err.message), 1;
+        if (k) rupgen_realisation_free(&s);
+    }
+    made = (cs_now() - made) / 5;
     uint64_t hash = 1469598103934665603ULL;
     double spent = 0;
     for (int v = 0; v < searches; v++) {
@@ -50,8 +58,9 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < sizeof(double) * (size_t)n; i++)
             hash = (hash ^ b[i]) * 1099511628211ULL;
     }
-    printf("%d x %d points: %.1f us per rupture-time search (%d searches); times' hash %016llx\n",
-           ncols, nrows, spent / searches * 1e6, searches, (unsigned long long)hash);
+    printf("%d x %d points: %.1f us per rupture-time search (%d searches); times' hash %016llx; "
+           "%.1f us per realisation\n",
+           ncols, nrows, spent / searches * 1e6, searches, (unsigned long long)hash, made * 1e6);
     rupgen_realisation_free(&s);
     erf_rupture_free(&r);
     free(vs), free(rho), free(t);

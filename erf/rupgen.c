@@ -476,6 +476,29 @@ done:
     return rc;
 }
 
+int rupgen_realisations_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                             const double *rho, int first, int count, int threads,
+                             rupgen_realisation *out, cs_error *err) {
+    int failed = count, rc = 0;
+    memset(out, 0, sizeof *out * (size_t)(count > 0 ? count : 0));
+#pragma omp parallel for schedule(dynamic) num_threads(threads > 1 ? threads : 1) if (count > 1)
+    for (int k = 0; k < count; k++) {
+        cs_error e;
+        cs_error_clear(&e);
+        int got = rupgen_realisation_make(r, p, vs, rho, first + k, &out[k], &e);
+        if (got) {
+#pragma omp critical(rupgen_realisations_failed)
+            if (k < failed) failed = k, rc = got, *err = e;
+        }
+    }
+    if (rc) {
+        for (int k = 0; k < count; k++)
+            rupgen_realisation_free(&out[k]);
+        CS_TRACE(err);
+    }
+    return rc;
+}
+
 int rupgen_times(const erf_rupture *r, const rupgen_realisation *s, int hypo_point, double *t,
                  cs_error *err) {
     if (hypo_point < 0 || hypo_point >= s->n)

@@ -97,6 +97,12 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
                             const double *rho, int slip_index, rupgen_realisation *out,
                             cs_error *err);
 void rupgen_realisation_free(rupgen_realisation *s);
+/* Realisations first .. first + count - 1 into out[0 .. count - 1], on up to `threads` OpenMP
+ * threads (each is independent of the others and of the thread that makes it: the same arrays
+ * bit for bit). On a failure none is kept (out zeroed) and err is the lowest index's. */
+int rupgen_realisations_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                             const double *rho, int first, int count, int threads,
+                             rupgen_realisation *out, cs_error *err);
 /* Rupture times t (s, one per point) of a realisation from its hypocentre's point. */
 int rupgen_times(const erf_rupture *r, const rupgen_realisation *s, int hypo_point, double *t,
                  cs_error *err);

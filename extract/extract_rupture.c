@@ -255,7 +255,8 @@ int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *con
     double *vel = malloc(sizeof(double) * 3 * (size_t)w->synth->nt);
     variation_source src;
     double t0 = cs_now();
-    int rc = vel ? variation_source_open(&src, w->sgt, w->gen, r, nvar, lfns, err)
+    int threads = w->gpu ? omp_get_max_threads() : 1;
+    int rc = vel ? variation_source_open(&src, w->sgt, w->gen, r, nvar, lfns, threads, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     w->phase[EXTRACT_OPEN] += cs_now() - t0;
     if (!rc) {

@@ -36,10 +36,11 @@ static int make_realisations(variation_source *src, cs_error *err) {
     src->real = calloc((size_t)(nreal ? nreal : 1), sizeof *src->real);
     src->sr_si = calloc((size_t)(nreal ? nreal : 1), sizeof *src->sr_si);
     if (!src->real || !src->sr_si) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    CS_CALL(err, rupgen_realisations_make(src->r, src->gen, src->vs, src->rho, 0, nreal,
+                                          src->threads, src->real, err));
+    src->nreal = nreal;
     for (int k = 0; k < nreal; k++) {
         rupgen_realisation *re = &src->real[k];
-        CS_CALL(err, rupgen_realisation_make(src->r, src->gen, src->vs, src->rho, k, re, err));
-        src->nreal = k + 1;
         src->sr_si[k] = malloc(sizeof(double) * (size_t)(re->nsamples ? re->nsamples : 1));
         if (!src->sr_si[k]) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
         for (long j = 0; j < re->nsamples; j++)
@@ -172,8 +173,10 @@ static int open_files(variation_source *src, cs_error *err) {
 }
 
 int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
-                          const erf_rupture *r, int nvar, char *const *lfns, cs_error *err) {
+                          const erf_rupture *r, int nvar, char *const *lfns, int threads,
+                          cs_error *err) {
     memset(src, 0, sizeof *src);
+    src->threads = threads;
     src->sgt = sgt;
     src->gen = gen;
     src->r = r;

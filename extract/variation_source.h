@@ -39,14 +39,18 @@ typedef struct {
     rupgen_realisation *real;
     double **sr_si;
     int nreal;
+    int threads;          /* OpenMP threads that make the realisations at opening */
     variation_buffer buf; /* the last variation produced by variation_source_produce */
 } variation_source;
 
 /* The variation's subfaults lie on other points than the first variation's (SRFs only). */
 enum { VARIATION_OTHER_POINTS = 2 };
 
+/* threads: OpenMP threads for making the slip realisations (a GPU rank's; 1 on a CPU rank,
+ * whose node's cores are the other ranks'). */
 int variation_source_open(variation_source *src, const sgt_set *sgt, const rupgen_params *gen,
-                          const erf_rupture *r, int nvar, char *const *lfns, cs_error *err);
+                          const erf_rupture *r, int nvar, char *const *lfns, int threads,
+                          cs_error *err);
 /* Variation v into src->buf (slots index src->points, or buf.own_points when it returns
  * VARIATION_OTHER_POINTS); hypo: lat, lon, depth (km), slip realisation (0 for SRFs). 0 or
  * VARIATION_OTHER_POINTS, or -1 (err set) when the variation cannot be made. */

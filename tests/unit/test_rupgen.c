@@ -388,3 +388,43 @@ TEST(rupgen_rupture_times_equal_a_relaxation_to_the_fixed_point) {
     free(vs);
     erf_rupture_free(&r);
 }
+
+/* Realisations made on several threads are those made one at a time, bit for bit, and a
+ * failure keeps none of them and says why. */
+TEST(rupgen_realisations_on_threads_equal_one_at_a_time) {
+    cs_error e;
+    erf_rupture r;
+    rupgen_params p;
+    rupgen_defaults(&p);
+    CHECK_OK(planar(&r, 6.4, 21, 8, 10, 80, 1.0, &e), &e);
+    int n = erf_rupture_npoints(&r);
+    double *vs = malloc(sizeof(double) * 2 * (size_t)n), *rho = vs + n;
+    CHECK(vs != NULL);
+    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
+    enum { K = 5 };
+    rupgen_realisation one[K], many[K];
+    CHECK_OK(rupgen_realisations_make(&r, &p, vs, rho, 2, K, 1, one, &e), &e);
+    CHECK_OK(rupgen_realisations_make(&r, &p, vs, rho, 2, K, 3, many, &e), &e);
+    for (int k = 0; k < K; k++) {
+        const rupgen_realisation *a = &one[k], *b = &many[k];
+        CHECK(a->slip_index == 2 + k && b->slip_index == 2 + k);
+        CHECK(a->nsamples == b->nsamples && a->dt == b->dt && a->moment == b->moment);
+        CHECK(!memcmp(a->slip, b->slip, sizeof(double) * 5 * (size_t)n)); /* slip, vr, xyz */
+        CHECK(!memcmp(a->nt, b->nt, sizeof(int) * (size_t)n));
+        CHECK(!memcmp(a->sr, b->sr, sizeof(double) * (size_t)a->nsamples));
+        CHECK(!memcmp(a->edge, b->edge, sizeof(double) * RUPGEN_EDGES * (size_t)n));
+        if (k) CHECK(memcmp(one[0].slip, a->slip, sizeof(double) * (size_t)n) != 0);
+    }
+    for (int k = 0; k < K; k++) {
+        rupgen_realisation_free(&one[k]);
+        rupgen_realisation_free(&many[k]);
+    }
+    /* a point in no rock: every realisation fails, the first one's error is given */
+    vs[n / 2] = 0;
+    CHECK(rupgen_realisations_make(&r, &p, vs, rho, 7, K, 3, many, &e) != 0);
+    CHECK_MSG(strstr(e.message, "rock") != NULL, "%s", e.message);
+    for (int k = 0; k < K; k++)
+        CHECK(many[k].slip == NULL && many[k].sr == NULL && many[k].edge == NULL);
+    free(vs);
+    erf_rupture_free(&r);
+}
