@@ -263,10 +263,11 @@ static const int edge_offset[RUPGEN_EDGES][2] = {
  * each hypocentre's search a square root and nine products per edge (the same quotients and
  * products, so the same times). */
 static void edge_times(const erf_rupture *r, const double *xyz, const double *v, double *slow,
-                       double *edge) {
+                       double *edge, int threads) {
     int n = erf_rupture_npoints(r), nx = r->ncols;
     for (int c = 0; c < n; c++)
         slow[c] = 1 / v[c];
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int c = 0; c < n; c++) {
         int ci = c % nx, ck = c / nx;
         for (int o = 0; o < RUPGEN_EDGES; o++) {
@@ -379,7 +380,7 @@ void rupgen_realisation_free(rupgen_realisation *s) {
 /* Rise times, their sampling and the normalised slip-rate functions of s (slip set); mu per
  * point for the moment. */
 static int slip_rates(const erf_rupture *r, const rupgen_params *p, const double *mu, double smean,
-                      double *tau, rupgen_realisation *s, cs_error *err) {
+                      double *tau, int threads, rupgen_realisation *s, cs_error *err) {
     int n = s->n;
     /* Rise times: c sqrt(s / s_mean), doubled in the shallow zone, mean over slipping points
      * equal to 1.6e-9 M0^(1/3) (M0 in dyne-cm; Graves and Pitarka 2010). */
@@ -405,20 +406,25 @@ static int slip_rates(const erf_rupture *r, const rupgen_params *p, const double
     s->sr = malloc(sizeof(double) * (size_t)(s->nsamples ? s->nsamples : 1));
     if (!s->sr) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for slip rates");
     s->area_cm2 = r->spacing_km * r->spacing_km * 1e10;
-    s->moment = 0;
+    /* each point's samples on their own (most of a realisation's time: the sines and cosines),
+     * the moment's sum in the points' order */
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (int i = 0; i < n; i++) {
         double *sr = s->sr + s->at[i], sum = 0;
         for (int j = 0; j < s->nt[i]; j++)
             sum += (sr[j] = rupgen_liu_stf(j * dt, tau[i]));
         for (int j = 0; j < s->nt[i]; j++)
             sr[j] *= s->slip[i] / (sum * dt);
-        s->moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * s->slip[i] * 0.01;
     }
+    s->moment = 0;
+    for (int i = 0; i < n; i++)
+        s->moment += mu[i] * r->spacing_km * r->spacing_km * 1e6 * s->slip[i] * 0.01;
     return 0;
 }
 
-int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
-                            const double *rho, int slip_index, rupgen_realisation *out,
+/* Realisation slip_index into out, its per-point loops on `threads` OpenMP threads. */
+static int realisation_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                            const double *rho, int slip_index, int threads, rupgen_realisation *out,
                             cs_error *err) {
     int n = erf_rupture_npoints(r);
     memset(out, 0, sizeof *out);
@@ -467,8 +473,8 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
         out->vr[i] = p->rvfrac * vs[i] * 1e-3 * depth_factor * slip_factor; /* km/s */
         if (out->vr[i] * 1e3 > out->vr_max) out->vr_max = out->vr[i] * 1e3;
     }
-    CS_CALL_GOTO(rc, err, slip_rates(r, p, mu, smean, tau, out, err), done);
-    edge_times(r, out->xyz, out->vr, scratch + 2 * nn, out->edge);
+    CS_CALL_GOTO(rc, err, slip_rates(r, p, mu, smean, tau, threads, out, err), done);
+    edge_times(r, out->xyz, out->vr, scratch + 2 * nn, out->edge, threads);
     rc = 0;
 done:
     free(scratch);
@@ -476,16 +482,26 @@ done:
     return rc;
 }
 
+int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
+                            const double *rho, int slip_index, rupgen_realisation *out,
+                            cs_error *err) {
+    return realisation_make(r, p, vs, rho, slip_index, 1, out, err);
+}
+
 int rupgen_realisations_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
                              const double *rho, int first, int count, int threads,
                              rupgen_realisation *out, cs_error *err) {
     int failed = count, rc = 0;
+    if (threads < 1) threads = 1;
     memset(out, 0, sizeof *out * (size_t)(count > 0 ? count : 0));
-#pragma omp parallel for schedule(dynamic) num_threads(threads > 1 ? threads : 1) if (count > 1)
+    /* a realisation a thread where there are enough of them, else the threads on each one's
+     * points in turn (a rupture has one or two: the workflow's slips) */
+    int across = count >= threads, inner = across ? 1 : threads;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (across && count > 1)
     for (int k = 0; k < count; k++) {
         cs_error e;
         cs_error_clear(&e);
-        int got = rupgen_realisation_make(r, p, vs, rho, first + k, &out[k], &e);
+        int got = realisation_make(r, p, vs, rho, first + k, inner, &out[k], &e);
         if (got) {
 #pragma omp critical(rupgen_realisations_failed)
             if (k < failed) failed = k, rc = got, *err = e;

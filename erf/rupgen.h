@@ -98,8 +98,9 @@ int rupgen_realisation_make(const erf_rupture *r, const rupgen_params *p, const 
                             cs_error *err);
 void rupgen_realisation_free(rupgen_realisation *s);
 /* Realisations first .. first + count - 1 into out[0 .. count - 1], on up to `threads` OpenMP
- * threads (each is independent of the others and of the thread that makes it: the same arrays
- * bit for bit). On a failure none is kept (out zeroed) and err is the lowest index's. */
+ * threads: a realisation a thread when count >= threads, else the threads on each one's points
+ * (the same arrays bit for bit as rupgen_realisation_make's either way). On a failure none is
+ * kept (out zeroed) and err is the lowest index's. */
 int rupgen_realisations_make(const erf_rupture *r, const rupgen_params *p, const double *vs,
                              const double *rho, int first, int count, int threads,
                              rupgen_realisation *out, cs_error *err);

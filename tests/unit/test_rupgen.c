@@ -415,6 +415,17 @@ TEST(rupgen_realisations_on_threads_equal_one_at_a_time) {
         CHECK(!memcmp(a->edge, b->edge, sizeof(double) * RUPGEN_EDGES * (size_t)n));
         if (k) CHECK(memcmp(one[0].slip, a->slip, sizeof(double) * (size_t)n) != 0);
     }
+    /* fewer realisations than threads: the threads share each one's points */
+    rupgen_realisation two[2];
+    CHECK_OK(rupgen_realisations_make(&r, &p, vs, rho, 3, 2, 4, two, &e), &e);
+    for (int k = 0; k < 2; k++) {
+        const rupgen_realisation *a = &one[1 + k], *b = &two[k];
+        CHECK(a->nsamples == b->nsamples && a->moment == b->moment);
+        CHECK(!memcmp(a->slip, b->slip, sizeof(double) * 5 * (size_t)n));
+        CHECK(!memcmp(a->sr, b->sr, sizeof(double) * (size_t)a->nsamples));
+        CHECK(!memcmp(a->edge, b->edge, sizeof(double) * RUPGEN_EDGES * (size_t)n));
+        rupgen_realisation_free(&two[k]);
+    }
     for (int k = 0; k < K; k++) {
         rupgen_realisation_free(&one[k]);
         rupgen_realisation_free(&many[k]);
