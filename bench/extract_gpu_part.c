@@ -77,11 +77,13 @@ static int make_variation(const bench_source *bs, const double *m6, long n, int 
 }
 
 /* The host's share of a batch: its variations made and staged by every thread, as
- * extract_gpu.c does. */
+ * extract_gpu.c does. spent (or NULL): += the threads' seconds in the rupture times and
+ * subfaults (make_variation), the choice of subfaults, and synth_gpu_stage. */
 static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m6, long n, int nlay,
-                     int v0, int nb, synth_gpu *g) {
+                     int v0, int nb, synth_gpu *g, double spent[3]) {
     int failed = 0;
-#pragma omp parallel reduction(| : failed)
+    double s_make = 0, s_pick = 0, s_stage = 0;
+#pragma omp parallel reduction(| : failed) reduction(+ : s_make, s_pick, s_stage)
     {
         synth_subfault *tsf = malloc(sizeof *tsf * (size_t)n);
         synth_gpu_subfault *tgs = malloc(sizeof *tgs * (size_t)n);
@@ -90,10 +92,12 @@ static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m
         for (int b = 0; b < nb; b++) {
             cs_error e;
             cs_error_clear(&e);
+            double t0 = cs_now();
             if (!tsf || !tgs || make_variation(bs, m6, n, (v0 + b) % nlay, tsf, &tsr, &e)) {
                 failed = 1;
                 continue;
             }
+            double t1 = cs_now();
             long k = 0;
             for (long i = 0; i < n; i++) {
                 int use = synth_subfault_usable(c, n, &tsf[i], &e);
@@ -104,12 +108,17 @@ static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m
                 memcpy(tgs[k].m, m6, sizeof tgs[k].m);
                 k++;
             }
+            double t2 = cs_now();
             if (synth_gpu_stage(g, b, tgs, k, &e)) failed = 1;
+            s_make += t1 - t0;
+            s_pick += t2 - t1;
+            s_stage += cs_now() - t2;
         }
         free(tsf);
         free(tgs);
         free(tsr);
     }
+    if (spent) spent[0] += s_make, spent[1] += s_pick, spent[2] += s_stage;
     return failed ? -1 : 0;
 }
 
@@ -151,7 +160,7 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
     if (synth_gpu_set_measures(g, sa2 ? &meas : NULL, err)) return -1;
     double t0 = cs_now();
     int nb = nvar < batch ? nvar : batch;
-    if (synth_gpu_begin(g, nb, err) || gen_batch(c, bs, m6, n, nlay, 0, nb, g) ||
+    if (synth_gpu_begin(g, nb, err) || gen_batch(c, bs, m6, n, nlay, 0, nb, g, NULL) ||
         synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel2, 0, err))
         return -1;
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
@@ -159,8 +168,8 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
         int slot = i % 2, other = (i + 1) % 2;
         if (nnext > 0 &&
-            (synth_gpu_begin(g, nnext, err) || gen_batch(c, bs, m6, n, nlay, next, nnext, g) ||
-             synth_gpu_accumulate(g, err)))
+            (synth_gpu_begin(g, nnext, err) ||
+             gen_batch(c, bs, m6, n, nlay, next, nnext, g, NULL) || synth_gpu_accumulate(g, err)))
             return -1;
         if (synth_gpu_wait(g, slot, nb, SA_SLOT(slot), err) ||
             ims_batch(c, ims, nim, vel2 + (size_t)slot * rec, SA_SLOT(slot), nb, values, ws))
@@ -212,12 +221,12 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
         cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the bench's records");
         goto fail;
     }
-    double t_gen = 0, t_gpu = 0, t_im = 0, worst = 0;
+    double t_gen = 0, t_gpu = 0, t_im = 0, worst = 0, spent[3] = {0, 0, 0};
     for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         if (synth_gpu_begin(g, nb, err)) goto fail;
         t0 = cs_now();
-        if (gen_batch(c, bs, m6, n, bs->nvariations, v0, nb, g)) {
+        if (gen_batch(c, bs, m6, n, bs->nvariations, v0, nb, g, spent)) {
             cs_error_set(err, CS_ERR_INTERNAL, "making a batch's variations failed");
             goto fail;
         }
@@ -293,6 +302,11 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
            nvar / t_pipe_sa, worst_im, t_with / (reps * nlast), t_without / (reps * nlast));
     free(sa2);
     free(values_host);
+    /* where the host's share goes, in thread time (against the wall time above x threads:
+     * what the threads lose to sharing the node) */
+    printf("gpu: host thread time a variation: rupture times and subfaults %.5f s, choosing "
+           "subfaults %.5f s, staging %.5f s\n",
+           spent[0] / nvar, spent[1] / nvar, spent[2] / nvar);
     printf("gpu: %s; spectra of %ld points %.3f s; per variation: host generation (%d threads) "
            "%.5f s, GPU "
            "synthesis (accumulate + records, batches of %d) %.5f s, IMs on the host's threads "
