@@ -142,7 +142,7 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
 }
 
 /* The extractor's pipeline (extract_gpu.c): while the device sums batch i and makes its
- * records, the host's threads make batch i + 1; while it sums batch i + 1, they take batch i's
+ * records, the host's threads make batch i + 1; while it does batch i + 1, they take batch i's
  * measures; with sa2 (two slots of batch x
  * IM_GIVEN_VALUES(nperiods)), the measures made on the device. Returns the wall time, or -1
  * when a step fails (err set where the library reports). */
@@ -169,12 +169,11 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
         int slot = i % 2, other = (i + 1) % 2;
         if (nnext > 0 &&
             (synth_gpu_begin(g, nnext, err) ||
-             gen_batch(c, bs, m6, n, nlay, next, nnext, g, NULL) || synth_gpu_accumulate(g, err)))
+             gen_batch(c, bs, m6, n, nlay, next, nnext, g, NULL) || synth_gpu_accumulate(g, err) ||
+             synth_gpu_records(g, nnext, vel2 + (size_t)other * rec, other, err)))
             return -1;
         if (synth_gpu_wait(g, slot, nb, SA_SLOT(slot), err) ||
             ims_batch(c, ims, nim, vel2 + (size_t)slot * rec, SA_SLOT(slot), nb, values, ws))
-            return -1;
-        if (nnext > 0 && synth_gpu_records(g, nnext, vel2 + (size_t)other * rec, other, err))
             return -1;
     }
 #undef SA_SLOT

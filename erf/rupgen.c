@@ -511,6 +511,7 @@ int rupgen_realisations_make(const erf_rupture *r, const rupgen_params *p, const
         for (int k = 0; k < count; k++)
             rupgen_realisation_free(&out[k]);
         CS_TRACE(err);
+        cs_error_prefix(err, "slip realisation %d: ", first + failed);
     }
     return rc;
 }

@@ -1,9 +1,11 @@
 /* How the device's sums over subfaults (synth_gpu.cu, accumulate_kernel) are cut: each
  * variation's subfaults in `slices` contiguous runs, one block per (frequency tile, variation,
  * run), the runs' partial sums added in a fixed order afterwards. A batch of 128 variations
- * with ~1,300 frequencies is ~1,300 blocks, where an H100 holds ~1,190 at once: a second,
+ * with ~1,300 frequencies is ~1,300 blocks, where an H100 holds 1,188 at once: a second,
  * nearly empty wave costs as long as the first. Cut into runs, the grid spans several waves,
- * and the last one's idle share is small. Plain C, so the rule is unit-tested without a GPU. */
+ * and the last one's idle share is small. The rule reads the batch's shape only, not the
+ * device's, so a batch's sums are the same bits on any GPU. Plain C, so it is unit-tested
+ * without a GPU. */
 #ifndef ACCUMULATE_SPLIT_H
 #define ACCUMULATE_SPLIT_H
 
@@ -12,7 +14,8 @@ enum {
     ACC_WAVES = 8,           /* grids of fewer waves than this are cut */
     ACC_MIN_RUN = 32,        /* the fewest subfaults a run takes, on average */
     ACC_PART_BLOCKS = 16384, /* the most blocks whose partial sums are held at once */
-    ACC_MAX_SLICES = 64
+    ACC_MAX_SLICES = 64,
+    ACC_RESIDENT = 132 * 9 /* blocks an H100 or H200 holds at once (132 SMs, 9 a SM) */
 };
 
 /* The partial sums' bytes at most: a block's 3 series x ACC_THREADS frequencies (double2). */

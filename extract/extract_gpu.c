@@ -283,8 +283,9 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 /* A rupture whose spectra the device holds at once (in rows rowof[point], or 0 .. n - 1 when
  * rowof is NULL), its batches in a pipeline (two record buffers): while the device sums batch i
  * and makes its records, the host's threads make the variations of batch i + 1; while it sums
- * batch i + 1, they take batch i's measures. A batch's records are asked for as soon as its
- * slot is free, so the device never waits for the host's staging to make them. */
+ * batch i + 1 and makes its records, they take batch i's measures. A batch's records are asked
+ * for with its sums (their slot held batch i - 1, taken in the round before), so the device
+ * never waits for the host to make them. */
 static int pipelined(extract_worker *w, variation_source *src, int nvar, int full,
                      const long *rowof, gpu_buffers *buf, rupture_result *out, cs_error *err) {
     int batch = synth_gpu_batch(w->gpu);
@@ -301,10 +302,9 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
             if ((rc = stage_batch(w, src, next, nnext, 0, src->n, rowof, full, out, err)))
                 return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
+            CS_CALL(err, records(w, nnext, buf, (i + 1) % 2, err));
         }
         CS_CALL(err, finish_batch(w, buf, i % 2, v0, nb, out, err));
-        /* batch i + 1's slot held batch i - 1, taken in the previous round */
-        if (nnext > 0) CS_CALL(err, records(w, nnext, buf, (i + 1) % 2, err));
     }
     return 0;
 }

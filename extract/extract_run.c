@@ -39,7 +39,8 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     long block = 128;
     int batch = 128;
     /* settings for tuning, and for tests that take the chunked and multi-batch paths on a
-     * small site: variations per batch, points of spectra the device keeps at most */
+     * small site: variations per batch, points of spectra the device keeps at most (and
+     * CYBERSHAKE_GPU_SUM_RUNS below) */
     long v;
     const char *e = getenv("CYBERSHAKE_GPU_BATCH");
     if (e && !cs_parse_long(e, &v) && v >= 1 && v <= 4096) batch = (int)v;
@@ -73,6 +74,9 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    /* for tests: the device's sums cut into this many runs a variation */
+    e = getenv("CYBERSHAKE_GPU_SUM_RUNS");
+    if (e && !cs_parse_long(e, &v) && v >= 1 && v <= 64) synth_gpu_set_sum_runs(ws->w.gpu, (int)v);
     if (on_device) {
         CS_CALL(err, synth_gpu_set_measures(ws->w.gpu, &meas, err));
         ws->w.gpu_measures = 1;

@@ -57,11 +57,11 @@ struct synth_gpu {
     cufft_dl_plans inv; /* the records' inverse transforms, per power-of-two batch size */
     /* variations */
     double2 *acc; /* batch x 3 x nf */
-    /* the sums' runs (accumulate_split.h): partial sums slices x nb x 3 x nf, and the blocks
-     * of accumulate_kernel the device holds at once (0: not yet asked) */
+    /* the sums' runs (accumulate_split.h): partial sums slices x nb x 3 x nf; runs a
+     * variation when set (synth_gpu_set_sum_runs), else the rule's */
     double2 *part;
     size_t cap_part;
-    int resident;
+    int sum_runs;
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
@@ -556,6 +556,10 @@ __global__ void add_runs_kernel(const double2 *part, int slices, long long n, do
     acc[i].y += y;
 }
 
+extern "C" void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
+    g->sum_runs = runs < 0 ? 0 : runs > ACC_MAX_SLICES ? ACC_MAX_SLICES : runs;
+}
+
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     int nb = g->nb;
     long long *start = g->bases, *srb = start + nb + 1, *cb = srb + nb + 1;
@@ -593,14 +597,11 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
     CS_CUDA_CHECK(cudaGetLastError());
     int kblocks = (g->s.nf + ACC_THREADS - 1) / ACC_THREADS;
-    if (!g->resident) {
-        int per = 0, sms = 0;
-        CS_CUDA_CHECK(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, accumulate_kernel, ACC_THREADS, 0));
-        CS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, g->device));
-        g->resident = per * sms > 0 ? per * sms : 1;
+    int slices = accumulate_slices((long long)ns, nb, kblocks, ACC_RESIDENT);
+    if (g->sum_runs > 0) {
+        long long most = ACC_PART_BLOCKS / ((long long)nb * kblocks);
+        slices = g->sum_runs < most ? g->sum_runs : (int)(most > 0 ? most : 1);
     }
-    int slices = accumulate_slices((long long)ns, nb, kblocks, g->resident);
     long long n = 3LL * g->s.nf * nb;
     if (slices > 1 && (size_t)(slices * n) > g->cap_part) {
         /* within ACC_PART_BYTES, the share synth_gpu_bytes counts */

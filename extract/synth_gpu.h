@@ -81,6 +81,9 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
+/* Each variation's sum cut into `runs` runs (within the partial sums' room; 0: the rule of
+ * accumulate_split.h), for tests of that path on a small site. */
+void synth_gpu_set_sum_runs(synth_gpu *g, int runs);
 /* The measures the device makes of each batch's records (im.h's "given" layout, which
  * im_compute_in_given takes): spectral accelerations (im_osc.h's recursion, the oscillators'
  * damping) at every period; PGV; the FAS of each period where want_fas[p] and its

@@ -11,8 +11,8 @@ static double busy_share(long long blocks, int resident) {
 
 TEST(accumulate_split_fills_the_last_wave) {
     /* bench05 on an H100: 128 variations x 4,224 subfaults, 1,265 frequencies (10 tiles),
-     * 132 SMs x 9 blocks */
-    int resident = 132 * 9, kblocks = 10, nb = 128;
+     * ACC_RESIDENT blocks at once */
+    int resident = ACC_RESIDENT, kblocks = 10, nb = 128;
     long long sub = 128LL * 4224;
     CHECK(busy_share((long long)nb * kblocks, resident) < 0.6); /* uncut: half the device idle */
     int s = accumulate_slices(sub, nb, kblocks, resident);
