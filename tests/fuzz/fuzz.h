@@ -21,6 +21,11 @@ const char *fuzz_repo_path(const char *relative);
 const char *fuzz_scratch(void);
 /* A parser's verdict: 0, or a status with a message naming what was wrong. Aborts otherwise. */
 void fuzz_check_error(const char *harness, int rc, const cs_error *err);
+/* Around a harness's one-time setup (made by the first input a process runs): the input's hang
+ * clock stopped, then started again, so that the setup's time, which is no parser's, does not
+ * count. */
+void fuzz_stop_clock(void);
+void fuzz_restart_clock(void);
 
 int fuzz_params(const uint8_t *data, size_t size);
 int fuzz_wf_config(const uint8_t *data, size_t size);

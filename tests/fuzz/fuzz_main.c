@@ -413,6 +413,14 @@ static void on_alarm(int sig) {
     _exit(3);
 }
 
+void fuzz_stop_clock(void) {
+    alarm(0);
+}
+
+void fuzz_restart_clock(void) {
+    if (current_data) alarm(INPUT_SECS);
+}
+
 static void run_one(const harness *h, const char *label, const uint8_t *data, size_t size) {
     current_harness = h;
     current_data = data;
