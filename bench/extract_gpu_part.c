@@ -141,6 +141,15 @@ static int ims_batch(const synth_ctx *c, const im_config *ims, int nim, const do
     return bad ? -1 : 0;
 }
 
+/* The device's measures of a configuration, as the extractor sets them (extract_run.c); the
+ * wanted periods written into want_fas, want_dur. */
+static synth_gpu_measures device_measures(const im_config *ims, double dt, int *want_fas,
+                                          int *want_dur) {
+    im_band_periods(ims, want_fas, want_dur);
+    return (synth_gpu_measures){ims->nperiods, ims->periods, want_fas,  want_dur,
+                                ims->damping,  dt,           ims->ko_b, ims->vertical ? 3 : 2};
+}
+
 /* The extractor's pipeline (extract_gpu.c): while the device sums batch i and makes its
  * records, the host's threads make batch i + 1; while it does batch i + 1, they take batch i's
  * measures; with sa2 (two slots of batch x
@@ -154,9 +163,7 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
            sarec = IM_GIVEN_VALUES((size_t)ims->nperiods) * batch;
 #define SA_SLOT(i) (sa2 ? sa2 + (size_t)(i)*sarec : NULL)
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-    im_band_periods(ims, want_fas, want_dur);
-    synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
-                               ims->damping,  c->dt,        ims->ko_b, ims->vertical ? 3 : 2};
+    synth_gpu_measures meas = device_measures(ims, c->dt, want_fas, want_dur);
     if (synth_gpu_set_measures(g, sa2 ? &meas : NULL, err)) return -1;
     double t0 = cs_now();
     int nb = nvar < batch ? nvar : batch;
@@ -270,9 +277,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     /* what the context holds now (spectra, buffers, plans, the measures'), against the
      * estimates the extractor sizes its share of the device by */
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
-    im_band_periods(ims, want_fas, want_dur);
-    synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
-                               ims->damping,  c->dt,        ims->ko_b, ims->vertical ? 3 : 2};
+    synth_gpu_measures meas = device_measures(ims, c->dt, want_fas, want_dur);
     printf("gpu: device memory in use %.2f GB; estimated %.2f GB for the sums and records, %.2f "
            "GB for the measures\n",
            (free0 - synth_gpu_free_bytes(0, 1)) / 1e9,

@@ -24,15 +24,22 @@ enum {
 /* Runs per variation for a batch of nb variations with `subfaults` staged in all, kblocks
  * frequency tiles, `resident` blocks held at once by the device: 1 where the grid already spans
  * ACC_WAVES waves (or the subfaults are too few to share); else enough runs for ACC_WAVES waves,
- * within ACC_PART_BLOCKS partial blocks and ACC_MIN_RUN subfaults a run. */
-static inline int accumulate_slices(long long subfaults, int nb, int kblocks, int resident) {
-    if (nb < 1 || kblocks < 1 || resident < 1 || subfaults < 1) return 1;
+ * within ACC_PART_BLOCKS partial blocks and ACC_MIN_RUN subfaults a run. forced > 0 (tests of
+ * the partial sums on a small site): that many runs, within ACC_PART_BLOCKS partial blocks. */
+static inline int accumulate_slices(long long subfaults, int nb, int kblocks, int resident,
+                                    int forced) {
+    if (nb < 1 || kblocks < 1 || resident < 1 || (subfaults < 1 && forced < 1)) return 1;
     long long base = (long long)nb * kblocks, want = (long long)ACC_WAVES * resident;
-    if (base >= want) return 1;
-    long long s = (want + base - 1) / base;
-    long long by_part = ACC_PART_BLOCKS / base, by_run = subfaults / ((long long)nb * ACC_MIN_RUN);
+    long long by_part = ACC_PART_BLOCKS / base, s;
+    if (forced > 0) {
+        s = forced;
+    } else {
+        if (base >= want) return 1;
+        s = (want + base - 1) / base;
+        long long by_run = subfaults / ((long long)nb * ACC_MIN_RUN);
+        if (s > by_run) s = by_run;
+    }
     if (s > by_part) s = by_part;
-    if (s > by_run) s = by_run;
     if (s > ACC_MAX_SLICES) s = ACC_MAX_SLICES;
     return s < 2 ? 1 : (int)s;
 }

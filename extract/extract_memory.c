@@ -4,7 +4,8 @@
 
 /* Bytes held whatever the plan: the results, the synthesis context, one variation's subfaults
  * with their slip rates (counted at 256 samples a subfault: the generator's average about 20,
- * CyberShake's SRFs under 100). */
+ * CyberShake's SRFs under 100; the generator's realisations, each about 20 samples, 16 edge
+ * times and 6 other values a point, fit in it for the workflow's 2 slips and up to 5). */
 static double fixed_bytes(const synth_ctx *c, long n, const rupture_result *out) {
     double results = (double)out->nvar * (out->nim + 4) * sizeof(double);
     if (out->seis) results += 3.0 * out->nt * out->nvar * sizeof(float);

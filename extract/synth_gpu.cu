@@ -597,11 +597,7 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
     CS_CUDA_CHECK(cudaGetLastError());
     int kblocks = (g->s.nf + ACC_THREADS - 1) / ACC_THREADS;
-    int slices = accumulate_slices((long long)ns, nb, kblocks, ACC_RESIDENT);
-    if (g->sum_runs > 0) {
-        long long most = ACC_PART_BLOCKS / ((long long)nb * kblocks);
-        slices = g->sum_runs < most ? g->sum_runs : (int)(most > 0 ? most : 1);
-    }
+    int slices = accumulate_slices((long long)ns, nb, kblocks, ACC_RESIDENT, g->sum_runs);
     long long n = 3LL * g->s.nf * nb;
     if (slices > 1 && (size_t)(slices * n) > g->cap_part) {
         /* within ACC_PART_BYTES, the share synth_gpu_bytes counts */

@@ -15,7 +15,7 @@ TEST(accumulate_split_fills_the_last_wave) {
     int resident = ACC_RESIDENT, kblocks = 10, nb = 128;
     long long sub = 128LL * 4224;
     CHECK(busy_share((long long)nb * kblocks, resident) < 0.6); /* uncut: half the device idle */
-    int s = accumulate_slices(sub, nb, kblocks, resident);
+    int s = accumulate_slices(sub, nb, kblocks, resident, 0);
     CHECK_MSG(s >= 2, "slices %d", s);
     long long blocks = (long long)s * nb * kblocks;
     CHECK_MSG(blocks >= (long long)ACC_WAVES * resident, "blocks %lld", blocks);
@@ -37,7 +37,7 @@ TEST(accumulate_split_keeps_its_bounds) {
                 for (size_t d = 0; d < sizeof per / sizeof *per; d++) {
                     int r = residents[a], nb = nbs[b], kb = kbs[c];
                     long long sub = per[d] * nb;
-                    int s = accumulate_slices(sub, nb, kb, r);
+                    int s = accumulate_slices(sub, nb, kb, r, 0);
                     long long base = (long long)nb * kb;
                     CHECK(s >= 1 && s <= ACC_MAX_SLICES);
                     if (s == 1) continue;
@@ -47,7 +47,18 @@ TEST(accumulate_split_keeps_its_bounds) {
                               sub / ((long long)nb * s));
                 }
     /* nothing to cut */
-    CHECK(accumulate_slices(0, 128, 10, 1188) == 1);
-    CHECK(accumulate_slices(1000, 0, 10, 1188) == 1);
-    CHECK(accumulate_slices(1000, 1, 10, 0) == 1);
+    CHECK(accumulate_slices(0, 128, 10, 1188, 0) == 1);
+    CHECK(accumulate_slices(1000, 0, 10, 1188, 0) == 1);
+    CHECK(accumulate_slices(1000, 1, 10, 0, 0) == 1);
+}
+
+TEST(accumulate_split_forced_runs_within_the_partial_room) {
+    /* a small site's batch (too few subfaults to cut by the rule) cut as asked */
+    CHECK(accumulate_slices(2 * 20, 2, 1, ACC_RESIDENT, 0) == 1);
+    CHECK(accumulate_slices(2 * 20, 2, 1, ACC_RESIDENT, 3) == 3);
+    CHECK(accumulate_slices(2 * 20, 2, 1, ACC_RESIDENT, 1000) == ACC_MAX_SLICES);
+    /* never past the partial sums' room, whatever is asked */
+    int s = accumulate_slices(4096LL * 100, 4096, 2, ACC_RESIDENT, 3);
+    CHECK_MSG(s * 4096LL * 2 <= ACC_PART_BLOCKS, "%d runs", s);
+    CHECK(accumulate_slices(4096LL * 100, 4096, 10, ACC_RESIDENT, 3) == 1);
 }
