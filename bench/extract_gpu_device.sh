@@ -37,12 +37,12 @@ for c in $cases; do
     bench05)
         ./build/bin/extract_bench --fmax 0.5 --dt 0.1 --nt 8000 --variations 8 --time-variations 1 \
             --gpu-variations "$GPU_VARIATIONS" >"$OUT/bench05.log" 2>&1
-        tail -9 "$OUT/bench05.log"
+        tail -10 "$OUT/bench05.log"
         ;;
     bench1)
         ./build/bin/extract_bench --fmax 1 --dt 0.05 --nt 20000 --variations 4 --time-variations 1 \
             --gpu-variations "$GPU_VARIATIONS" >"$OUT/bench1.log" 2>&1
-        tail -9 "$OUT/bench1.log"
+        tail -10 "$OUT/bench1.log"
         ;;
     median05 | largest05 | median1 | largest1)
         case $c in median*) shape="--length 54 --width 14 --spacing 1" ;; *) shape="--length 550 --width 14 --spacing 1" ;; esac
@@ -50,7 +50,7 @@ for c in $cases; do
         # shellcheck disable=SC2086 # shape and size are words
         ./build/bin/extract_bench $size $shape --variations 4 --time-variations 0 \
             --gpu-variations "$GPU_VARIATIONS" >"$OUT/$c.log" 2>&1
-        tail -9 "$OUT/$c.log"
+        tail -10 "$OUT/$c.log"
         ;;
     esac
 done

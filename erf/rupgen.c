@@ -254,10 +254,6 @@ static int heap_pop(heap *h) {
     return top;
 }
 
-static const int edge_offset[RUPGEN_EDGES][2] = {
-    {1, 0}, {-1, 0}, {0, 1},  {0, -1},  {1, 1}, {1, -1}, {-1, 1}, {-1, -1},
-    {1, 2}, {1, -2}, {-1, 2}, {-1, -2}, {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
-
 /* Travel times along every edge of the surface at speed v (km/s) per point: the chord times the
  * mean of its ends' slownesses (slow: room for one a point). Made once per realisation, they spare
  * each hypocentre's search a square root and nine products per edge (the same quotients and
@@ -271,7 +267,7 @@ static void edge_times(const erf_rupture *r, const double *xyz, const double *v,
     for (int c = 0; c < n; c++) {
         int ci = c % nx, ck = c / nx;
         for (int o = 0; o < RUPGEN_EDGES; o++) {
-            int i = ci + edge_offset[o][0], k = ck + edge_offset[o][1];
+            int i = ci + rupgen_relax_di(o), k = ck + rupgen_relax_dk(o);
             double *e = &edge[(size_t)c * RUPGEN_EDGES + o];
             if (i < 0 || i >= nx || k < 0 || k >= r->nrows) {
                 *e = INFINITY;
@@ -289,8 +285,7 @@ static int first_arrivals(const erf_rupture *r, const double *edge, int start, d
                           cs_error *err) {
     int n = erf_rupture_npoints(r), nx = r->ncols;
     int step[RUPGEN_EDGES];
-    for (int o = 0; o < RUPGEN_EDGES; o++)
-        step[o] = edge_offset[o][1] * nx + edge_offset[o][0];
+    rupgen_relax_steps(nx, step);
     heap h = {t, malloc(sizeof(int) * (size_t)n), malloc(sizeof(int) * (size_t)n), 0};
     if (!h.node || !h.pos) {
         free(h.node);

@@ -28,6 +28,7 @@
 
 #include "cs_error.h"
 #include "erf_rupture.h"
+#include "rupgen_relax.h"
 #include "srf.h"
 
 typedef struct {
@@ -65,10 +66,6 @@ typedef struct {
     double vr_max; /* fastest local rupture speed used (m/s) */
     double corr_strike_km, corr_dip_km;
 } rupgen_info;
-
-/* The rupture-time search's neighbours of a point: the 8 adjacent and the 8 a knight's move
- * away, so a path may turn by 27 degrees as well as 45. */
-enum { RUPGEN_EDGES = 16 };
 
 /* What every variation of one slip realisation shares: the slip, the local rupture speeds, the
  * rise times and the slip-rate functions depend on the realisation alone, so a rupture's

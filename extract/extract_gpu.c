@@ -90,8 +90,12 @@ typedef struct {
 static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
                            int b, long first, long np, const long *rowof, int full, srf_file *srf,
                            double hypo[4], cs_error *err) {
-    int got = srf ? variation_source_produce_srf(src, &t->vb, srf, hypo, err)
-                  : variation_source_produce_into(src, &t->vb, v, hypo, err);
+    /* a generated variation's rupture times made on the device where it has the rupture's
+     * edges (extract_rupture_gpu), else here */
+    int on_device = !srf && synth_gpu_times_on(w->gpu), hp = -1;
+    int got = srf         ? variation_source_produce_srf(src, &t->vb, srf, hypo, err)
+              : on_device ? variation_source_produce_untimed(src, &t->vb, v, hypo, &hp, err)
+                          : variation_source_produce_into(src, &t->vb, v, hypo, err);
     if (got == VARIATION_OTHER_POINTS)
         return cs_error_set(err, CS_ERR_INPUT,
                             "its subfaults lie on other points than the rupture's first "
@@ -110,7 +114,8 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
     long n = 0;
     for (long i = 0; i < t->vb.nsf; i++) {
         const synth_subfault *s = &t->vb.sf[i];
-        int use = synth_subfault_usable(w->synth, src->n, s, err);
+        int use = on_device ? synth_subfault_checked(w->synth, src->n, s, err)
+                            : synth_subfault_usable(w->synth, src->n, s, err);
         if (use < 0) {
             CS_TRACE(err);
             return extract_failure(err);
@@ -120,6 +125,7 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
             return EXTRACT_AGAIN_FULL;
         synth_gpu_subfault *g = &t->gs[n++];
         g->row = rowof ? rowof[s->slot] : s->slot - first;
+        g->pt = s->slot;
         g->tinit = s->tinit;
         g->dt_s = s->dt_s;
         g->scale = s->scale;
@@ -127,6 +133,7 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
         g->sr = s->sr;
         memcpy(g->m, s->m, sizeof g->m);
     }
+    if (on_device) CS_CALL(err, synth_gpu_stage_times(w->gpu, b, (int)hypo[3], hp, err));
     return synth_gpu_stage(w->gpu, b, t->gs, n, err);
 }
 
@@ -374,6 +381,22 @@ static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu
     return pipelined(w, src, nvar, full, NULL, buf, out, err);
 }
 
+/* A generated rupture's realisations' edge times to the device, so that it makes the
+ * variations' rupture times (the host's largest share otherwise), unless
+ * CYBERSHAKE_GPU_TIMES=0 (w->gpu_times); none for SRF files. */
+static int set_times(extract_worker *w, const variation_source *src, cs_error *err) {
+    if (!w->gpu_times || src->lfns || src->nreal < 1 || src->n < 1 || src->n > 2147483647L / 16)
+        return synth_gpu_set_times(w->gpu, NULL, 0, 0, 0, 0, err);
+    const double **edges = malloc(sizeof *edges * (size_t)src->nreal);
+    if (!edges) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int k = 0; k < src->nreal; k++)
+        edges[k] = src->real[k].edge;
+    int rc = synth_gpu_set_times(w->gpu, edges, src->nreal, src->n, src->r->ncols,
+                                 synth_window_end(w->synth), err);
+    free(edges);
+    return rc;
+}
+
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,
                         rupture_result *out, cs_error *err) {
     gpu_buffers buf = {0};
@@ -387,8 +410,9 @@ int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int 
     buf.grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
     if (w->gpu_measures) buf.given = malloc(sizeof(double) * 2 * buf.grec);
     int rc = buf.strain && buf.vel && (!w->gpu_measures || buf.given)
-                 ? run(w, src, nvar, full, &buf, out, err)
+                 ? set_times(w, src, err)
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
+    if (!rc) rc = run(w, src, nvar, full, &buf, out, err);
     buffers_free(&buf);
     return rc;
 }

@@ -74,6 +74,10 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
                             "(%.2f GB)",
                             fr / 1e9, synth_gpu_bytes(&shape, block, batch, 1) / 1e9);
     CS_CALL(err, synth_gpu_open(&ws->w.gpu, local, &shape, block, batch, points, err));
+    /* generated variations' rupture times on the device, unless CYBERSHAKE_GPU_TIMES=0 (for
+     * comparisons: the host's Dijkstra, the same times bit for bit) */
+    e = getenv("CYBERSHAKE_GPU_TIMES");
+    ws->w.gpu_times = !(e && !strcmp(e, "0"));
     /* for tests: the device's sums cut into this many runs a variation */
     e = getenv("CYBERSHAKE_GPU_SUM_RUNS");
     if (e && !cs_parse_long(e, &v) && v >= 1 && v <= 64) synth_gpu_set_sum_runs(ws->w.gpu, (int)v);

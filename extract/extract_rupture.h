@@ -35,6 +35,7 @@ typedef struct {
     double max_memory; /* bytes a rank may hold for one rupture (<= 0: the default, 4 GB) */
     synth_gpu *gpu;    /* the CUDA extractor of this rank, or NULL: the CPU */
     int gpu_measures;  /* the device gives the records' measures (im.h's given layout) */
+    int gpu_times;     /* the device makes generated variations' rupture times */
     /* which of the device's rows of spectra hold which points, kept across ruptures (GPU; NULL
      * when the rank loads each rupture's points anew) */
     synth_spectra_cache *cache;

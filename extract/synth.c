@@ -277,9 +277,22 @@ static int check_subfault(const synth_ctx *c, const synth_cache *cache, const sy
     return 0;
 }
 
+double synth_window_end(const synth_ctx *c) {
+    return c->nt_rec * c->dt_sgt + c->sgt->time_shift;
+}
+
 /* Drops what cannot reach the window [0, nt dt): starts after its end plus the time shift. */
 static int reaches_window(const synth_ctx *c, const synth_subfault *s) {
-    return s->nsr > 0 && s->tinit < c->nt_rec * c->dt_sgt + c->sgt->time_shift;
+    return s->nsr > 0 && s->tinit < synth_window_end(c);
+}
+
+int synth_subfault_checked(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err) {
+    synth_cache whole = {.n = total, .first = 0, .total = total};
+    if (check_subfault(c, &whole, s, err)) {
+        CS_TRACE(err);
+        return -1;
+    }
+    return s->nsr > 0;
 }
 
 int synth_subfault_usable(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err) {

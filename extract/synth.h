@@ -121,6 +121,12 @@ void synth_record(synth_ctx *c, const double complex *acc, double *vel);
 /* The checks synth_accumulate makes of a subfault of a rupture of `total` points: -1 (with a
  * message) when it is refused, 0 when nothing of it reaches the record, 1 when it counts. */
 int synth_subfault_usable(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err);
+/* The same without the window's test, for a subfault whose start time is not known yet (a GPU
+ * makes it): 1 where it slips, 0 where not, -1 (err set) where it is refused. */
+int synth_subfault_checked(const synth_ctx *c, long total, const synth_subfault *s, cs_error *err);
+/* The time after which a subfault's slip reaches no sample of the record (s): a subfault that
+ * starts at or after it is dropped. */
+double synth_window_end(const synth_ctx *c);
 
 /* vel: 3 x nt (E, N, Z; m/s), overwritten. */
 int synth_frequency(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf, long nsf,

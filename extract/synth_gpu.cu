@@ -12,6 +12,8 @@
 
 #include "cufft_dl.cuh"
 #include "measures_gpu.cuh"
+#include "rupgen_relax.h"
+#include "times_gpu.cuh"
 
 extern "C" {
 #include "accumulate_split.h"
@@ -23,11 +25,12 @@ extern "C" {
 
 /* A staged subfault (104 bytes): its samples and coarse nodes at offsets within its
  * variation's, the variation's own offsets added on the device. xstep = df / dfc, the record's
- * frequency step in coarse steps (a product per frequency where a quotient cost a division). */
+ * frequency step in coarse steps (a product per frequency where a quotient cost a division).
+ * tinit NaN: the device's rupture time of point pt (synth_gpu_stage_times). */
 struct staged {
     double tinit, tc, dts, scale, dfc, xstep;
     float m[6];
-    int row, sr_off, c_off, nsr, nc, direct, b;
+    int row, sr_off, c_off, nsr, nc, direct, b, pt;
 };
 
 /* One variation's stage, in pinned memory (copied to the device asynchronously). */
@@ -62,6 +65,15 @@ struct synth_gpu {
     double2 *part;
     size_t cap_part;
     int sum_runs;
+    /* rupture times made here (synth_gpu_set_times): the rupture's realisations' edge times,
+     * its points and columns, the window's end; per variation of the batch its realisation
+     * (-1: times staged by the host) and hypocentre (pinned, copied to dreal, dhypo), and the
+     * batch's times (batch x tn) once made */
+    double *dedge, *dtimes;
+    size_t cap_edge, cap_times;
+    int tn, tnx, times_ready;
+    double window_end;
+    int *hreal, *hhypo, *dreal, *dhypo;
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
@@ -148,6 +160,10 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->G);
     cudaFree(g->acc);
     cudaFree(g->part);
+    cudaFree(g->dedge);
+    cudaFree(g->dtimes);
+    cudaFreeHost(g->hreal);
+    cudaFree(g->dreal);
     cudaFree(g->ds);
     cudaFree(g->dsr);
     cudaFree(g->dC);
@@ -207,6 +223,9 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
+    OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 2 * g->batch, cudaHostAllocDefault));
+    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 2 * g->batch));
+    if (!rc) g->hhypo = g->hreal + g->batch, g->dhypo = g->dreal + g->batch;
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     for (int i = 0; i < 2; i++)
         OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
@@ -337,8 +356,11 @@ extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
     /* the areas are about to be written: the last batch's copies out of them must be done */
     if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
     g->copies_pending = 0;
-    for (int b = 0; b < g->batch; b++)
+    for (int b = 0; b < g->batch; b++) {
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
+        g->hreal[b] = -1;
+    }
+    g->times_ready = 0;
     return 0;
 }
 
@@ -361,6 +383,44 @@ template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
     cudaError_t e = cudaMalloc(p, sizeof(T) * want);
     *cap = e == cudaSuccess ? want : 0;
     return e;
+}
+
+extern "C" int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n,
+                                   int nx, double window_end, cs_error *err) {
+    g->tn = 0;
+    if (!edges || nreal < 1 || n < 1) return 0;
+    if (n > 2147483647L / RUPGEN_EDGES || nx < 1)
+        return cs_error_set(err, CS_ERR_INTERNAL, "rupture times of %ld points, %d columns", n, nx);
+    CS_CUDA_CHECK(cudaSetDevice(g->device));
+    size_t per = (size_t)n * RUPGEN_EDGES;
+    /* the previous rupture's times may still be in use */
+    CS_CUDA_CHECK(cudaDeviceSynchronize());
+    CS_CUDA_CHECK(ensure(&g->dedge, &g->cap_edge, per * nreal));
+    CS_CUDA_CHECK(ensure(&g->dtimes, &g->cap_times, (size_t)n * g->batch));
+    for (int k = 0; k < nreal; k++)
+        CS_CUDA_CHECK(
+            cudaMemcpy(g->dedge + per * k, edges[k], sizeof(double) * per, cudaMemcpyHostToDevice));
+    g->tn = (int)n;
+    g->tnx = nx;
+    g->window_end = window_end;
+    return 0;
+}
+
+extern "C" int synth_gpu_times_on(const synth_gpu *g) {
+    return g->tn > 0;
+}
+
+extern "C" int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err) {
+    if (b < 0 || b >= g->nb || g->tn < 1 || hypo_point < 0 || hypo_point >= g->tn || real < 0)
+        return cs_error_set(err, CS_ERR_INTERNAL,
+                            "device rupture times for variation %d (realisation %d, point %d of "
+                            "%d)",
+                            b, real, hypo_point, g->tn);
+    /* the last batch's copies out of these must be done */
+    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    g->hreal[b] = real;
+    g->hhypo[b] = hypo_point;
+    return 0;
 }
 
 extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n,
@@ -392,6 +452,7 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         q.row = (int)p->row;
         q.nsr = p->nsr;
         q.b = b;
+        q.pt = (int)p->pt;
         q.sr_off = (int)a.nsr;
         for (int j = 0; j < p->nsr; j++)
             a.sr[a.nsr + j] = (float)p->sr[j];
@@ -446,7 +507,8 @@ enum { TILE = 64 };
 __global__ void __launch_bounds__(ACC_THREADS, 9)
     accumulate_kernel(const staged *sub, const long long *bases, int nb, const float *sr_all,
                       const double2 *C_all, const float2 *G, int series, int nf, double df,
-                      double2 *acc, int slices, double2 *part) {
+                      double2 *acc, int slices, double2 *part, const double *times, int tn,
+                      double window_end) {
     __shared__ staged tile[TILE];
     int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y, z = blockIdx.z;
     const long long *start = bases;
@@ -466,6 +528,12 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
         if (k >= nf) continue;
         for (int j = 0; j < nt; j++) {
             const staged &q = tile[j];
+            /* a start the device made: dropped past the window, as the host drops it */
+            double tinit = q.tinit;
+            if (isnan(tinit)) {
+                tinit = times[(size_t)b * tn + q.pt];
+                if (!(tinit < window_end)) continue;
+            }
             double dr, di;
             if (q.direct) {
                 double sn, cs, bs, bc, p0 = f * q.tc, p1 = f * q.dts;
@@ -499,7 +567,7 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                 di = w0 * n0.y + w1 * n1.y + w2 * n2.y + w3 * n3.y;
             }
             /* the phase of the start and centre, exp(-i 2 pi f (tinit + tc)) */
-            double p = f * (q.tinit + q.tc);
+            double p = f * (tinit + q.tc);
             p -= rint(p);
             float snf, csf;
             sincospif(-2.0f * (float)p, &snf, &csf);
@@ -590,6 +658,17 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     }
     CS_CUDA_CHECK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
                                   cudaMemcpyHostToDevice));
+    /* the batch's rupture times, once a batch (the chunks of a rupture share them) */
+    int timed = 0;
+    for (int b = 0; b < nb && g->tn > 0; b++)
+        timed |= g->hreal[b] >= 0;
+    if (timed && !g->times_ready) {
+        CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 2 * g->batch,
+                                      cudaMemcpyHostToDevice));
+        CS_CALL(err,
+                times_gpu_launch(g->dedge, g->dreal, g->dhypo, nb, g->tn, g->tnx, g->dtimes, err));
+        g->times_ready = 1;
+    }
     CS_CUDA_CHECK(cudaEventRecord(g->copied));
     g->copies_pending = 1;
     for (int b = 0; b < nb; b++)
@@ -611,7 +690,8 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     }
     dim3 grid((unsigned)kblocks, (unsigned)nb, (unsigned)slices);
     accumulate_kernel<<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series,
-                                             g->s.nf, g->df, g->acc, slices, g->part);
+                                             g->s.nf, g->df, g->acc, slices, g->part, g->dtimes,
+                                             g->tn, g->window_end);
     CS_CUDA_CHECK(cudaGetLastError());
     if (slices > 1) {
         add_runs_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->part, slices, n, g->acc);

@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     long row; /* the point's row among the loaded spectra */
+    long pt;  /* the point's index in the rupture (its device rupture time, tinit NaN) */
     double tinit, dt_s, scale;
     int nsr;
     const double *sr;
@@ -79,6 +80,18 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 /* Stages variation b's subfaults (every one on a loaded row). Threads may stage different
  * variations at once; one variation is staged once per accumulate. */
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
+/* The rupture times made on the device for the variations staged with synth_gpu_stage_times:
+ * the rupture's n points (nx columns) and its realisations' edge times (rupgen_realisation's
+ * edge, n RUPGEN_EDGES each), and the time past which a subfault is dropped (synth_window_end).
+ * edges NULL: none (an SRF rupture's times are its files'). Per rupture, between batches. */
+int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n, int nx,
+                        double window_end, cs_error *err);
+/* Whether synth_gpu_set_times gave this rupture's edges. */
+int synth_gpu_times_on(const synth_gpu *g);
+/* Variation b of the batch takes its rupture times from realisation `real` and the hypocentre's
+ * point, made on the device; its subfaults are staged with tinit NaN and their point. The same
+ * times bit for bit as rupgen_times (erf/rupgen_relax.h). */
+int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
 /* Each variation's sum cut into `runs` runs (within the partial sums' room; 0: the rule of

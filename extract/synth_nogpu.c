@@ -86,6 +86,22 @@ void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
     (void)g, (void)runs;
 }
 
+int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n, int nx,
+                        double window_end, cs_error *err) {
+    (void)g, (void)edges, (void)nreal, (void)n, (void)nx, (void)window_end;
+    return none(err);
+}
+
+int synth_gpu_times_on(const synth_gpu *g) {
+    (void)g;
+    return 0;
+}
+
+int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err) {
+    (void)g, (void)b, (void)real, (void)hypo_point;
+    return none(err);
+}
+
 int synth_gpu_set_measures(synth_gpu *g, const synth_gpu_measures *m, cs_error *err) {
     (void)g, (void)m;
     return none(err);

@@ -85,8 +85,10 @@ static int open_generated(variation_source *src, cs_error *err) {
 
 /* Variation v from its realisation: only its rupture times are made here; the slip rates are
  * the realisation's own (the same values rupgen_variation_in writes into an SRF). */
+/* hp: NULL, the rupture times made here; else they are left NaN for the caller's device, and
+ * *hp the hypocentre's point. */
 static int produce_generated(const variation_source *src, variation_buffer *b, int v,
-                             double hypo[4], cs_error *err) {
+                             double hypo[4], int *hp, cs_error *err) {
     size_t nn = (size_t)(src->n ? src->n : 1);
     if (b->cap < src->n) {
         synth_subfault *sf = realloc(b->sf, sizeof *sf * nn);
@@ -106,7 +108,13 @@ static int produce_generated(const variation_source *src, variation_buffer *b, i
         return cs_error_set(err, CS_ERR_INPUT, "variation %d outside the source's %d", v,
                             src->nvar);
     const rupgen_realisation *re = &src->real[info.slip_index];
-    CS_CALL(err, rupgen_times(src->r, re, info.hypo_point, b->t, err));
+    if (hp) {
+        *hp = info.hypo_point;
+        for (long i = 0; i < src->n; i++)
+            b->t[i] = NAN;
+    } else {
+        CS_CALL(err, rupgen_times(src->r, re, info.hypo_point, b->t, err));
+    }
     for (long i = 0; i < src->n; i++) {
         synth_subfault *q = &b->sf[i];
         memcpy(q->m, src->m6 + 6 * i, sizeof q->m);
@@ -223,7 +231,7 @@ int variation_source_produce_into(const variation_source *src, variation_buffer 
     /* -1 on failure, not a status: VARIATION_OTHER_POINTS (2) is an answer, and a status (a
      * generated variation's failure, 1 or 4) was once taken for success by callers testing < 0 */
     if (!src->lfns) {
-        if (produce_generated(src, b, v, hypo, err)) {
+        if (produce_generated(src, b, v, hypo, NULL, err)) {
             CS_TRACE(err);
             return -1;
         }
@@ -239,6 +247,16 @@ int variation_source_produce_into(const variation_source *src, variation_buffer 
         return -1;
     }
     return own_points(src, b, points, npoints);
+}
+
+int variation_source_produce_untimed(const variation_source *src, variation_buffer *b, int v,
+                                     double hypo[4], int *hypo_point, cs_error *err) {
+    if (src->lfns) return cs_error_set(err, CS_ERR_INTERNAL, "untimed variations of SRF files");
+    if (produce_generated(src, b, v, hypo, hypo_point, err)) {
+        CS_TRACE(err);
+        return -1;
+    }
+    return 0;
 }
 
 int variation_source_produce(variation_source *src, int v, double hypo[4], cs_error *err) {

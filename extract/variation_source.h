@@ -60,6 +60,11 @@ int variation_source_produce(variation_source *src, int v, double hypo[4], cs_er
  * variation_source_produce_srf for reading them apart). */
 int variation_source_produce_into(const variation_source *src, variation_buffer *b, int v,
                                   double hypo[4], cs_error *err);
+/* A generated variation without its rupture times (NaN: a GPU makes them from the realisation's
+ * edge times, hypo[3] naming the realisation), *hypo_point the hypocentre's point. 0, or -1
+ * (err set). */
+int variation_source_produce_untimed(const variation_source *src, variation_buffer *b, int v,
+                                     double hypo[4], int *hypo_point, cs_error *err);
 /* The same for an SRF variation whose file was read already (srf_read of its lfns[v], which
  * threads may do at once; turning its points into subfaults takes one thread at a time): srf
  * is taken over (freed, zeroed). */

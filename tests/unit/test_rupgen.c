@@ -440,3 +440,63 @@ TEST(rupgen_realisations_on_threads_equal_one_at_a_time) {
     free(vs);
     erf_rupture_free(&r);
 }
+
+/* The device's rupture times (extract/times_gpu.cu) relax each point from its neighbours with
+ * rupgen_relax_point until a pass changes none. Here the same schedule on one thread (runs of
+ * consecutive points, ascending and descending in turn, one after another instead of at once):
+ * the edge times are symmetric bit for bit, and the fixed point is rupgen_times' to the bit. */
+TEST(rupgen_relaxation_of_the_device_gives_the_search_s_times) {
+    cs_error e;
+    erf_rupture r;
+    rupgen_params p;
+    rupgen_defaults(&p);
+    CHECK_OK(planar(&r, 6.9, 97, 23, 200, 55, 0.3, &e), &e);
+    int n = erf_rupture_npoints(&r), nx = r.ncols;
+    double *vs = malloc(sizeof(double) * 4 * (size_t)n), *rho = vs + n, *t = rho + n, *g = t + n;
+    CHECK(vs != NULL);
+    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
+    rupgen_realisation re;
+    CHECK_OK(rupgen_realisation_make(&r, &p, vs, rho, 0, &re, &e), &e);
+    int step[RUPGEN_EDGES];
+    rupgen_relax_steps(nx, step);
+    for (int c = 0; c < n; c++)
+        for (int o = 0; o < RUPGEN_EDGES; o++) {
+            double w = re.edge[(size_t)c * RUPGEN_EDGES + o];
+            int i = c % nx + rupgen_relax_di(o), k = c / nx + rupgen_relax_dk(o);
+            int inside = i >= 0 && i < nx && k >= 0 && k < r.nrows;
+            CHECK_MSG(inside == (w < INFINITY), "point %d edge %d", c, o);
+            if (!inside) continue;
+            int back = -1;
+            for (int o2 = 0; o2 < RUPGEN_EDGES; o2++)
+                if (step[o2] == -step[o]) back = o2;
+            CHECK(back >= 0 && re.edge[(size_t)(c + step[o]) * RUPGEN_EDGES + back] == w);
+        }
+    const int threads = 64, run = (n + threads - 1) / threads;
+    const int hypos[] = {0, n - 1, nx * 11 + 48, nx * 22 + 5};
+    for (size_t h = 0; h < sizeof hypos / sizeof *hypos; h++) {
+        CHECK_OK(rupgen_times(&r, &re, hypos[h], t, &e), &e);
+        for (int i = 0; i < n; i++)
+            g[i] = INFINITY;
+        g[hypos[h]] = 0;
+        int passes = 0;
+        for (int changed = 1; changed; passes++) {
+            CHECK(passes < n);
+            changed = 0;
+            for (int j = 0; j < threads; j++) {
+                int lo = j * run, hi = lo + run < n ? lo + run : n;
+                for (int i = 0; i < hi - lo; i++) {
+                    int q = passes % 2 ? hi - 1 - i : lo + i;
+                    double v = rupgen_relax_point(g, re.edge + (size_t)q * RUPGEN_EDGES, q, step);
+                    if (v < g[q]) g[q] = v, changed = 1;
+                }
+            }
+        }
+        for (int i = 0; i < n; i++)
+            CHECK_MSG(g[i] == t[i], "hypocentre %d point %d: %.17g s, the search %.17g s", hypos[h],
+                      i, g[i], t[i]);
+        printf("    hypocentre %d: %d passes\n", hypos[h], passes);
+    }
+    rupgen_realisation_free(&re);
+    free(vs);
+    erf_rupture_free(&r);
+}

@@ -1,0 +1,75 @@
+/* Rupture times on the device: a block a variation relaxes every point of its rupture from its
+ * neighbours, in place, until a pass changes none. Each thread takes a run of consecutive
+ * points (along strike), ascending and descending in turn, so a front crosses a run in one pass
+ * and the passes number about the rupture's rows plus its columns over the run's length,
+ * not its columns. Reads of points other threads write in the same pass see the old time or the
+ * new one (8-byte loads and stores are whole); either is an upper bound the next pass
+ * improves, and a pass that changes nothing has every point at its least: the fixed point. */
+#include <math.h>
+
+#include "rupgen_relax.h"
+#include "times_gpu.cuh"
+
+extern "C" {
+#include "cs_cuda_check.h"
+}
+
+enum { TIMES_THREADS = 256 };
+
+struct steps {
+    int s[RUPGEN_EDGES];
+};
+
+__global__ void __launch_bounds__(TIMES_THREADS)
+    times_kernel(const double *edges, const int *real, const int *hypo, int n, steps st,
+                 int in_shared, double *times) {
+    extern __shared__ double shared_t[];
+    const int b = blockIdx.x, tid = threadIdx.x;
+    if (real[b] < 0) return; /* its times were staged by the host */
+    double *out = times + (size_t)b * n;
+    double *t = in_shared ? shared_t : out;
+    const double *edge = edges + (size_t)real[b] * n * RUPGEN_EDGES;
+    for (int p = tid; p < n; p += blockDim.x)
+        t[p] = INFINITY;
+    __syncthreads();
+    if (tid == 0) t[hypo[b]] = 0;
+    __syncthreads();
+    const int run = (n + blockDim.x - 1) / blockDim.x, lo = tid * run;
+    const int hi = lo + run < n ? lo + run : n;
+    for (int pass = 0;; pass++) {
+        int changed = 0;
+        for (int i = 0; i < hi - lo; i++) {
+            int p = pass % 2 ? hi - 1 - i : lo + i;
+            double v = rupgen_relax_point(t, edge + (size_t)p * RUPGEN_EDGES, p, st.s);
+            if (v < t[p]) {
+                t[p] = v;
+                changed = 1;
+            }
+        }
+        if (!__syncthreads_or(changed)) break;
+    }
+    if (t != out)
+        for (int p = tid; p < n; p += blockDim.x)
+            out[p] = t[p];
+}
+
+int times_gpu_launch(const double *edges, const int *real, const int *hypo, int nb, int n, int nx,
+                     double *times, cs_error *err) {
+    if (nb < 1 || n < 1) return 0;
+    steps st;
+    rupgen_relax_steps(nx, st.s);
+    /* the times in shared memory where a block may have room for them (96 KB is 12,288 points;
+     * an H100 allows a block 227 KB), else in global memory */
+    int device = 0, most = 0;
+    CS_CUDA_CHECK(cudaGetDevice(&device));
+    CS_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    size_t shared = sizeof(double) * (size_t)n;
+    int in_shared = shared <= (size_t)most;
+    if (in_shared && shared > 48 * 1024)
+        CS_CUDA_CHECK(cudaFuncSetAttribute(
+            times_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    times_kernel<<<(unsigned)nb, TIMES_THREADS, in_shared ? shared : 0>>>(edges, real, hypo, n, st,
+                                                                          in_shared, times);
+    CS_CUDA_CHECK(cudaGetLastError());
+    return 0;
+}
