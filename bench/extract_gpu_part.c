@@ -299,16 +299,26 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
      * elsewhere) */
     double *values_ref = malloc(sizeof(double) * (size_t)nim * batch);
     const double **edges = malloc(sizeof *edges * (size_t)bs->nreal);
-    if (!values_ref || !edges) goto fail;
+    if (!values_ref || !edges) {
+        free(values_ref);
+        free(edges);
+        goto fail;
+    }
     memcpy(values_ref, values, sizeof(double) * (size_t)nim * batch);
     for (int k = 0; k < bs->nreal; k++)
         edges[k] = bs->real[k].edge;
-    if (synth_gpu_set_times(g, edges, bs->nreal, n, bs->r->ncols, synth_window_end(c), err))
-        goto fail;
+    int set = synth_gpu_set_times(g, edges, bs->nreal, n, bs->r->ncols, synth_window_end(c), err);
     free(edges);
+    if (set) {
+        free(values_ref);
+        goto fail;
+    }
     double t_pipe_dt = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, err);
-    if (t_pipe_dt < 0 || synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) goto fail;
+    if (t_pipe_dt < 0 || synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) {
+        free(values_ref);
+        goto fail;
+    }
     double worst_dt = 0;
     for (size_t i = 0; i < (size_t)nim * (size_t)((nvar - 1) % batch + 1); i++) {
         double d = fabs(values[i] - values_ref[i]) / fmax(fabs(values_ref[i]), 1e-300);

@@ -71,7 +71,7 @@ struct synth_gpu {
      * batch's times (batch x tn) once made */
     double *dedge, *dtimes;
     size_t cap_edge, cap_times;
-    int tn, tnx, times_ready;
+    int tn, tnx, tnreal, times_ready;
     double window_end;
     int *hreal, *hhypo, *dreal, *dhypo;
     /* each variation's stage apart, so threads can stage different variations at once */
@@ -395,13 +395,19 @@ extern "C" int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int
     size_t per = (size_t)n * RUPGEN_EDGES;
     /* the previous rupture's times may still be in use */
     CS_CUDA_CHECK(cudaDeviceSynchronize());
-    CS_CUDA_CHECK(ensure(&g->dedge, &g->cap_edge, per * nreal));
-    CS_CUDA_CHECK(ensure(&g->dtimes, &g->cap_times, (size_t)n * g->batch));
+    /* room the device's estimate does not count (128 bytes a point and realisation, 8 a point
+     * and variation of a batch): where there is none, the host makes the times */
+    if (ensure(&g->dedge, &g->cap_edge, per * nreal) != cudaSuccess ||
+        ensure(&g->dtimes, &g->cap_times, (size_t)n * g->batch) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
     for (int k = 0; k < nreal; k++)
         CS_CUDA_CHECK(
             cudaMemcpy(g->dedge + per * k, edges[k], sizeof(double) * per, cudaMemcpyHostToDevice));
     g->tn = (int)n;
     g->tnx = nx;
+    g->tnreal = nreal;
     g->window_end = window_end;
     return 0;
 }
@@ -411,7 +417,8 @@ extern "C" int synth_gpu_times_on(const synth_gpu *g) {
 }
 
 extern "C" int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err) {
-    if (b < 0 || b >= g->nb || g->tn < 1 || hypo_point < 0 || hypo_point >= g->tn || real < 0)
+    if (b < 0 || b >= g->nb || g->tn < 1 || hypo_point < 0 || hypo_point >= g->tn || real < 0 ||
+        real >= g->tnreal)
         return cs_error_set(err, CS_ERR_INTERNAL,
                             "device rupture times for variation %d (realisation %d, point %d of "
                             "%d)",
@@ -662,15 +669,18 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     int timed = 0;
     for (int b = 0; b < nb && g->tn > 0; b++)
         timed |= g->hreal[b] >= 0;
-    if (timed && !g->times_ready) {
+    int make_times = timed && !g->times_ready;
+    if (make_times)
         CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 2 * g->batch,
                                       cudaMemcpyHostToDevice));
+    /* the host may stage the next batch once these copies are done, not the times */
+    CS_CUDA_CHECK(cudaEventRecord(g->copied));
+    g->copies_pending = 1;
+    if (make_times) {
         CS_CALL(err,
                 times_gpu_launch(g->dedge, g->dreal, g->dhypo, nb, g->tn, g->tnx, g->dtimes, err));
         g->times_ready = 1;
     }
-    CS_CUDA_CHECK(cudaEventRecord(g->copied));
-    g->copies_pending = 1;
     for (int b = 0; b < nb; b++)
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
     coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);

@@ -3,8 +3,9 @@
  * points (along strike), ascending and descending in turn, so a front crosses a run in one pass
  * and the passes number about the rupture's rows plus its columns over the run's length,
  * not its columns. Reads of points other threads write in the same pass see the old time or the
- * new one (8-byte loads and stores are whole); either is an upper bound the next pass
- * improves, and a pass that changes nothing has every point at its least: the fixed point. */
+ * new one (aligned 8-byte loads and stores are whole; formally a race in the C++ model, which
+ * the relaxation tolerates); either is an upper bound the next pass improves, and a pass that
+ * changes nothing has every point at its least: the fixed point. */
 #include <math.h>
 
 #include "rupgen_relax.h"
@@ -47,6 +48,10 @@ __global__ void __launch_bounds__(TIMES_THREADS)
             }
         }
         if (!__syncthreads_or(changed)) break;
+        /* n passes settle every path of up to n edges, so with positive edge times (speeds
+         * > 0, which the generator's checks keep) more mean a fault: the context ends with
+         * an error the host's next call reports, never with wrong times */
+        if (pass > n + 1) __trap();
     }
     if (t != out)
         for (int p = tid; p < n; p += blockDim.x)
