@@ -3,6 +3,8 @@
 # 0.5 Hz (4,224 subfaults, batches of 128 variations): each kernel's duration, DRAM and SM
 # throughput, active warps and registers (docs/performance.md, "Extraction on the GPU").
 #   OUT=DIR sh bench/extract_gpu_profile.sh     (the toolkit built as bench/extract_gpu_device.sh does)
+# SHAPE="--length 54 --width 14 --spacing 1" profiles the production forecast's median rupture
+# instead (the output then goes to ncu_extract_shape.txt).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 1
@@ -16,13 +18,15 @@ if [ ! -x build/bin/extract_bench ]; then
 fi
 export LD_LIBRARY_PATH="$DEPS_DIR/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+suffix=${SHAPE:+_shape}
 M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size
 # the rupture's spectra (once per rupture): strain series, their transforms, the kept band; then
 # a batch's kernels after a warm-up batch: slip-rate spectra, sums, inverse transforms
+# shellcheck disable=SC2086 # SHAPE is words
 "$NCU" --clock-control none --launch-count 400 --metrics "$M" \
     build/bin/extract_bench --fmax 0.5 --dt 0.1 --nt 8000 --variations 1 --time-variations 0 \
-    --gpu-variations 384 >"$OUT/ncu_extract.txt" 2>&1
-python3 - "$OUT/ncu_extract.txt" <<'PY'
+    --gpu-variations 384 ${SHAPE:-} >"$OUT/ncu_extract$suffix.txt" 2>&1
+python3 - "$OUT/ncu_extract$suffix.txt" <<'PY'
 import re, sys, collections
 kern, tot, n, rows = None, collections.Counter(), collections.Counter(), {}
 for line in open(sys.argv[1], errors="replace"):

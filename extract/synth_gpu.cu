@@ -33,8 +33,10 @@ struct staged {
     int row, sr_off, c_off, nsr, nc, direct, b, pt;
 };
 
-/* One variation's stage, in pinned memory (copied to the device asynchronously). */
-struct stage_area {
+/* One variation's stage, in pinned memory (copied to the device asynchronously). A cache line
+ * each: the host's threads stage neighbouring variations at once, and areas sharing a line had
+ * every subfault's counter update bounce it between cores. */
+struct alignas(64) stage_area {
     staged *s;
     float *sr;
     size_t cap_s, cap_sr;
@@ -93,7 +95,13 @@ struct synth_gpu {
     int zero_pending;        /* the accumulators are zeroed by the batch's first accumulate */
     measures_gpu *meas;      /* the records' measures (synth_gpu_set_measures), or NULL */
     cudaEvent_t rec_done[2]; /* each slot's records copied to the host */
-    double *hvel;            /* synth_gpu_record_buffer's page-locked slots, or NULL */
+    /* the records' copies to the host on a stream of their own, so the next batch's sums run
+     * meanwhile: Y written (default stream), Y copied (the copy stream; the next batch's
+     * transform waits for it before writing Y again) */
+    cudaStream_t copy_stream;
+    cudaEvent_t y_written, y_copied;
+    int y_copy_pending;
+    double *hvel; /* synth_gpu_record_buffer's page-locked slots, or NULL */
     int rec_nb[2];
 };
 
@@ -174,6 +182,10 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
         cudaFreeHost(a.sr);
     }
     if (g->copied) cudaEventDestroy(g->copied);
+    if (g->copy_stream) cudaStreamSynchronize(g->copy_stream);
+    if (g->y_written) cudaEventDestroy(g->y_written);
+    if (g->y_copied) cudaEventDestroy(g->y_copied);
+    if (g->copy_stream) cudaStreamDestroy(g->copy_stream);
     cudaFree(g->X);
     cudaFree(g->Y);
     for (int i = 0; i < 2; i++)
@@ -229,6 +241,9 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     for (int i = 0; i < 2; i++)
         OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
+    OPEN_CK(cudaStreamCreateWithFlags(&g->copy_stream, cudaStreamNonBlocking));
+    OPEN_CK(cudaEventCreateWithFlags(&g->y_written, cudaEventDisableTiming));
+    OPEN_CK(cudaEventCreateWithFlags(&g->y_copied, cudaEventDisableTiming));
     /* the zero padding of the forward transforms is written once: loads fill only the samples */
     if (!rc) OPEN_CK(cudaMemset(g->real, 0, sizeof(double) * 18 * (size_t)s->L * g->block));
 #undef OPEN_CK
@@ -446,9 +461,13 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     CS_CUDA_CHECK(pinned(&a.s, &a.cap_s, (size_t)n));
     CS_CUDA_CHECK(pinned(&a.sr, &a.cap_sr, samples));
     int nf = g->s.nf;
+    /* counted here and stored once: see stage_area */
+    long ns = a.n, nsr = a.nsr, ncoarse = a.ncoarse;
+    staged *out = a.s;
+    float *sr = a.sr;
     for (long i = 0; i < n; i++) {
         const synth_gpu_subfault *p = &sf[i];
-        staged &q = a.s[a.n++];
+        staged &q = out[ns++];
         memset(&q, 0, sizeof q);
         q.tinit = p->tinit;
         q.dts = p->dt_s;
@@ -460,10 +479,10 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         q.nsr = p->nsr;
         q.b = b;
         q.pt = (int)p->pt;
-        q.sr_off = (int)a.nsr;
+        q.sr_off = (int)nsr;
         for (int j = 0; j < p->nsr; j++)
-            a.sr[a.nsr + j] = (float)p->sr[j];
-        a.nsr += p->nsr;
+            sr[nsr + j] = (float)p->sr[j];
+        nsr += p->nsr;
         /* the coarse grid of synth.c's slip_rate_spectrum, or the direct sum where it is as
          * coarse as the record's own */
         double hw = q.tc + q.dts;
@@ -471,9 +490,12 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         q.nc = (int)ceil((nf - 1) * g->df / q.dfc) + 3;
         q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
         q.xstep = g->df / q.dfc;
-        q.c_off = (int)a.ncoarse;
-        if (!q.direct) a.ncoarse += q.nc + 1;
+        q.c_off = (int)ncoarse;
+        if (!q.direct) ncoarse += q.nc + 1;
     }
+    a.n = ns;
+    a.nsr = nsr;
+    a.ncoarse = ncoarse;
     return 0;
 }
 
@@ -747,16 +769,23 @@ extern "C" int synth_gpu_records(synth_gpu *g, int nb, double *vel, int slot, cs
     CS_CUDA_CHECK(cudaGetLastError());
     cufft_dl_plan *inv;
     CS_CALL(err, cufft_dl_plans_for(&g->inv, M, nb, g->batch, 3, CUFFT_Z2D, 0, &inv, err));
+    /* the last batch's records must have left Y before the transform writes it */
+    if (g->y_copy_pending) CS_CUDA_CHECK(cudaStreamWaitEvent(0, g->y_copied, 0));
     CS_CALL(err, cufft_dl_z2d(inv, g->X, g->Y, err));
+    CS_CUDA_CHECK(cudaEventRecord(g->y_written, 0));
     if (slot >= 0 && g->meas) CS_CALL(err, measures_gpu_launch(g->meas, g->Y, M, nb, slot, err));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(g->copy_stream, g->y_written, 0));
     CS_CUDA_CHECK(cudaMemcpy2DAsync(vel, sizeof(double) * s->nt, g->Y, sizeof(double) * M,
                                     sizeof(double) * s->nt, (size_t)nb * 3, cudaMemcpyDeviceToHost,
-                                    0));
+                                    g->copy_stream));
+    CS_CUDA_CHECK(cudaEventRecord(g->y_copied, g->copy_stream));
+    g->y_copy_pending = 1;
     if (slot < 0) {
+        CS_CUDA_CHECK(cudaStreamSynchronize(g->copy_stream));
         CS_CUDA_CHECK(cudaStreamSynchronize(0));
         return 0;
     }
-    CS_CUDA_CHECK(cudaEventRecord(g->rec_done[slot], 0));
+    CS_CUDA_CHECK(cudaEventRecord(g->rec_done[slot], g->copy_stream));
     g->rec_nb[slot] = nb;
     return 0;
 }
