@@ -173,11 +173,15 @@ static synth_gpu_measures device_measures(const im_config *ims, double dt, int *
  * records, the host's threads make batch i + 1; while it does batch i + 1, they take batch i's
  * measures; with sa2 (two slots of batch x
  * IM_GIVEN_VALUES(nperiods)), the measures made on the device. Returns the wall time, or -1
- * when a step fails (err set where the library reports). */
+ * when a step fails (err set where the library reports). split (or NULL): += the main
+ * thread's seconds making batches (its threads at work), queueing the device's work, waiting
+ * for it, and taking the measures. */
 static double pipelined(const synth_ctx *c, const bench_source *bs, const double *m6, long n,
                         int nlay, int nvar, int batch, synth_gpu *g, const im_config *ims, int nim,
                         double *vel2, double *sa2, double *values, im_workspace **ws,
-                        cs_error *err) {
+                        double split[4], cs_error *err) {
+    double own[4] = {0, 0, 0, 0};
+    if (!split) split = own;
     size_t rec = 3 * (size_t)c->nt * (size_t)batch,
            sarec = IM_GIVEN_VALUES((size_t)ims->nperiods) * batch;
 #define SA_SLOT(i) (sa2 ? sa2 + (size_t)(i)*sarec : NULL)
@@ -193,14 +197,25 @@ static double pipelined(const synth_ctx *c, const bench_source *bs, const double
         nb = nvar - v0 < batch ? nvar - v0 : batch;
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
         int slot = i % 2, other = (i + 1) % 2;
-        if (nnext > 0 &&
-            (synth_gpu_begin(g, nnext, err) ||
-             gen_batch(c, bs, m6, n, nlay, next, nnext, g, NULL) || synth_gpu_accumulate(g, err) ||
-             synth_gpu_records(g, nnext, vel2 + (size_t)other * rec, other, err)))
+        double t1 = cs_now(), t2 = t1, t3;
+        if (nnext > 0) {
+            if (synth_gpu_begin(g, nnext, err) ||
+                gen_batch(c, bs, m6, n, nlay, next, nnext, g, NULL))
+                return -1;
+            t2 = cs_now();
+            if (synth_gpu_accumulate(g, err) ||
+                synth_gpu_records(g, nnext, vel2 + (size_t)other * rec, other, err))
+                return -1;
+        }
+        t3 = cs_now();
+        if (synth_gpu_wait(g, slot, nb, SA_SLOT(slot), err)) return -1;
+        double t4 = cs_now();
+        if (ims_batch(c, ims, nim, vel2 + (size_t)slot * rec, SA_SLOT(slot), nb, values, ws))
             return -1;
-        if (synth_gpu_wait(g, slot, nb, SA_SLOT(slot), err) ||
-            ims_batch(c, ims, nim, vel2 + (size_t)slot * rec, SA_SLOT(slot), nb, values, ws))
-            return -1;
+        split[0] += t2 - t1;
+        split[1] += t3 - t2;
+        split[2] += t4 - t3;
+        split[3] += cs_now() - t4;
     }
 #undef SA_SLOT
     return cs_now() - t0;
@@ -282,7 +297,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
         }
     }
     double t_pipe = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, NULL,
-                              values, ws, err);
+                              values, ws, NULL, err);
     if (t_pipe < 0) goto fail;
     /* again with the measures made on the device; their values against the host's for the last
      * batch's records */
@@ -291,7 +306,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     if (!sa2 || !values_host) goto fail;
     memcpy(values_host, values, sizeof(double) * (size_t)nim * batch);
     double t_pipe_sa = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
-                                 values, ws, err);
+                                 values, ws, NULL, err);
     if (t_pipe_sa < 0) goto fail;
     /* again with the rupture times made on the device (the extractor's way for generated
      * ruptures): the same times bit for bit, so the same measures to rounding (the subfaults
@@ -313,8 +328,9 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
         free(values_ref);
         goto fail;
     }
+    double split[4] = {0, 0, 0, 0};
     double t_pipe_dt = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
-                                 values, ws, err);
+                                 values, ws, split, err);
     if (t_pipe_dt < 0 || synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) {
         free(values_ref);
         goto fail;
@@ -327,6 +343,10 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     printf("gpu: rupture times on the device: %.1f variations/s pipelined; the last batch's "
            "measures against the host's times: worst relative difference %.2e\n",
            nvar / t_pipe_dt, worst_dt);
+    printf("gpu: that pipeline's main thread a variation: making batches %.2f us, queueing the "
+           "device's work %.2f us, waiting for it %.2f us, measures %.2f us\n",
+           1e6 * split[0] / nvar, 1e6 * split[1] / nvar, 1e6 * split[2] / nvar,
+           1e6 * split[3] / nvar);
     free(values_ref);
     /* what the context holds now (spectra, buffers, plans, the measures'), against the
      * estimates the extractor sizes its share of the device by */
