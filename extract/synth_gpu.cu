@@ -33,12 +33,23 @@ struct staged {
     int row, sr_off, c_off, nsr, nc, direct, b, pt;
 };
 
+static_assert(sizeof(staged) % 8 == 0, "staged subfaults are copied as 8-byte words");
+
+/* Where the gather kernel reads variation b's stage (device names of page-locked memory). */
+struct stage_source {
+    const staged *s;
+    const float *sr;
+};
+
 /* One variation's stage, in pinned memory (copied to the device asynchronously). A cache line
  * each: the host's threads stage neighbouring variations at once, and areas sharing a line had
  * every subfault's counter update bounce it between cores. */
 struct alignas(64) stage_area {
     staged *s;
     float *sr;
+    /* the device's names for s and sr (page-locked memory the gather kernel reads) */
+    const staged *s_dev;
+    const float *sr_dev;
     size_t cap_s, cap_sr;
     long n, nsr, ncoarse;
 };
@@ -81,6 +92,8 @@ struct synth_gpu {
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
      * from c_base[b] (pinned, 3 x (batch + 1)) */
     long long *bases;
+    /* each variation's stage_source (page-locked; hsrc_dev the device's name) */
+    stage_source *hsrc, *hsrc_dev;
     cudaEvent_t copied; /* the stages' copies done: the areas may be written again */
     int copies_pending;
     staged *ds;
@@ -177,6 +190,7 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->dC);
     cudaFree(g->dbases);
     cudaFreeHost(g->bases);
+    cudaFreeHost(g->hsrc);
     for (stage_area &a : g->areas) {
         cudaFreeHost(a.s);
         cudaFreeHost(a.sr);
@@ -235,6 +249,8 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
+    OPEN_CK(cudaHostAlloc(&g->hsrc, sizeof(stage_source) * g->batch, cudaHostAllocMapped));
+    if (!rc) OPEN_CK(cudaHostGetDevicePointer((void **)&g->hsrc_dev, g->hsrc, 0));
     OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 2 * g->batch, cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 2 * g->batch));
     if (!rc) g->hhypo = g->hreal + g->batch, g->dhypo = g->dreal + g->batch;
@@ -385,7 +401,8 @@ template <typename T> static cudaError_t pinned(T **p, size_t *cap, size_t n) {
     cudaFreeHost(*p);
     *p = NULL;
     size_t want = n + n / 4 + 64;
-    cudaError_t e = cudaHostAlloc((void **)p, sizeof(T) * want, cudaHostAllocDefault);
+    /* mapped: the gather kernel reads it */
+    cudaError_t e = cudaHostAlloc((void **)p, sizeof(T) * want, cudaHostAllocMapped);
     *cap = e == cudaSuccess ? want : 0;
     return e;
 }
@@ -458,8 +475,15 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
     if (samples > 2147483647UL || n > 2147483647L)
         return cs_error_set(err, CS_ERR_RESOURCE, "a variation of %zu slip-rate samples", samples);
+    staged *s_was = a.s;
+    float *sr_was = a.sr;
     CS_CUDA_CHECK(pinned(&a.s, &a.cap_s, (size_t)n));
     CS_CUDA_CHECK(pinned(&a.sr, &a.cap_sr, samples));
+    /* (none while nothing was ever asked: the gather kernel then reads nothing) */
+    if (a.s && (a.s != s_was || !a.s_dev))
+        CS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&a.s_dev, a.s, 0));
+    if (a.sr && (a.sr != sr_was || !a.sr_dev))
+        CS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&a.sr_dev, a.sr, 0));
     int nf = g->s.nf;
     /* counted here and stored once: see stage_area */
     long ns = a.n, nsr = a.nsr, ncoarse = a.ncoarse;
@@ -497,6 +521,27 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     a.nsr = nsr;
     a.ncoarse = ncoarse;
     return 0;
+}
+
+/* Every variation's stage read from page-locked memory into the batch's arrays: one launch
+ * where a copy per variation and array (256 a batch of 128) cost the host ~5 us each to queue
+ * and the copy engine as much to start. Blocks (x, b): variation b's words, strided. */
+__global__ void gather_kernel(const stage_source *src, const long long *bases, int nb, staged *ds,
+                              float *dsr) {
+    const int b = blockIdx.y;
+    const long long *start = bases, *srb = bases + nb + 1;
+    const long long step = (long long)gridDim.x * blockDim.x,
+                    first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const long long nw = (start[b + 1] - start[b]) * (long long)(sizeof(staged) / 8);
+    const unsigned long long *fs = (const unsigned long long *)src[b].s;
+    unsigned long long *ts = (unsigned long long *)(ds + start[b]);
+    for (long long i = first; i < nw; i += step)
+        ts[i] = fs[i];
+    const long long nsr = srb[b + 1] - srb[b];
+    const float *fr = src[b].sr;
+    float *tr = dsr + srb[b];
+    for (long long i = first; i < nsr; i += step)
+        tr[i] = fr[i];
 }
 
 /* Node m >= 0 of the coarse centred sum: sum_j s_j exp(i 2 pi m dfc (tc - j dts)). */
@@ -545,6 +590,9 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
     const double2 *C = C_all + bases[2 * (nb + 1) + b];
     double f = k * df;
     double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+    /* sinc(pi f dts) of the last subfault's dts: a rupture's subfaults share one sampling */
+    double sinc_dts = -1;
+    float sinc = 1;
     /* run z of the variation's subfaults (accumulate_split.h) */
     long long len = start[b + 1] - start[b];
     long long lo = start[b] + len * z / slices, hi = start[b] + len * (z + 1) / slices;
@@ -600,9 +648,12 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
             p -= rint(p);
             float snf, csf;
             sincospif(-2.0f * (float)p, &snf, &csf);
-            double h = f * q.dts; /* sinc(pi f dts), its argument reduced as the phase's */
-            float sinc =
-                h == 0 ? 1.0f : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
+            if (q.dts != sinc_dts) {
+                double h = f * q.dts; /* its argument reduced as the phase's */
+                sinc = h == 0 ? 1.0f
+                              : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
+                sinc_dts = q.dts;
+            }
             double w = q.scale * sinc * sinc * q.dts;
             double sr_ = (dr * csf - di * snf) * w, si_ = (dr * snf + di * csf) * w;
             if (series == 3) {
@@ -676,17 +727,12 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     CS_CUDA_CHECK(ensure(&g->ds, &g->cap_s, ns));
     CS_CUDA_CHECK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
     CS_CUDA_CHECK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
-    for (int b = 0; b < nb; b++) {
-        const stage_area &a = g->areas[b];
-        if (a.n)
-            CS_CUDA_CHECK(cudaMemcpyAsync(g->ds + start[b], a.s, sizeof(staged) * a.n,
-                                          cudaMemcpyHostToDevice));
-        if (a.nsr)
-            CS_CUDA_CHECK(cudaMemcpyAsync(g->dsr + srb[b], a.sr, sizeof(float) * a.nsr,
-                                          cudaMemcpyHostToDevice));
-    }
+    for (int b = 0; b < nb; b++)
+        g->hsrc[b] = stage_source{g->areas[b].s_dev, g->areas[b].sr_dev};
     CS_CUDA_CHECK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
                                   cudaMemcpyHostToDevice));
+    gather_kernel<<<dim3(16, (unsigned)nb), 256>>>(g->hsrc_dev, g->dbases, nb, g->ds, g->dsr);
+    CS_CUDA_CHECK(cudaGetLastError());
     /* the batch's rupture times, once a batch (the chunks of a rupture share them) */
     int timed = 0;
     for (int b = 0; b < nb && g->tn > 0; b++)
