@@ -33,23 +33,12 @@ struct staged {
     int row, sr_off, c_off, nsr, nc, direct, b, pt;
 };
 
-static_assert(sizeof(staged) % 8 == 0, "staged subfaults are copied as 8-byte words");
-
-/* Where the gather kernel reads variation b's stage (device names of page-locked memory). */
-struct stage_source {
-    const staged *s;
-    const float *sr;
-};
-
 /* One variation's stage, in pinned memory (copied to the device asynchronously). A cache line
  * each: the host's threads stage neighbouring variations at once, and areas sharing a line had
  * every subfault's counter update bounce it between cores. */
 struct alignas(64) stage_area {
     staged *s;
     float *sr;
-    /* the device's names for s and sr (page-locked memory the gather kernel reads) */
-    const staged *s_dev;
-    const float *sr_dev;
     size_t cap_s, cap_sr;
     long n, nsr, ncoarse;
 };
@@ -86,21 +75,26 @@ struct synth_gpu {
     size_t cap_edge, cap_times;
     int tn, tnx, tnreal, times_ready;
     double window_end;
-    int *hreal, *hhypo, *dreal, *dhypo;
+    int *hreal, *hhypo, *dreal; /* dreal: two sets of 2 x batch (see in_set) */
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
      * from c_base[b] (pinned, 3 x (batch + 1)) */
     long long *bases;
-    /* each variation's stage_source (page-locked; hsrc_dev the device's name) */
-    stage_source *hsrc, *hsrc_dev;
     cudaEvent_t copied; /* the stages' copies done: the areas may be written again */
     int copies_pending;
-    staged *ds;
-    float *dsr;
+    /* a batch's stage goes to the device on a stream of its own, into one of two sets of
+     * arrays (in_set, alternating), while the batch before is summed from the other: set k is
+     * written once in_free[k] (its last batch's kernels done) and read once in_done[k] */
+    cudaStream_t in_stream;
+    cudaEvent_t in_done[2], in_free[2];
+    int in_set, in_used[2];
+    staged *ds[2];
+    float *dsr[2];
+    long long *dbases[2];
+    size_t cap_s[2], cap_sr[2];
     double2 *dC;
-    long long *dbases;
-    size_t cap_s, cap_sr, cap_c;
+    size_t cap_c;
     /* records */
     cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
     double *Y;             /* batch x 3 x M */
@@ -185,12 +179,17 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->dtimes);
     cudaFreeHost(g->hreal);
     cudaFree(g->dreal);
-    cudaFree(g->ds);
-    cudaFree(g->dsr);
+    if (g->in_stream) cudaStreamSynchronize(g->in_stream);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(g->ds[k]);
+        cudaFree(g->dsr[k]);
+        cudaFree(g->dbases[k]);
+        if (g->in_done[k]) cudaEventDestroy(g->in_done[k]);
+        if (g->in_free[k]) cudaEventDestroy(g->in_free[k]);
+    }
+    if (g->in_stream) cudaStreamDestroy(g->in_stream);
     cudaFree(g->dC);
-    cudaFree(g->dbases);
     cudaFreeHost(g->bases);
-    cudaFreeHost(g->hsrc);
     for (stage_area &a : g->areas) {
         cudaFreeHost(a.s);
         cudaFreeHost(a.sr);
@@ -248,12 +247,15 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->X, sizeof(cufftDoubleComplex) * 3 * half((int)M) * g->batch));
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
-    OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
-    OPEN_CK(cudaHostAlloc(&g->hsrc, sizeof(stage_source) * g->batch, cudaHostAllocMapped));
-    if (!rc) OPEN_CK(cudaHostGetDevicePointer((void **)&g->hsrc_dev, g->hsrc, 0));
+    for (int k = 0; k < 2; k++) {
+        OPEN_CK(cudaMalloc(&g->dbases[k], sizeof(long long) * 3 * (g->batch + 1)));
+        OPEN_CK(cudaEventCreateWithFlags(&g->in_done[k], cudaEventDisableTiming));
+        OPEN_CK(cudaEventCreateWithFlags(&g->in_free[k], cudaEventDisableTiming));
+    }
+    OPEN_CK(cudaStreamCreateWithFlags(&g->in_stream, cudaStreamNonBlocking));
     OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 2 * g->batch, cudaHostAllocDefault));
-    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 2 * g->batch));
-    if (!rc) g->hhypo = g->hreal + g->batch, g->dhypo = g->dreal + g->batch;
+    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 4 * g->batch));
+    if (!rc) g->hhypo = g->hreal + g->batch;
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     for (int i = 0; i < 2; i++)
         OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
@@ -401,8 +403,7 @@ template <typename T> static cudaError_t pinned(T **p, size_t *cap, size_t n) {
     cudaFreeHost(*p);
     *p = NULL;
     size_t want = n + n / 4 + 64;
-    /* mapped: the gather kernel reads it */
-    cudaError_t e = cudaHostAlloc((void **)p, sizeof(T) * want, cudaHostAllocMapped);
+    cudaError_t e = cudaHostAlloc((void **)p, sizeof(T) * want, cudaHostAllocDefault);
     *cap = e == cudaSuccess ? want : 0;
     return e;
 }
@@ -475,15 +476,8 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
     if (samples > 2147483647UL || n > 2147483647L)
         return cs_error_set(err, CS_ERR_RESOURCE, "a variation of %zu slip-rate samples", samples);
-    staged *s_was = a.s;
-    float *sr_was = a.sr;
     CS_CUDA_CHECK(pinned(&a.s, &a.cap_s, (size_t)n));
     CS_CUDA_CHECK(pinned(&a.sr, &a.cap_sr, samples));
-    /* (none while nothing was ever asked: the gather kernel then reads nothing) */
-    if (a.s && (a.s != s_was || !a.s_dev))
-        CS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&a.s_dev, a.s, 0));
-    if (a.sr && (a.sr != sr_was || !a.sr_dev))
-        CS_CUDA_CHECK(cudaHostGetDevicePointer((void **)&a.sr_dev, a.sr, 0));
     int nf = g->s.nf;
     /* counted here and stored once: see stage_area */
     long ns = a.n, nsr = a.nsr, ncoarse = a.ncoarse;
@@ -521,27 +515,6 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     a.nsr = nsr;
     a.ncoarse = ncoarse;
     return 0;
-}
-
-/* Every variation's stage read from page-locked memory into the batch's arrays: one launch
- * where a copy per variation and array (256 a batch of 128) cost the host ~5 us each to queue
- * and the copy engine as much to start. Blocks (x, b): variation b's words, strided. */
-__global__ void gather_kernel(const stage_source *src, const long long *bases, int nb, staged *ds,
-                              float *dsr) {
-    const int b = blockIdx.y;
-    const long long *start = bases, *srb = bases + nb + 1;
-    const long long step = (long long)gridDim.x * blockDim.x,
-                    first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long nw = (start[b + 1] - start[b]) * (long long)(sizeof(staged) / 8);
-    const unsigned long long *fs = (const unsigned long long *)src[b].s;
-    unsigned long long *ts = (unsigned long long *)(ds + start[b]);
-    for (long long i = first; i < nw; i += step)
-        ts[i] = fs[i];
-    const long long nsr = srb[b + 1] - srb[b];
-    const float *fr = src[b].sr;
-    float *tr = dsr + srb[b];
-    for (long long i = first; i < nsr; i += step)
-        tr[i] = fr[i];
 }
 
 /* Node m >= 0 of the coarse centred sum: sum_j s_j exp(i 2 pi m dfc (tc - j dts)). */
@@ -710,6 +683,9 @@ extern "C" void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
 
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     int nb = g->nb;
+    /* bases is rewritten below: the last copy out of it must be done */
+    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    g->copies_pending = 0;
     long long *start = g->bases, *srb = start + nb + 1, *cb = srb + nb + 1;
     start[0] = srb[0] = cb[0] = 0;
     for (int b = 0; b < nb; b++) {
@@ -724,34 +700,48 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         CS_CUDA_CHECK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
     g->zero_pending = 0;
     if (ns == 0) return 0;
-    CS_CUDA_CHECK(ensure(&g->ds, &g->cap_s, ns));
-    CS_CUDA_CHECK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
+    const int k = g->in_set;
+    g->in_set ^= 1;
+    /* (ensure's reallocations wait for the device: a set's old arrays are not in use after) */
+    CS_CUDA_CHECK(ensure(&g->ds[k], &g->cap_s[k], ns));
+    CS_CUDA_CHECK(ensure(&g->dsr[k], &g->cap_sr[k], (size_t)srb[nb] + 1));
     CS_CUDA_CHECK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
-    for (int b = 0; b < nb; b++)
-        g->hsrc[b] = stage_source{g->areas[b].s_dev, g->areas[b].sr_dev};
-    CS_CUDA_CHECK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
-                                  cudaMemcpyHostToDevice));
-    gather_kernel<<<dim3(16, (unsigned)nb), 256>>>(g->hsrc_dev, g->dbases, nb, g->ds, g->dsr);
-    CS_CUDA_CHECK(cudaGetLastError());
+    staged *ds = g->ds[k];
+    float *dsr = g->dsr[k];
+    long long *dbases = g->dbases[k];
+    int *dreal = g->dreal + 2 * (size_t)g->batch * k, *dhypo = dreal + g->batch;
+    if (g->in_used[k]) CS_CUDA_CHECK(cudaStreamWaitEvent(g->in_stream, g->in_free[k], 0));
+    for (int b = 0; b < nb; b++) {
+        const stage_area &a = g->areas[b];
+        if (a.n)
+            CS_CUDA_CHECK(cudaMemcpyAsync(ds + start[b], a.s, sizeof(staged) * a.n,
+                                          cudaMemcpyHostToDevice, g->in_stream));
+        if (a.nsr)
+            CS_CUDA_CHECK(cudaMemcpyAsync(dsr + srb[b], a.sr, sizeof(float) * a.nsr,
+                                          cudaMemcpyHostToDevice, g->in_stream));
+    }
+    CS_CUDA_CHECK(cudaMemcpyAsync(dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
+                                  cudaMemcpyHostToDevice, g->in_stream));
     /* the batch's rupture times, once a batch (the chunks of a rupture share them) */
     int timed = 0;
     for (int b = 0; b < nb && g->tn > 0; b++)
         timed |= g->hreal[b] >= 0;
     int make_times = timed && !g->times_ready;
     if (make_times)
-        CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 2 * g->batch,
-                                      cudaMemcpyHostToDevice));
-    /* the host may stage the next batch once these copies are done, not the times */
-    CS_CUDA_CHECK(cudaEventRecord(g->copied));
+        CS_CUDA_CHECK(cudaMemcpyAsync(dreal, g->hreal, sizeof(int) * 2 * g->batch,
+                                      cudaMemcpyHostToDevice, g->in_stream));
+    /* the host may stage the next batch once these copies are done */
+    CS_CUDA_CHECK(cudaEventRecord(g->copied, g->in_stream));
     g->copies_pending = 1;
+    CS_CUDA_CHECK(cudaEventRecord(g->in_done[k], g->in_stream));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(0, g->in_done[k], 0));
     if (make_times) {
-        CS_CALL(err,
-                times_gpu_launch(g->dedge, g->dreal, g->dhypo, nb, g->tn, g->tnx, g->dtimes, err));
+        CS_CALL(err, times_gpu_launch(g->dedge, dreal, dhypo, nb, g->tn, g->tnx, g->dtimes, err));
         g->times_ready = 1;
     }
     for (int b = 0; b < nb; b++)
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
-    coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
+    coarse_kernel<<<(unsigned)ns, 64>>>(ds, dbases, nb, dsr, g->dC);
     CS_CUDA_CHECK(cudaGetLastError());
     int kblocks = (g->s.nf + ACC_THREADS - 1) / ACC_THREADS;
     int slices = accumulate_slices((long long)ns, nb, kblocks, ACC_RESIDENT, g->sum_runs);
@@ -767,10 +757,13 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         g->cap_part = want;
     }
     dim3 grid((unsigned)kblocks, (unsigned)nb, (unsigned)slices);
-    accumulate_kernel<<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series,
-                                             g->s.nf, g->df, g->acc, slices, g->part, g->dtimes,
-                                             g->tn, g->window_end);
+    accumulate_kernel<<<grid, ACC_THREADS>>>(ds, dbases, nb, dsr, g->dC, g->G, g->series, g->s.nf,
+                                             g->df, g->acc, slices, g->part, g->dtimes, g->tn,
+                                             g->window_end);
     CS_CUDA_CHECK(cudaGetLastError());
+    /* set k's last readers queued: the batch after next may overwrite it once they are done */
+    CS_CUDA_CHECK(cudaEventRecord(g->in_free[k], 0));
+    g->in_used[k] = 1;
     if (slices > 1) {
         add_runs_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->part, slices, n, g->acc);
         CS_CUDA_CHECK(cudaGetLastError());
