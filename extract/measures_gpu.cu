@@ -25,8 +25,7 @@ enum {
     SCAN_THREADS = 256,
     FAS_GROUP = 4,
     ROTD_TILE = 1024,
-    OSC_CHUNKS = 64,
-    OSC_TILE = 32 /* substeps a chunk keeps in shared memory between the block's stores */
+    OSC_CHUNKS = 64
 };
 
 /* Zero-padded real series of length N and their spectra (N/2 + 1 bins each). */
@@ -446,51 +445,23 @@ __global__ void osc_starts_kernel(const double *periods, int np, int nseries, in
     }
 }
 
-/* A block per series, a thread per chunk. The responses go through shared memory, OSC_TILE
- * substeps a chunk at a time, and out a warp per chunk: the chunks' own stores, span x sub
- * doubles apart across a warp, were 32 requests each (753 us of 3.3 ms a batch of 128 median
- * ruptures' variations at 0.5 Hz, 9% of the SMs busy; Nsight Compute). */
-__global__ void __launch_bounds__(OSC_CHUNKS)
-    osc_response_kernel(const double *acc, const double *periods, int np, int nb, int ncomp, int nt,
-                        double dt, double z, int span, const double2 *state, long long ulen,
-                        double *u, unsigned long long *pk) {
-    __shared__ double tile[OSC_CHUNKS][OSC_TILE + 1];
-    const long long s = blockIdx.x;
-    const int j = threadIdx.x;
+__global__ void osc_response_kernel(const double *acc, const double *periods, int np, int nb,
+                                    int ncomp, int nt, double dt, double z, int span,
+                                    const double2 *state, long long ulen, double *u,
+                                    unsigned long long *pk) {
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long long)nb * np * ncomp * OSC_CHUNKS) return;
+    const int j = (int)(idx % OSC_CHUNKS);
+    const long long s = idx / OSC_CHUNKS;
     const osc_series o = osc_series_of(s, acc, periods, np, ncomp, nt, dt, z);
-    const int sub = o.sub;
     const int i0 = j * span < nt - 1 ? j * span : nt - 1;
     const int i1 = i0 + span < nt - 1 ? i0 + span : nt - 1;
     const size_t bp = (size_t)o.b * np + o.p;
-    double *uf = o.f < 2 ? u + (bp * 2 + o.f) * ulen : NULL; /* the same for the whole block */
+    double *uf = o.f < 2 ? u + (bp * 2 + o.f) * ulen : NULL;
     if (uf && j == 0) uf[0] = 0;
-    double2 st = state[s * OSC_CHUNKS + j];
-    double x = st.x, v = st.y, peak = 0, g0 = 0, g1 = 0, a0 = 0;
-    const long long steps = (long long)(i1 - i0) * sub, most = (long long)span * sub;
-    int i = i0, q = 0;
-    for (long long t0 = 0; t0 < most; t0 += OSC_TILE) {
-        /* osc_run's steps, substep t = (i - i0) sub + q written at u[i0 sub + t + 1] */
-        for (int w = 0; w < OSC_TILE; w++) {
-            if (t0 + w >= steps) break;
-            if (q == 0) g0 = o.ag[i], g1 = o.ag[i + 1], a0 = g0;
-            double a1 = im_osc_excitation(g0, g1, q, sub);
-            im_osc_step(&o.k, &x, &v, a0, a1);
-            a0 = a1;
-            tile[j][w] = x;
-            peak = fmax(peak, fabs(x));
-            if (++q == sub) q = 0, i++;
-        }
-        if (!uf) continue;
-        __syncthreads();
-        const int lane = threadIdx.x % 32;
-        for (int c = threadIdx.x / 32; c < OSC_CHUNKS; c += OSC_CHUNKS / 32) {
-            const int c0 = c * span < nt - 1 ? c * span : nt - 1;
-            const int c1 = c0 + span < nt - 1 ? c0 + span : nt - 1;
-            const long long t = t0 + lane;
-            if (t < (long long)(c1 - c0) * sub) uf[(long long)c0 * sub + t + 1] = tile[c][lane];
-        }
-        __syncthreads();
-    }
+    double2 st = state[idx];
+    double x = st.x, v = st.y;
+    double peak = osc_run(&o, i0, i1, &x, &v, uf);
     /* peaks are >= 0: their bits order as the values do */
     atomicMax(pk + bp * 3 + o.f, (unsigned long long)__double_as_longlong(peak));
 }
@@ -748,8 +719,7 @@ int measures_gpu_launch(measures_gpu *mg, const double *Y, int M, int nb, int sl
         CS_CUDA_CHECK(cudaGetLastError());
         CS_CUDA_CHECK(
             cudaMemsetAsync(mg->dpk, 0, sizeof(double) * 3 * (size_t)nb * np, mg->stream));
-        static_assert(OSC_TILE == 32, "a warp stores a chunk's tile");
-        osc_response_kernel<<<(unsigned)nseries, OSC_CHUNKS, 0, mg->stream>>>(
+        osc_response_kernel<<<blocks_of(nc, 128), 128, 0, mg->stream>>>(
             mg->dacc[slot], mg->dper, np, nb, ncomp, mg->nt, mg->dt, mg->damping, span, mg->dstate,
             mg->ulen, mg->du, (unsigned long long *)mg->dpk);
         CS_CUDA_CHECK(cudaGetLastError());
