@@ -290,7 +290,9 @@ static int hand_out(master *m, const run_config *cfg, long *next, worker_link *l
         }
         free(task);
     }
-    if (!l->stopped) MPI_Send(NULL, 0, MPI_BYTE, w, TAG_STOP, comm);
+    /* without blocking too: the worker may be sending a result before it takes this (a
+     * synchronous send of it would then wait for a worker that waits for rank 0) */
+    if (!l->stopped) MPI_Isend(NULL, 0, MPI_BYTE, w, TAG_STOP, comm, &l->req[k]);
     l->stopped = 1;
     return 0;
 }
@@ -403,17 +405,23 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                 }
                 double tb = cs_now();
                 busy--;
-                /* the worker's next but one task first: it works on while this is stored */
-                busy += hand_out(&m, &cfg, &next, &links[from], from, comm, &rc, err);
+                /* the worker's next but one task first, so it works on while this is stored;
+                 * after a failed result, not: the run stops (hand_out below sends the stop) */
+                result_header head;
+                memcpy(&head, out, sizeof head);
+                int ahead = !rc && head.status == 0;
+                if (ahead) busy += hand_out(&m, &cfg, &next, &links[from], from, comm, &rc, err);
                 double tc = cs_now();
                 /* a chain: rank 0 goes on receiving, every worker goes on to its tasks */
                 if (!rc) rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
                 free(out);
                 res->variations_now += nvar;
                 if (!rc) cs_progress_update(&prog, ++done);
+                double td = cs_now();
+                if (!ahead) busy += hand_out(&m, &cfg, &next, &links[from], from, comm, &rc, err);
                 t_wait += tb - ta;
-                t_task += tc - tb;
-                t_store += cs_now() - tc;
+                t_task += tc - tb + cs_now() - td;
+                t_store += td - tc;
             }
             for (int w = 1; w < size; w++)
                 link_drain(&links[w]);
