@@ -235,49 +235,54 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     long block = 128;
     int batch = 128;
     synth_gpu *g = NULL;
+    /* every buffer here, freed at the end whichever way it is reached */
+    synth_subfault *sf = NULL;
+    double *sr = NULL, *vel = NULL, *vc = NULL, *values = NULL, *sa2 = NULL, *values_host = NULL,
+           *values_ref = NULL;
+    int rc = -1;
     im_workspace **ws = calloc((size_t)omp_get_max_threads(), sizeof *ws);
     if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     double free0 = synth_gpu_free_bytes(0, 1);
-    CS_CALL(err, synth_gpu_open(&g, 0, &shape, block, batch, n, err));
+    if (synth_gpu_open(&g, 0, &shape, block, batch, n, err)) goto done;
     double t0 = cs_now();
     for (long q0 = 0; q0 < n; q0 += block) {
         long nq = n - q0 < block ? n - q0 : block;
         if (synth_gpu_load(g, q0, nq, strain + (size_t)q0 * 18 * c->nt_sgt, mall + 6 * q0, err))
-            goto fail;
+            goto done;
     }
     /* a 1-variation batch makes the device wait for the loads */
-    if (synth_gpu_begin(g, 1, err) || synth_gpu_accumulate(g, err)) goto fail;
+    if (synth_gpu_begin(g, 1, err) || synth_gpu_accumulate(g, err)) goto done;
     double t_load = cs_now() - t0;
-    synth_subfault *sf = malloc(sizeof *sf * (size_t)n);
+    sf = malloc(sizeof *sf * (size_t)n);
     /* the records' two slots in page-locked memory, as the extractor takes them */
-    double *sr = NULL, *vel = synth_gpu_host_alloc(sizeof(double) * 2 * 3 * (size_t)c->nt * batch);
-    double *vc = malloc(sizeof(double) * 3 * (size_t)c->nt);
+    vel = synth_gpu_host_alloc(sizeof(double) * 2 * 3 * (size_t)c->nt * batch);
+    vc = malloc(sizeof(double) * 3 * (size_t)c->nt);
     im_type *types;
     int nim;
-    if (im_types(ims, &types, &nim, err)) goto fail;
+    if (im_types(ims, &types, &nim, err)) goto done;
     free(types);
-    double *values = malloc(sizeof(double) * (size_t)nim * batch);
+    values = malloc(sizeof(double) * (size_t)nim * batch);
     if (!vel || !vc || !sf || !values) {
         cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the bench's records");
-        goto fail;
+        goto done;
     }
     double t_gen = 0, t_gpu = 0, t_im = 0, worst = 0, spent[3] = {0, 0, 0};
     for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
-        if (synth_gpu_begin(g, nb, err)) goto fail;
+        if (synth_gpu_begin(g, nb, err)) goto done;
         t0 = cs_now();
         if (gen_batch(c, bs, m6, n, bs->nvariations, v0, nb, g, spent)) {
             cs_error_set(err, CS_ERR_INTERNAL, "making a batch's variations failed");
-            goto fail;
+            goto done;
         }
         t_gen += cs_now() - t0;
         t0 = cs_now();
-        if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, -1, err)) goto fail;
+        if (synth_gpu_accumulate(g, err) || synth_gpu_records(g, nb, vel, -1, err)) goto done;
         t_gpu += cs_now() - t0;
         t0 = cs_now();
         if (ims_batch(c, ims, nim, vel, NULL, nb, values, ws)) {
             cs_error_set(err, CS_ERR_INTERNAL, "IMs failed");
-            goto fail;
+            goto done;
         }
         t_im += cs_now() - t0;
         if (v0 == 0) {
@@ -285,7 +290,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
             for (int b = 0; b < (nb < 4 ? nb : 4); b++) {
                 if (make_variation(bs, m6, n, b, sf, &sr, NULL, NULL, err) ||
                     synth_frequency(c, cache, sf, n, vc, err))
-                    goto fail;
+                    goto done;
                 double num = 0, den = 0;
                 for (size_t i = 0; i < 3 * (size_t)c->nt; i++) {
                     double d = vel[(size_t)b * 3 * c->nt + i] - vc[i];
@@ -298,43 +303,36 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     }
     double t_pipe = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, NULL,
                               values, ws, NULL, err);
-    if (t_pipe < 0) goto fail;
+    if (t_pipe < 0) goto done;
     /* again with the measures made on the device; their values against the host's for the last
      * batch's records */
-    double *sa2 = malloc(sizeof(double) * 2 * IM_GIVEN_VALUES((size_t)ims->nperiods) * batch);
-    double *values_host = malloc(sizeof(double) * (size_t)nim * batch);
-    if (!sa2 || !values_host) goto fail;
+    sa2 = malloc(sizeof(double) * 2 * IM_GIVEN_VALUES((size_t)ims->nperiods) * batch);
+    values_host = malloc(sizeof(double) * (size_t)nim * batch);
+    if (!sa2 || !values_host) goto done;
     memcpy(values_host, values, sizeof(double) * (size_t)nim * batch);
     double t_pipe_sa = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, NULL, err);
-    if (t_pipe_sa < 0) goto fail;
+    if (t_pipe_sa < 0) goto done;
     /* again with the rupture times made on the device (the extractor's way for generated
      * ruptures): the same times bit for bit, so the same measures to rounding (the subfaults
      * past the window are staged and skipped on the device, so the sums' runs may be cut
      * elsewhere) */
-    double *values_ref = malloc(sizeof(double) * (size_t)nim * batch);
+    values_ref = malloc(sizeof(double) * (size_t)nim * batch);
     const double **edges = malloc(sizeof *edges * (size_t)bs->nreal);
     if (!values_ref || !edges) {
-        free(values_ref);
         free(edges);
-        goto fail;
+        goto done;
     }
     memcpy(values_ref, values, sizeof(double) * (size_t)nim * batch);
     for (int k = 0; k < bs->nreal; k++)
         edges[k] = bs->real[k].edge;
     int set = synth_gpu_set_times(g, edges, bs->nreal, n, bs->r->ncols, synth_window_end(c), err);
     free(edges);
-    if (set) {
-        free(values_ref);
-        goto fail;
-    }
+    if (set) goto done;
     double split[4] = {0, 0, 0, 0};
     double t_pipe_dt = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, split, err);
-    if (t_pipe_dt < 0 || synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) {
-        free(values_ref);
-        goto fail;
-    }
+    if (t_pipe_dt < 0 || synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) goto done;
     double worst_dt = 0;
     for (size_t i = 0; i < (size_t)nim * (size_t)((nvar - 1) % batch + 1); i++) {
         double d = fabs(values[i] - values_ref[i]) / fmax(fabs(values_ref[i]), 1e-300);
@@ -347,7 +345,6 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
            "device's work %.2f us, waiting for it %.2f us, measures %.2f us\n",
            1e6 * split[0] / nvar, 1e6 * split[1] / nvar, 1e6 * split[2] / nvar,
            1e6 * split[3] / nvar);
-    free(values_ref);
     /* what the context holds now (spectra, buffers, plans, the measures'), against the
      * estimates the extractor sizes its share of the device by */
     int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
@@ -368,18 +365,16 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     double t_with = cs_now();
     for (int r = 0; r < reps; r++)
         if (synth_gpu_records(g, nlast, vel, 0, err) || synth_gpu_wait(g, 0, nlast, sa2, err))
-            goto fail;
+            goto done;
     t_with = cs_now() - t_with;
     double t_without = cs_now();
     for (int r = 0; r < reps; r++)
-        if (synth_gpu_records(g, nlast, vel, -1, err)) goto fail;
+        if (synth_gpu_records(g, nlast, vel, -1, err)) goto done;
     t_without = cs_now() - t_without;
     printf("gpu: measures on the device: %.1f variations/s pipelined; every "
            "measure of the last batch against the host's: worst relative difference %.2e; "
            "records with their measures %.5f s a variation, without %.5f s\n",
            nvar / t_pipe_sa, worst_im, t_with / (reps * nlast), t_without / (reps * nlast));
-    free(sa2);
-    free(values_host);
     /* where the host's share goes, in thread time (against the wall time above x threads:
      * what the threads lose to sharing the node) */
     printf("gpu: host thread time a variation: rupture times and subfaults %.5f s, choosing "
@@ -395,17 +390,19 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
            synth_gpu_device_name(g), n, t_load, omp_get_max_threads(), t_gen / nvar, batch,
            t_gpu / nvar, t_im / nvar, nvar / t_gpu, nvar / (t_gen + t_gpu + t_im), nvar / t_pipe,
            worst, nvar < 4 ? nvar : 4);
+    rc = 0;
+done:
     free(sf);
     free(sr);
     synth_gpu_host_free(vel);
     free(vc);
     free(values);
+    free(sa2);
+    free(values_host);
+    free(values_ref);
     for (int i = 0; i < omp_get_max_threads(); i++)
         im_workspace_free(ws[i]);
     free(ws);
     synth_gpu_close(g);
-    return 0;
-fail:
-    synth_gpu_close(g);
-    return -1;
+    return rc;
 }
