@@ -11,11 +11,13 @@ cd "$here" || exit 1
 OUT=${OUT:-$here/gpu-extract-results}
 DEPS_DIR=${DEPS_DIR:-/tmp/cs-deps}
 mkdir -p "$OUT"
-if [ ! -x build/bin/extract_bench ]; then
+# the packages unpacked once a machine; the build always (incremental: a checkout of another
+# branch on a warm machine rebuilds what it changed)
+if [ ! -d "$DEPS_DIR/usr/lib" ]; then
     sh bench/deps_prefix.sh unpack .debs "$DEPS_DIR" >"$OUT/deps.log" 2>&1 || { tail -5 "$OUT/deps.log"; exit 1; }
-    make -j16 DEPS_PREFIX="$DEPS_DIR" all build/bin/extract_bench >"$OUT/build.log" 2>&1 ||
-        { tail -30 "$OUT/build.log"; exit 1; }
 fi
+make -j16 DEPS_PREFIX="$DEPS_DIR" all build/bin/extract_bench >"$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; exit 1; }
 export LD_LIBRARY_PATH="$DEPS_DIR/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 suffix=${SHAPE:+_shape}
