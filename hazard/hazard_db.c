@@ -12,6 +12,7 @@
 #include "erf_db.h"
 #include "erf_distance.h"
 #include "im_band.h"
+#include "rupture_rrup.h"
 
 static const char *measures[] = {"SA", "PGA", "PGV", "Arias", "CAV", "D5-75", "D5-95"};
 /* measures with a period: 'MEASURE PERIOD COMPONENT' */
@@ -186,23 +187,46 @@ void hazard_set_free(hazard_set *set) {
 
 /* Rrup of a rupture from the site: the closest of its points, horizontal geodesic distance and
  * depth combined. */
+/* A rupture's points, read for its Rrup (grown as needed, kept across ruptures). */
+typedef struct {
+    double *lon, *lat, *depth, *scratch;
+    long cap;
+} point_buffer;
+
+static void point_buffer_free(point_buffer *b) {
+    free(b->lon);
+    free(b->lat);
+    free(b->depth);
+    free(b->scratch);
+}
+
 static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long long s, long long q,
-                        double *out, cs_error *err) {
+                        point_buffer *b, double *out, cs_error *err) {
     sqlite3_reset(pts);
     sqlite3_bind_int64(pts, 1, r->erf_id);
     sqlite3_bind_int64(pts, 2, s);
     sqlite3_bind_int64(pts, 3, q);
-    double best = INFINITY;
+    long n = 0;
     int rc;
     while ((rc = sqlite3_step(pts)) == SQLITE_ROW) {
-        double d = cs_geo_distance(r->lon, r->lat, sqlite3_column_double(pts, 1),
-                                   sqlite3_column_double(pts, 0)) *
-                   1e-3;
-        double z = sqlite3_column_double(pts, 2);
-        best = fmin(best, sqrt(d * d + z * z));
+        if (n == b->cap) {
+            long cap = b->cap ? 2 * b->cap : 1024;
+            double *a[4] = {b->lon, b->lat, b->depth, b->scratch};
+            for (int k = 0; k < 4; k++) {
+                double *g = realloc(a[k], sizeof(double) * (size_t)cap);
+                if (!g)
+                    return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", cap);
+                a[k] = g;
+            }
+            b->lon = a[0], b->lat = a[1], b->depth = a[2], b->scratch = a[3], b->cap = cap;
+        }
+        b->lat[n] = sqlite3_column_double(pts, 0);
+        b->lon[n] = sqlite3_column_double(pts, 1);
+        b->depth[n] = sqlite3_column_double(pts, 2);
+        n++;
     }
     if (rc != SQLITE_DONE) return cs_db_fail(db, "reading rupture points", err);
-    *out = isfinite(best) ? best : 0;
+    *out = hazard_rrup_km(r->lon, r->lat, b->lon, b->lat, b->depth, n, b->scratch);
     return 0;
 }
 
@@ -211,9 +235,14 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
     long long have = 0;
     CS_CALL(err, cs_db_cache_count(db, r->run_id, type_id, &have, err));
     if (have > 0) return 0;
-    sqlite3_stmt *sel = NULL, *pts = NULL, *ins = NULL;
+    sqlite3_stmt *sel = NULL, *pts = NULL, *ins = NULL, *kept = NULL;
     double *vals = NULL;
     long cap = 0, nv = 0;
+    point_buffer pb = {0};
+    /* the run's Rrup, the same for every IM type: taken from another type's arrays when there
+     * are some (the distances from every point of the site's ruptures, 16 M in a
+     * production-shaped site, are then computed once a run, not once a type) */
+    long long other = -1;
     CS_CALL(err, cs_db_begin(db, err));
     int rc;
     CS_CALL_GOTO(rc, err,
@@ -232,6 +261,25 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
                                &pts, err),
                  cleanup);
     CS_CALL_GOTO(rc, err, cs_db_prepare(db, CS_DB_CACHE_INSERT, &ins, err), cleanup);
+    CS_CALL_GOTO(rc, err,
+                 cs_db_prepare(db,
+                               "SELECT IM_Type_ID FROM " CS_DB_CACHE_TABLE
+                               " WHERE Run_ID = ? AND IM_Type_ID != ? LIMIT 1",
+                               &kept, err),
+                 cleanup);
+    sqlite3_bind_int64(kept, 1, r->run_id);
+    sqlite3_bind_int64(kept, 2, type_id);
+    if (sqlite3_step(kept) == SQLITE_ROW) other = sqlite3_column_int64(kept, 0);
+    sqlite3_finalize(kept);
+    kept = NULL;
+    if (other >= 0)
+        CS_CALL_GOTO(rc, err,
+                     cs_db_prepare(db,
+                                   "SELECT Rrup_Km FROM " CS_DB_CACHE_TABLE
+                                   " WHERE Run_ID = ? AND IM_Type_ID = ? AND Source_ID = ? AND "
+                                   "Rupture_ID = ?",
+                                   &kept, err),
+                     cleanup);
     sqlite3_bind_int64(sel, 1, r->erf_id);
     sqlite3_bind_int64(sel, 2, r->run_id);
     sqlite3_bind_int64(sel, 3, type_id);
@@ -248,7 +296,17 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
             hazard_rupture h = {.nvalues = (int)nv, .values = vals};
             hazard_sort_values(&h);
             double rr = 0;
-            if ((rc = rupture_rrup(db, pts, r, cur_s, cur_r, &rr, err))) break;
+            int found = 0;
+            if (kept) {
+                sqlite3_reset(kept);
+                sqlite3_bind_int64(kept, 1, r->run_id);
+                sqlite3_bind_int64(kept, 2, other);
+                sqlite3_bind_int64(kept, 3, cur_s);
+                sqlite3_bind_int64(kept, 4, cur_r);
+                if (sqlite3_step(kept) == SQLITE_ROW)
+                    rr = sqlite3_column_double(kept, 0), found = 1;
+            }
+            if (!found && (rc = rupture_rrup(db, pts, r, cur_s, cur_r, &pb, &rr, err))) break;
             sqlite3_reset(ins);
             sqlite3_bind_int64(ins, 1, r->run_id);
             sqlite3_bind_int64(ins, 2, type_id);
@@ -285,9 +343,11 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
         rc = cs_db_fail(db, "reading the amplitudes", err);
 cleanup:
     free(vals);
+    point_buffer_free(&pb);
     sqlite3_finalize(sel);
     sqlite3_finalize(pts);
     sqlite3_finalize(ins);
+    sqlite3_finalize(kept);
     if (rc) {
         cs_db_rollback(db);
         return rc;

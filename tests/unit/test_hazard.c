@@ -171,3 +171,40 @@ TEST(disagg_two_ruptures_by_hand) {
     CHECK_NEAR(pa, 0.001, 0);
     CHECK(disagg_parse_poe("lots", &pa, &err) != 0);
 }
+
+#include "cs_geo.h"
+#include "rupture_rrup.h"
+
+/* Rrup against the geodesic at every point: random ruptures, and two points whose order the
+ * sphere and the ellipsoid disagree on (east of the site 50.1 km, north of it 50.0 km: on the
+ * sphere the eastern one is nearer by 0.13 km), so that a bound too tight picks the wrong one. */
+TEST(hazard_rrup_is_the_least_geodesic_distance) {
+    const double site_lon = -118.2, site_lat = 34.0;
+    double lon[2], lat[2], depth[2] = {0, 0}, scratch[2];
+    cs_geo_destination(site_lon, site_lat, 90, 50.1e3, &lon[0], &lat[0]);
+    cs_geo_destination(site_lon, site_lat, 0, 50.0e3, &lon[1], &lat[1]);
+    CHECK(cs_geo_distance_sphere(site_lon, site_lat, lon[0], lat[0]) <
+          cs_geo_distance_sphere(site_lon, site_lat, lon[1], lat[1]));
+    CHECK_NEAR(hazard_rrup_km(site_lon, site_lat, lon, lat, depth, 2, scratch), 50.0, 1e-9);
+    enum { N = 500 };
+    static double plon[N], plat[N], pz[N], ps[N];
+    unsigned long long st = 99;
+    for (int trial = 0; trial < 40; trial++) {
+        double best = INFINITY;
+        for (int q = 0; q < N; q++) {
+            double u[3];
+            for (int k = 0; k < 3; k++) {
+                st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                u[k] = (double)(st >> 11) / 9007199254740992.0;
+            }
+            /* a cloud 5-250 km away in every direction, 0-20 km deep */
+            cs_geo_destination(site_lon, site_lat, 360 * u[0], 5e3 + 245e3 * u[1], &plon[q],
+                               &plat[q]);
+            pz[q] = 20 * u[2];
+            double d = cs_geo_distance(site_lon, site_lat, plon[q], plat[q]) * 1e-3;
+            best = fmin(best, sqrt(d * d + pz[q] * pz[q]));
+        }
+        CHECK(hazard_rrup_km(site_lon, site_lat, plon, plat, pz, N, ps) == best);
+    }
+    CHECK(hazard_rrup_km(site_lon, site_lat, plon, plat, pz, 0, ps) == 0);
+}
