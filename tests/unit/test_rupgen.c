@@ -340,6 +340,31 @@ TEST(rupgen_one_realisation_serves_every_hypocentre) {
     erf_rupture_free(&r);
 }
 
+/* The 97 x 23 dipping rupture in the layered medium that the rupture-time tests search, its
+ * realisation `slip`, and room for 4 arrays of its points (*buf: vs, rho, then two free). */
+static int dipping_realisation(erf_rupture *r, rupgen_realisation *re, double **buf, int slip,
+                               cs_error *e) {
+    rupgen_params p;
+    rupgen_defaults(&p);
+    *buf = NULL;
+    CS_CALL(e, planar(r, 6.9, 97, 23, 200, 55, 0.3, e));
+    int n = erf_rupture_npoints(r);
+    double *vs = malloc(sizeof(double) * 4 * (size_t)n);
+    if (!vs) {
+        erf_rupture_free(r);
+        return cs_error_set(e, CS_ERR_RESOURCE, "out of memory");
+    }
+    int rc = rupgen_medium_sample(r, layered, bbp_model(), vs, vs + n, e);
+    if (!rc) rc = rupgen_realisation_make(r, &p, vs, vs + n, slip, re, e);
+    if (rc) {
+        free(vs);
+        erf_rupture_free(r);
+        return rc;
+    }
+    *buf = vs;
+    return 0;
+}
+
 /* The rupture-time search (Dijkstra over a queue) against the simplest independent path to
  * the same answer: every edge relaxed in sweeps until nothing falls (Bellman-Ford), with the
  * stencil and the edge time written out here again. The shortest sums are unique, so the two
@@ -350,15 +375,11 @@ TEST(rupgen_rupture_times_equal_a_relaxation_to_the_fixed_point) {
                                    {2, 1},  {2, -1},  {-2, 1}, {-2, -1}};
     cs_error e;
     erf_rupture r;
-    rupgen_params p;
-    rupgen_defaults(&p);
-    CHECK_OK(planar(&r, 6.9, 97, 23, 200, 55, 0.3, &e), &e);
-    int n = erf_rupture_npoints(&r), nx = r.ncols;
-    double *vs = malloc(sizeof(double) * 4 * (size_t)n), *rho = vs + n, *t = rho + n, *b = t + n;
-    CHECK(vs != NULL);
-    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
     rupgen_realisation re;
-    CHECK_OK(rupgen_realisation_make(&r, &p, vs, rho, 1, &re, &e), &e);
+    double *vs;
+    CHECK_OK(dipping_realisation(&r, &re, &vs, 1, &e), &e);
+    int n = erf_rupture_npoints(&r), nx = r.ncols;
+    double *t = vs + 2 * n, *b = t + n;
     const int hypos[] = {0, n - 1, nx * 5 + 15, nx * 20 + 3, 48, nx * 11 + 60};
     for (size_t h = 0; h < sizeof hypos / sizeof *hypos; h++) {
         CHECK_OK(rupgen_times(&r, &re, hypos[h], t, &e), &e);
@@ -448,15 +469,11 @@ TEST(rupgen_realisations_on_threads_equal_one_at_a_time) {
 TEST(rupgen_relaxation_of_the_device_gives_the_search_s_times) {
     cs_error e;
     erf_rupture r;
-    rupgen_params p;
-    rupgen_defaults(&p);
-    CHECK_OK(planar(&r, 6.9, 97, 23, 200, 55, 0.3, &e), &e);
-    int n = erf_rupture_npoints(&r), nx = r.ncols;
-    double *vs = malloc(sizeof(double) * 4 * (size_t)n), *rho = vs + n, *t = rho + n, *g = t + n;
-    CHECK(vs != NULL);
-    CHECK_OK(rupgen_medium_sample(&r, layered, bbp_model(), vs, rho, &e), &e);
     rupgen_realisation re;
-    CHECK_OK(rupgen_realisation_make(&r, &p, vs, rho, 0, &re, &e), &e);
+    double *vs;
+    CHECK_OK(dipping_realisation(&r, &re, &vs, 0, &e), &e);
+    int n = erf_rupture_npoints(&r), nx = r.ncols;
+    double *t = vs + 2 * n, *g = t + n;
     int step[RUPGEN_EDGES];
     rupgen_relax_steps(nx, step);
     for (int c = 0; c < n; c++)
