@@ -185,8 +185,6 @@ void hazard_set_free(hazard_set *set) {
     memset(set, 0, sizeof *set);
 }
 
-/* Rrup of a rupture from the site: the closest of its points, horizontal geodesic distance and
- * depth combined. */
 /* A rupture's points, read for its Rrup (grown as needed, kept across ruptures). */
 typedef struct {
     double *lon, *lat, *depth, *scratch;
@@ -200,6 +198,8 @@ static void point_buffer_free(point_buffer *b) {
     free(b->scratch);
 }
 
+/* Rrup of a rupture from the site (rupture_rrup.h): the closest of its points, horizontal
+ * geodesic distance and depth combined. */
 static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long long s, long long q,
                         point_buffer *b, double *out, cs_error *err) {
     sqlite3_reset(pts);
@@ -211,14 +211,15 @@ static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long 
     while ((rc = sqlite3_step(pts)) == SQLITE_ROW) {
         if (n == b->cap) {
             long cap = b->cap ? 2 * b->cap : 1024;
-            double *a[4] = {b->lon, b->lat, b->depth, b->scratch};
+            /* each array kept as soon as it grows: a failure leaves none dangling */
+            double **a[4] = {&b->lon, &b->lat, &b->depth, &b->scratch};
             for (int k = 0; k < 4; k++) {
-                double *g = realloc(a[k], sizeof(double) * (size_t)cap);
+                double *g = realloc(*a[k], sizeof(double) * (size_t)cap);
                 if (!g)
                     return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %ld points", cap);
-                a[k] = g;
+                *a[k] = g;
             }
-            b->lon = a[0], b->lat = a[1], b->depth = a[2], b->scratch = a[3], b->cap = cap;
+            b->cap = cap;
         }
         b->lat[n] = sqlite3_column_double(pts, 0);
         b->lon[n] = sqlite3_column_double(pts, 1);
@@ -228,6 +229,25 @@ static int rupture_rrup(cs_db *db, sqlite3_stmt *pts, const hazard_run *r, long 
     if (rc != SQLITE_DONE) return cs_db_fail(db, "reading rupture points", err);
     *out = hazard_rrup_km(r->lon, r->lat, b->lon, b->lat, b->depth, n, b->scratch);
     return 0;
+}
+
+/* An IM type other than type_id whose arrays of the run are there (their Rrup is this type's
+ * too), or -1. */
+static int type_with_arrays(cs_db *db, long long run_id, long long type_id, long long *other,
+                            cs_error *err) {
+    sqlite3_stmt *st;
+    *other = -1;
+    CS_CALL(err, cs_db_prepare(db,
+                               "SELECT IM_Type_ID FROM " CS_DB_CACHE_TABLE
+                               " WHERE Run_ID = ? AND IM_Type_ID != ? LIMIT 1",
+                               &st, err));
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int64(st, 2, type_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *other = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+                                                 : cs_db_fail(db, "reading the run's arrays", err);
 }
 
 /* Builds the run's per-rupture arrays of an IM type from PeakAmplitudes, when missing. */
@@ -261,17 +281,7 @@ static int materialise(cs_db *db, const hazard_run *r, long long type_id, cs_err
                                &pts, err),
                  cleanup);
     CS_CALL_GOTO(rc, err, cs_db_prepare(db, CS_DB_CACHE_INSERT, &ins, err), cleanup);
-    CS_CALL_GOTO(rc, err,
-                 cs_db_prepare(db,
-                               "SELECT IM_Type_ID FROM " CS_DB_CACHE_TABLE
-                               " WHERE Run_ID = ? AND IM_Type_ID != ? LIMIT 1",
-                               &kept, err),
-                 cleanup);
-    sqlite3_bind_int64(kept, 1, r->run_id);
-    sqlite3_bind_int64(kept, 2, type_id);
-    if (sqlite3_step(kept) == SQLITE_ROW) other = sqlite3_column_int64(kept, 0);
-    sqlite3_finalize(kept);
-    kept = NULL;
+    CS_CALL_GOTO(rc, err, type_with_arrays(db, r->run_id, type_id, &other, err), cleanup);
     if (other >= 0)
         CS_CALL_GOTO(rc, err,
                      cs_db_prepare(db,
