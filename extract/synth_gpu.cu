@@ -361,6 +361,12 @@ extern "C" void synth_gpu_forget(synth_gpu *g) {
 
 /* ------------------------------------------------------------------------------ variations */
 
+/* The last batch's copies out of the stage areas (and hreal, bases) done: the host may write
+ * them again. */
+static cudaError_t stage_copies_done(const synth_gpu *g) {
+    return g->copies_pending ? cudaEventSynchronize(g->copied) : cudaSuccess;
+}
+
 extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
     if (nb < 1 || nb > g->batch)
         return cs_error_set(err, CS_ERR_INTERNAL, "a batch of %d variations (room for %d)", nb,
@@ -368,8 +374,8 @@ extern "C" int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err) {
     g->nb = nb;
     g->zero_pending = 1;
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    /* the areas are about to be written: the last batch's copies out of them must be done */
-    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    /* the areas are about to be written */
+    CS_CUDA_CHECK(stage_copies_done(g));
     g->copies_pending = 0;
     for (int b = 0; b < g->batch; b++) {
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
@@ -438,8 +444,7 @@ extern "C" int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_poi
                             "device rupture times for variation %d (realisation %d, point %d of "
                             "%d)",
                             b, real, hypo_point, g->tn);
-    /* the last batch's copies out of these must be done */
-    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    CS_CUDA_CHECK(stage_copies_done(g));
     g->hreal[b] = real;
     g->hhypo[b] = hypo_point;
     return 0;
@@ -454,8 +459,7 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     for (long i = 0; i < n; i++)
         samples += (size_t)sf[i].nsr;
     if (a.n || a.nsr) return cs_error_set(err, CS_ERR_INTERNAL, "variation %d staged twice", b);
-    /* the area's last copy to the device must be done before it is written again */
-    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    CS_CUDA_CHECK(stage_copies_done(g));
     if (samples > 2147483647UL || n > 2147483647L)
         return cs_error_set(err, CS_ERR_RESOURCE, "a variation of %zu slip-rate samples", samples);
     CS_CUDA_CHECK(pinned(&a.s, &a.cap_s, (size_t)n));
