@@ -318,17 +318,10 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
      * past the window are staged and skipped on the device, so the sums' runs may be cut
      * elsewhere) */
     values_ref = malloc(sizeof(double) * (size_t)nim * batch);
-    const double **edges = malloc(sizeof *edges * (size_t)bs->nreal);
-    if (!values_ref || !edges) {
-        free(edges);
-        goto done;
-    }
+    if (!values_ref) goto done;
     memcpy(values_ref, values, sizeof(double) * (size_t)nim * batch);
-    for (int k = 0; k < bs->nreal; k++)
-        edges[k] = bs->real[k].edge;
-    int set = synth_gpu_set_times(g, edges, bs->nreal, n, bs->r->ncols, synth_window_end(c), err);
-    free(edges);
-    if (set) goto done;
+    if (synth_gpu_set_times(g, bs->real, bs->nreal, n, bs->r->ncols, synth_window_end(c), err))
+        goto done;
     double split[4] = {0, 0, 0, 0};
     double t_pipe_dt = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, split, err);

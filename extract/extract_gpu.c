@@ -385,16 +385,11 @@ static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu
  * variations' rupture times (the host's largest share otherwise), unless
  * CYBERSHAKE_GPU_TIMES=0 (w->gpu_times); none for SRF files. */
 static int set_times(extract_worker *w, const variation_source *src, cs_error *err) {
-    if (!w->gpu_times || src->lfns || src->nreal < 1 || src->n < 1 || src->n > 2147483647L / 16)
+    if (!w->gpu_times || src->lfns || src->nreal < 1 || src->n < 1 ||
+        src->n > 2147483647L / RUPGEN_EDGES)
         return synth_gpu_set_times(w->gpu, NULL, 0, 0, 0, 0, err);
-    const double **edges = malloc(sizeof *edges * (size_t)src->nreal);
-    if (!edges) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    for (int k = 0; k < src->nreal; k++)
-        edges[k] = src->real[k].edge;
-    int rc = synth_gpu_set_times(w->gpu, edges, src->nreal, src->n, src->r->ncols,
-                                 synth_window_end(w->synth), err);
-    free(edges);
-    return rc;
+    return synth_gpu_set_times(w->gpu, src->real, src->nreal, src->n, src->r->ncols,
+                               synth_window_end(w->synth), err);
 }
 
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,

@@ -406,10 +406,10 @@ template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
     return e;
 }
 
-extern "C" int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n,
+extern "C" int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n,
                                    int nx, double window_end, cs_error *err) {
     g->tn = 0;
-    if (!edges || nreal < 1 || n < 1) return 0;
+    if (!real || nreal < 1 || n < 1) return 0;
     if (n > 2147483647L / RUPGEN_EDGES || nx < 1)
         return cs_error_set(err, CS_ERR_INTERNAL, "rupture times of %ld points, %d columns", n, nx);
     CS_CUDA_CHECK(cudaSetDevice(g->device));
@@ -424,8 +424,8 @@ extern "C" int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int
         return 0;
     }
     for (int k = 0; k < nreal; k++)
-        CS_CUDA_CHECK(
-            cudaMemcpy(g->dedge + per * k, edges[k], sizeof(double) * per, cudaMemcpyHostToDevice));
+        CS_CUDA_CHECK(cudaMemcpy(g->dedge + per * k, real[k].edge, sizeof(double) * per,
+                                 cudaMemcpyHostToDevice));
     g->tn = (int)n;
     g->tnx = nx;
     g->tnreal = nreal;

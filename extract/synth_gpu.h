@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "cs_error.h"
+#include "rupgen.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,10 +82,10 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
  * variations at once; one variation is staged once per accumulate. */
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
 /* The rupture times made on the device for the variations staged with synth_gpu_stage_times:
- * the rupture's n points (nx columns) and its realisations' edge times (rupgen_realisation's
- * edge, n RUPGEN_EDGES each), and the time past which a subfault is dropped (synth_window_end).
- * edges NULL: none (an SRF rupture's times are its files'). Per rupture, between batches. */
-int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n, int nx,
+ * the rupture's n points (nx columns) and its nreal realisations (their edge times, n
+ * RUPGEN_EDGES each), and the time past which a subfault is dropped (synth_window_end). real
+ * NULL: none (an SRF rupture's times are its files'). Per rupture, between batches. */
+int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n, int nx,
                         double window_end, cs_error *err);
 /* Whether synth_gpu_set_times gave this rupture's edges. */
 int synth_gpu_times_on(const synth_gpu *g);

@@ -86,9 +86,9 @@ void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
     (void)g, (void)runs;
 }
 
-int synth_gpu_set_times(synth_gpu *g, const double *const *edges, int nreal, long n, int nx,
+int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n, int nx,
                         double window_end, cs_error *err) {
-    (void)g, (void)edges, (void)nreal, (void)n, (void)nx, (void)window_end;
+    (void)g, (void)real, (void)nreal, (void)n, (void)nx, (void)window_end;
     return none(err);
 }
 
