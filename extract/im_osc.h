@@ -25,6 +25,19 @@ IM_HD double im_osc_acc(const double *v, int t, int nt, double dt) {
     return (3 * v[nt - 1] - 4 * v[nt - 2] + v[nt - 3]) / (2 * dt);
 }
 
+/* The device's oscillators run a record's nt - 1 sample intervals in `chunks` chunks of
+ * im_osc_span intervals each (measures_gpu.cu), and keep the E and N responses for RotD in the
+ * order they are made: after the first sample, substep t of chunk j at im_osc_slot, so that
+ * consecutive chunks store contiguous bytes; slots past the record's end hold zeros. RotD's
+ * maxima do not depend on the order, and zeros raise no maximum of absolute values. */
+IM_HD int im_osc_span(int nt, int chunks) {
+    return nt > 1 ? (nt - 1 + chunks - 1) / chunks : 0;
+}
+
+IM_HD long long im_osc_slot(int chunk, long long t, int chunks) {
+    return 1 + t * chunks + chunk;
+}
+
 /* Substeps per sample: the response seen at least 64 times per period. */
 IM_HD int im_osc_substeps(double dt, double period) {
     int m = (int)ceil(64 * dt / period - 1e-9);

@@ -62,11 +62,18 @@ static size_t bins(long N) {
     return (size_t)N / 2 + 1;
 }
 
+/* The samples' intervals a chunk of the oscillators' recursion steps (osc_response_kernel). */
+static int osc_span(int nt) {
+    return im_osc_span(nt, OSC_CHUNKS);
+}
+
+/* The room of the longest SA response: its first sample, then every chunk's substeps
+ * interleaved (osc_response_kernel), the chunks past the record's end zeros. */
 static long long sa_ulen(int nt, int np, const double *periods, double dt) {
     int maxsub = 1;
     for (int p = 0; p < np; p++)
         if (im_osc_substeps(dt, periods[p]) > maxsub) maxsub = im_osc_substeps(dt, periods[p]);
-    return (long long)(nt > 1 ? nt - 1 : 0) * maxsub + 1;
+    return im_osc_slot(0, (long long)osc_span(nt) * maxsub, OSC_CHUNKS);
 }
 
 static double tmax_of(const synth_gpu_measures *m) {
@@ -445,6 +452,13 @@ __global__ void osc_starts_kernel(const double *periods, int np, int nseries, in
     }
 }
 
+/* Each chunk stepped from its start state. The E and N responses are kept for RotD in the
+ * order the threads make them: after the first sample, substep t of chunk j at 1 + t OSC_CHUNKS
+ * + j, so that a warp's 32 chunks store 256 contiguous bytes (stored at each chunk's own place,
+ * span x sub doubles apart, a store was 32 requests: 753 us of a median batch's 3.3 ms, 9% of
+ * the SMs busy; Nsight Compute). RotD takes maxima over the samples, which do not depend on
+ * their order; the slots past the record's end hold zeros, which cannot raise a maximum of
+ * absolute values. */
 __global__ void osc_response_kernel(const double *acc, const double *periods, int np, int nb,
                                     int ncomp, int nt, double dt, double z, int span,
                                     const double2 *state, long long ulen, double *u,
@@ -459,9 +473,26 @@ __global__ void osc_response_kernel(const double *acc, const double *periods, in
     const size_t bp = (size_t)o.b * np + o.p;
     double *uf = o.f < 2 ? u + (bp * 2 + o.f) * ulen : NULL;
     if (uf && j == 0) uf[0] = 0;
+    double *mine = uf ? uf + im_osc_slot(j, 0, OSC_CHUNKS) : NULL;
     double2 st = state[idx];
-    double x = st.x, v = st.y;
-    double peak = osc_run(&o, i0, i1, &x, &v, uf);
+    double x = st.x, v = st.y, peak = 0;
+    const int sub = o.sub;
+    long long t = 0;
+    for (int i = i0; i < i1; i++) {
+        /* osc_run's steps */
+        const double g0 = o.ag[i], g1 = o.ag[i + 1];
+        double a0 = g0;
+        for (int q = 0; q < sub; q++, t++) {
+            double a1 = im_osc_excitation(g0, g1, q, sub);
+            im_osc_step(&o.k, &x, &v, a0, a1);
+            a0 = a1;
+            if (mine) mine[t * OSC_CHUNKS] = x;
+            peak = fmax(peak, fabs(x));
+        }
+    }
+    if (mine)
+        for (const long long most = (long long)span * sub; t < most; t++)
+            mine[t * OSC_CHUNKS] = 0;
     /* peaks are >= 0: their bits order as the values do */
     atomicMax(pk + bp * 3 + o.f, (unsigned long long)__double_as_longlong(peak));
 }
@@ -469,10 +500,11 @@ __global__ void osc_response_kernel(const double *acc, const double *periods, in
 /* One block per (period, record): RotD50 and RotD100 of the E and N responses, with the
  * components' own peaks the four SA values (g) at val[b G + 4 p]. */
 __global__ void sa_rotd_kernel(const double *u, const double *pk, const double *periods, int ncomp,
-                               int nt, double dt, long long ulen, int G, double *val) {
+                               int span, double dt, long long ulen, int G, double *val) {
     const int p = blockIdx.x, np = gridDim.x, b = blockIdx.y;
     const double T = periods[p];
-    const long long n = (long long)(nt - 1) * im_osc_substeps(dt, T) + 1;
+    /* osc_response_kernel's layout: the first sample, then every chunk's substeps */
+    const long long n = im_osc_slot(0, (long long)span * im_osc_substeps(dt, T), OSC_CHUNKS);
     const size_t bp = (size_t)b * np + p;
     const double *ue = u + bp * 2 * ulen;
     double r50, r100;
@@ -709,7 +741,7 @@ int measures_gpu_launch(measures_gpu *mg, const double *Y, int M, int nb, int sl
     CS_CUDA_CHECK(cudaStreamWaitEvent(mg->stream, mg->y_ready, 0));
     CS_CALL(err, spectral_measures(mg, nb, slot, err));
     if (np > 0) {
-        const int nseries = nb * np * ncomp, span = (mg->nt - 1 + OSC_CHUNKS - 1) / OSC_CHUNKS;
+        const int nseries = nb * np * ncomp, span = osc_span(mg->nt);
         const long long nc = (long long)nseries * OSC_CHUNKS;
         osc_particular_kernel<<<blocks_of(nc, 128), 128, 0, mg->stream>>>(
             mg->dacc[slot], mg->dper, np, nb, ncomp, mg->nt, mg->dt, mg->damping, span, mg->dstate);
@@ -724,7 +756,7 @@ int measures_gpu_launch(measures_gpu *mg, const double *Y, int M, int nb, int sl
             mg->ulen, mg->du, (unsigned long long *)mg->dpk);
         CS_CUDA_CHECK(cudaGetLastError());
         sa_rotd_kernel<<<dim3((unsigned)np, (unsigned)nb), SA_THREADS, 0, mg->stream>>>(
-            mg->du, mg->dpk, mg->dper, ncomp, mg->nt, mg->dt, mg->ulen, mg->G, mg->dval[slot]);
+            mg->du, mg->dpk, mg->dper, ncomp, span, mg->dt, mg->ulen, mg->G, mg->dval[slot]);
         CS_CUDA_CHECK(cudaGetLastError());
     }
     CS_CUDA_CHECK(cudaMemcpyAsync(mg->hval[slot], mg->dval[slot], sizeof(double) * nv,

@@ -75,7 +75,7 @@ struct synth_gpu {
     size_t cap_edge, cap_times;
     int tn, tnx, tnreal, times_ready;
     double window_end;
-    int *hreal, *hhypo, *dreal, *dhypo;
+    int *hreal, *hhypo, *dreal; /* dreal: two sets of 2 x batch (see in_set) */
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
@@ -83,11 +83,18 @@ struct synth_gpu {
     long long *bases;
     cudaEvent_t copied; /* the stages' copies done: the areas may be written again */
     int copies_pending;
-    staged *ds;
-    float *dsr;
+    /* a batch's stage goes to the device on a stream of its own, into one of two sets of
+     * arrays (in_set, alternating), while the batch before is summed from the other: set k is
+     * written once in_free[k] (its last batch's kernels done) and read once in_done[k] */
+    cudaStream_t in_stream;
+    cudaEvent_t in_done[2], in_free[2];
+    int in_set, in_used[2];
+    staged *ds[2];
+    float *dsr[2];
+    long long *dbases[2];
+    size_t cap_s[2], cap_sr[2];
     double2 *dC;
-    long long *dbases;
-    size_t cap_s, cap_sr, cap_c;
+    size_t cap_c;
     /* records */
     cufftDoubleComplex *X; /* batch x 3 x (M/2 + 1) */
     double *Y;             /* batch x 3 x M */
@@ -172,10 +179,16 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->dtimes);
     cudaFreeHost(g->hreal);
     cudaFree(g->dreal);
-    cudaFree(g->ds);
-    cudaFree(g->dsr);
+    if (g->in_stream) cudaStreamSynchronize(g->in_stream);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(g->ds[k]);
+        cudaFree(g->dsr[k]);
+        cudaFree(g->dbases[k]);
+        if (g->in_done[k]) cudaEventDestroy(g->in_done[k]);
+        if (g->in_free[k]) cudaEventDestroy(g->in_free[k]);
+    }
+    if (g->in_stream) cudaStreamDestroy(g->in_stream);
     cudaFree(g->dC);
-    cudaFree(g->dbases);
     cudaFreeHost(g->bases);
     for (stage_area &a : g->areas) {
         cudaFreeHost(a.s);
@@ -234,10 +247,15 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->X, sizeof(cufftDoubleComplex) * 3 * half((int)M) * g->batch));
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
-    OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
+    for (int k = 0; k < 2; k++) {
+        OPEN_CK(cudaMalloc(&g->dbases[k], sizeof(long long) * 3 * (g->batch + 1)));
+        OPEN_CK(cudaEventCreateWithFlags(&g->in_done[k], cudaEventDisableTiming));
+        OPEN_CK(cudaEventCreateWithFlags(&g->in_free[k], cudaEventDisableTiming));
+    }
+    OPEN_CK(cudaStreamCreateWithFlags(&g->in_stream, cudaStreamNonBlocking));
     OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 2 * g->batch, cudaHostAllocDefault));
-    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 2 * g->batch));
-    if (!rc) g->hhypo = g->hreal + g->batch, g->dhypo = g->dreal + g->batch;
+    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 4 * g->batch));
+    if (!rc) g->hhypo = g->hreal + g->batch;
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     for (int i = 0; i < 2; i++)
         OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
@@ -549,6 +567,9 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
     const double2 *C = C_all + bases[2 * (nb + 1) + b];
     double f = k * df;
     double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+    /* sinc(pi f dts) of the last subfault's dts: a rupture's subfaults share one sampling */
+    double sinc_dts = -1;
+    float sinc = 1;
     /* run z of the variation's subfaults (accumulate_split.h) */
     long long len = start[b + 1] - start[b];
     long long lo = start[b] + len * z / slices, hi = start[b] + len * (z + 1) / slices;
@@ -604,9 +625,12 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
             p -= rint(p);
             float snf, csf;
             sincospif(-2.0f * (float)p, &snf, &csf);
-            double h = f * q.dts; /* sinc(pi f dts), its argument reduced as the phase's */
-            float sinc =
-                h == 0 ? 1.0f : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
+            if (q.dts != sinc_dts) {
+                double h = f * q.dts; /* its argument reduced as the phase's */
+                sinc = h == 0 ? 1.0f
+                              : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
+                sinc_dts = q.dts;
+            }
             double w = q.scale * sinc * sinc * q.dts;
             double sr_ = (dr * csf - di * snf) * w, si_ = (dr * snf + di * csf) * w;
             if (series == 3) {
@@ -663,6 +687,9 @@ extern "C" void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
 
 extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     int nb = g->nb;
+    /* bases is rewritten below: the last copy out of it must be done */
+    if (g->copies_pending) CS_CUDA_CHECK(cudaEventSynchronize(g->copied));
+    g->copies_pending = 0;
     long long *start = g->bases, *srb = start + nb + 1, *cb = srb + nb + 1;
     start[0] = srb[0] = cb[0] = 0;
     for (int b = 0; b < nb; b++) {
@@ -677,39 +704,48 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         CS_CUDA_CHECK(cudaMemsetAsync(g->acc, 0, sizeof(double2) * 3 * (size_t)g->s.nf * nb));
     g->zero_pending = 0;
     if (ns == 0) return 0;
-    CS_CUDA_CHECK(ensure(&g->ds, &g->cap_s, ns));
-    CS_CUDA_CHECK(ensure(&g->dsr, &g->cap_sr, (size_t)srb[nb] + 1));
+    const int k = g->in_set;
+    g->in_set ^= 1;
+    /* (ensure's reallocations wait for the device: a set's old arrays are not in use after) */
+    CS_CUDA_CHECK(ensure(&g->ds[k], &g->cap_s[k], ns));
+    CS_CUDA_CHECK(ensure(&g->dsr[k], &g->cap_sr[k], (size_t)srb[nb] + 1));
     CS_CUDA_CHECK(ensure(&g->dC, &g->cap_c, (size_t)cb[nb] + 1));
+    staged *ds = g->ds[k];
+    float *dsr = g->dsr[k];
+    long long *dbases = g->dbases[k];
+    int *dreal = g->dreal + 2 * (size_t)g->batch * k, *dhypo = dreal + g->batch;
+    if (g->in_used[k]) CS_CUDA_CHECK(cudaStreamWaitEvent(g->in_stream, g->in_free[k], 0));
     for (int b = 0; b < nb; b++) {
         const stage_area &a = g->areas[b];
         if (a.n)
-            CS_CUDA_CHECK(cudaMemcpyAsync(g->ds + start[b], a.s, sizeof(staged) * a.n,
-                                          cudaMemcpyHostToDevice));
+            CS_CUDA_CHECK(cudaMemcpyAsync(ds + start[b], a.s, sizeof(staged) * a.n,
+                                          cudaMemcpyHostToDevice, g->in_stream));
         if (a.nsr)
-            CS_CUDA_CHECK(cudaMemcpyAsync(g->dsr + srb[b], a.sr, sizeof(float) * a.nsr,
-                                          cudaMemcpyHostToDevice));
+            CS_CUDA_CHECK(cudaMemcpyAsync(dsr + srb[b], a.sr, sizeof(float) * a.nsr,
+                                          cudaMemcpyHostToDevice, g->in_stream));
     }
-    CS_CUDA_CHECK(cudaMemcpyAsync(g->dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
-                                  cudaMemcpyHostToDevice));
+    CS_CUDA_CHECK(cudaMemcpyAsync(dbases, g->bases, sizeof(long long) * 3 * (nb + 1),
+                                  cudaMemcpyHostToDevice, g->in_stream));
     /* the batch's rupture times, once a batch (the chunks of a rupture share them) */
     int timed = 0;
     for (int b = 0; b < nb && g->tn > 0; b++)
         timed |= g->hreal[b] >= 0;
     int make_times = timed && !g->times_ready;
     if (make_times)
-        CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 2 * g->batch,
-                                      cudaMemcpyHostToDevice));
-    /* the host may stage the next batch once these copies are done, not the times */
-    CS_CUDA_CHECK(cudaEventRecord(g->copied));
+        CS_CUDA_CHECK(cudaMemcpyAsync(dreal, g->hreal, sizeof(int) * 2 * g->batch,
+                                      cudaMemcpyHostToDevice, g->in_stream));
+    /* the host may stage the next batch once these copies are done */
+    CS_CUDA_CHECK(cudaEventRecord(g->copied, g->in_stream));
     g->copies_pending = 1;
+    CS_CUDA_CHECK(cudaEventRecord(g->in_done[k], g->in_stream));
+    CS_CUDA_CHECK(cudaStreamWaitEvent(0, g->in_done[k], 0));
     if (make_times) {
-        CS_CALL(err,
-                times_gpu_launch(g->dedge, g->dreal, g->dhypo, nb, g->tn, g->tnx, g->dtimes, err));
+        CS_CALL(err, times_gpu_launch(g->dedge, dreal, dhypo, nb, g->tn, g->tnx, g->dtimes, err));
         g->times_ready = 1;
     }
     for (int b = 0; b < nb; b++)
         g->areas[b].n = g->areas[b].nsr = g->areas[b].ncoarse = 0;
-    coarse_kernel<<<(unsigned)ns, 64>>>(g->ds, g->dbases, nb, g->dsr, g->dC);
+    coarse_kernel<<<(unsigned)ns, 64>>>(ds, dbases, nb, dsr, g->dC);
     CS_CUDA_CHECK(cudaGetLastError());
     int kblocks = (g->s.nf + ACC_THREADS - 1) / ACC_THREADS;
     int slices = accumulate_slices((long long)ns, nb, kblocks, ACC_RESIDENT, g->sum_runs);
@@ -725,10 +761,13 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         g->cap_part = want;
     }
     dim3 grid((unsigned)kblocks, (unsigned)nb, (unsigned)slices);
-    accumulate_kernel<<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series,
-                                             g->s.nf, g->df, g->acc, slices, g->part, g->dtimes,
-                                             g->tn, g->window_end);
+    accumulate_kernel<<<grid, ACC_THREADS>>>(ds, dbases, nb, dsr, g->dC, g->G, g->series, g->s.nf,
+                                             g->df, g->acc, slices, g->part, g->dtimes, g->tn,
+                                             g->window_end);
     CS_CUDA_CHECK(cudaGetLastError());
+    /* set k's last readers queued: the batch after next may overwrite it once they are done */
+    CS_CUDA_CHECK(cudaEventRecord(g->in_free[k], 0));
+    g->in_used[k] = 1;
     if (slices > 1) {
         add_runs_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->part, slices, n, g->acc);
         CS_CUDA_CHECK(cudaGetLastError());

@@ -7,6 +7,7 @@
 
 #include "im.h"
 #include "im_band.h"
+#include "im_osc.h"
 #include "tf.h"
 
 /* u(t) of u'' + 2 z w u' + w^2 u = -a0 from rest. */
@@ -110,6 +111,58 @@ TEST(im_rotd_skips_no_peak) {
     }
     free(x);
     free(y);
+}
+
+/* The device's order of an oscillator's responses (im_osc_slot: every substep of every chunk in
+ * a slot of its own, the rest zeros) gives RotD50 and RotD100 bit for bit as the record's own
+ * order does. */
+TEST(im_rotd_of_the_device_response_order_equals_the_records) {
+    const int chunks = 64;
+    unsigned long long st = 777;
+    int shapes[4][2] = {{1001, 1}, {1001, 3}, {777, 2}, {8000, 4}}; /* nt, substeps */
+    for (int c = 0; c < 4; c++) {
+        int nt = shapes[c][0], sub = shapes[c][1], span = im_osc_span(nt, chunks);
+        long long n = (long long)(nt - 1) * sub + 1,
+                  room = im_osc_slot(0, (long long)span * sub, chunks);
+        double *x = malloc(sizeof(double) * n), *y = malloc(sizeof(double) * n);
+        double *xd = calloc((size_t)room, sizeof(double)),
+               *yd = calloc((size_t)room, sizeof(double));
+        char *seen = calloc((size_t)room, 1);
+        CHECK(x && y && xd && yd && seen);
+        x[0] = y[0] = 0;
+        for (long long i = 1; i < n; i++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            double r = (double)(st >> 11) / 9007199254740992.0 - 0.5, t = i * 0.01 / sub;
+            x[i] = sin(1.3 * t) * exp(-t / 40) + 0.1 * r;
+            y[i] = cos(0.9 * t) * exp(-t / 30) - 0.07 * r;
+        }
+        seen[0] = 1;
+        long long placed = 1;
+        for (int j = 0; j < chunks; j++) {
+            int i0 = j * span < nt - 1 ? j * span : nt - 1;
+            int i1 = i0 + span < nt - 1 ? i0 + span : nt - 1;
+            for (long long t = 0; t < (long long)(i1 - i0) * sub; t++) {
+                long long at = im_osc_slot(j, t, chunks);
+                CHECK_MSG(at > 0 && at < room && !seen[at], "chunk %d substep %lld: slot %lld", j,
+                          t, at);
+                seen[at] = 1;
+                xd[at] = x[(long long)i0 * sub + t + 1];
+                yd[at] = y[(long long)i0 * sub + t + 1];
+                placed++;
+            }
+        }
+        CHECK(placed == n);
+        double a50, a100, b50, b100;
+        im_rotd(x, y, (int)n, &a50, &a100);
+        im_rotd(xd, yd, (int)room, &b50, &b100);
+        CHECK_MSG(a50 == b50 && a100 == b100, "nt %d sub %d: %.17g %.17g against %.17g %.17g", nt,
+                  sub, a50, a100, b50, b100);
+        free(x);
+        free(y);
+        free(xd);
+        free(yd);
+        free(seen);
+    }
 }
 
 TEST(im_rotd_of_linear_and_circular_motion) {
