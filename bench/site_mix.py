@@ -8,23 +8,36 @@ times: each rupture's variations (the generator's rule, rupgen_plan: hypocentres
 --slips) at a per-variation time interpolated linearly in the rupture's points between the
 measured sizes (held at the largest's beyond it, extended from the two smallest below them).
 
-  python3 bench/site_mix.py STUDY.sqlite SITE LOG... [--hypo-spacing 20] [--slips 2]
+  python3 bench/site_mix.py STUDY.sqlite SITE LOG... [--cores LOG...] [--hypo-spacing 20]
+                            [--slips 2]
 
 STUDY has the site's planned ruptures (CyberShake_Site_Ruptures, as `cybershake plan` writes
 them); each LOG is extract_bench's output at one size (its first line names the subfaults; the
 CPU core's rate is its "case frequency" line, the GPU's its "rupture times on the device" line,
-else its "measures on the device" line).
+else its "measures on the device" line). A core's rate over a few variations moves by 10% or more
+from one run to the next on the same node; --cores pools the one-core rates of more runs of the
+same CPU code (other builds of the GPU part, the same node) and takes the median at each size.
 """
 import argparse
 import math
 import re
 import sqlite3
+import statistics
 import sys
 
 
 def along(npoints, length_km, spacing, least=3):
     n = int(math.floor(length_km / spacing + 0.5))  # lround, as rupgen.c
     return min(max(n, least), npoints)
+
+
+def read_core(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    m = re.search(r"= (\d+) subfaults", text)
+    core = re.search(r"case frequency: ([\d.]+) variations/s per core", text)
+    if not (m and core):
+        sys.exit(f"{path}: no subfaults or core rate in it")
+    return int(m.group(1)), float(core.group(1))
 
 
 def read_log(path):
@@ -54,10 +67,20 @@ def main():
     ap.add_argument("study")
     ap.add_argument("site")
     ap.add_argument("logs", nargs="+")
+    ap.add_argument("--cores", nargs="+", default=[])
     ap.add_argument("--hypo-spacing", type=float, default=20.0)
     ap.add_argument("--slips", type=int, default=2)
     a = ap.parse_args()
     rates = sorted(read_log(p) for p in a.logs)
+    if a.cores:
+        pooled = {}
+        for n, c in [read_core(p) for p in a.cores] + [(r[0], r[1]) for r in rates]:
+            pooled.setdefault(n, []).append(c)
+        for n in sorted(pooled):
+            print(f"  one core at {n} points, {len(pooled[n])} runs: median "
+                  f"{statistics.median(pooled[n]):.2f}, {min(pooled[n]):.2f} to "
+                  f"{max(pooled[n]):.2f} variations/s")
+        rates = [(n, statistics.median(pooled[n]), g) for n, _, g in rates]
     if len(rates) < 2:
         sys.exit("needs the rates at two sizes or more")
     sizes = [r[0] for r in rates]
