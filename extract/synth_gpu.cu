@@ -540,7 +540,8 @@ __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb,
  * rate and a conversion between the two slower still (on an H200 the site's mix took 8% less
  * of the pipeline, the records moving from 6.3e-8 to 1.1e-7 of the CPU's, relative L2).
  * The runs count the terms added, not the subfaults staged, so a subfault skipped past the
- * window (the device's times) and one the host left unstaged give the same sums bit for bit. */
+ * window (the device's times) and one the host left unstaged give the same sums bit for bit
+ * where both give a variation's subfaults one run (accumulate_split.h cuts the staged ones). */
 enum { TILE = 64, ACC_FLUSH = 32 };
 
 __global__ void __launch_bounds__(ACC_THREADS, 9)

@@ -9,8 +9,9 @@
  *    spectrum made on the device as on the CPU (the centred phasor sum on a grid 64 hw times
  *    finer than 1/(2 hw), 4-point Lagrange interpolation, the exact phase of its start and the
  *    triangle factor), times mu A, multiplied into the point's spectra and summed per variation
- *    in double precision (phases reduced in double, turned by single-precision sincospi; slip
- *    rates sent as floats: ~1e-7 relative, the float spectra's own precision);
+ *    (each term in single precision, summed in float over runs of 32 terms and the runs' sums
+ *    in double; phases reduced in double, turned by single-precision sincospi; slip rates sent
+ *    as floats: ~1e-7 relative, the float spectra's own precision);
  *  - records: one inverse cuFFT per component at the record's sampling.
  * Only plain C types cross this interface (the .cu side is C++). cuFFT is opened at run time
  * (dlopen), so builds with nvcc run on machines without it until the GPU path is asked for. */
