@@ -2,14 +2,17 @@
  * the extractor's own recording path (extract_study_take_result: each rupture's variations and
  * rows in one transaction, as rank 0 records a worker's result), timed, with the peak memory.
  *
- *   study_rows_bench STUDY [--ruptures 13000] [--variations 48]
+ *   study_rows_bench STUDY [--ruptures 13000] [--variations 48] [--nt N --seismograms FILE]
  *
  * STUDY must exist with site 1 (cybershake db init, db import-sites). The bench adds a forecast
  * of synthetic ruptures near the site (2 x 2 points, Mw 6-8), the site's rupture list, a
  * scenario and run 1, then records every rupture's variations with the horizontal measures of
  * a two-force 0.5 Hz study (32 IM types): lognormal values that fall with distance and grow with
  * magnitude, so hazard curves and disaggregations over them behave as real ones do.
- * bench/study_rows_production.sh times the hazard queries over the result. */
+ * bench/study_rows_production.sh times the hazard queries over the result. With --nt, each
+ * result carries its variations' records of N samples as well (E, N; Z NaN, as a two-force run's),
+ * written to FILE's part files as rank 0 writes them (the production-shaped site's rank 0 spent 79
+ * s of its 130 s of extraction storing results with their seismograms). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,10 +96,10 @@ done:
 
 /* One rupture's result message as a worker sends it: header, hypocentres, measures. */
 static void fill_result(char *buf, long long s, long long r, int nvar, int nim, double mag,
-                        double dist_km, cs_rng *g) {
+                        double dist_km, int nt, cs_rng *g) {
     result_header h;
     memset(&h, 0, sizeof h);
-    h.source = s, h.rupture = r, h.nvar = nvar, h.nim = nim;
+    h.source = s, h.rupture = r, h.nvar = nvar, h.nim = nim, h.has_seis = nt > 0;
     memcpy(buf, &h, sizeof h);
     double *hypo = (double *)(buf + sizeof h), *ims = hypo + 4 * (size_t)nvar;
     for (int v = 0; v < nvar; v++) {
@@ -107,12 +110,18 @@ static void fill_result(char *buf, long long s, long long r, int nvar, int nim, 
             ims[(size_t)v * nim + i] =
                 exp(-1.5 + 0.8 * (mag - 6.5) - 1.1 * log(dist_km + 10) + eps - 0.05 * i);
     }
+    /* E, N and Z (NaN: a two-force run's) of each variation */
+    float *seis = (float *)(ims + (size_t)nvar * nim);
+    for (size_t i = 0; i < (size_t)nvar * 3 * (size_t)nt; i++)
+        seis[i] = i / nt % 3 == 2 ? NAN : (float)(1e-3 * cs_rng_normal(g));
 }
 
 int main(int argc, char **argv) {
-    int nrup = 13000, nvar = 48;
+    int nrup = 13000, nvar = 48, nt = 0;
+    const char *seis_path = NULL;
     if (argc < 2) {
-        fprintf(stderr, "usage: study_rows_bench STUDY [--ruptures N] [--variations N]\n");
+        fprintf(stderr, "usage: study_rows_bench STUDY [--ruptures N] [--variations N] [--nt N "
+                        "--seismograms FILE]\n");
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -120,6 +129,10 @@ int main(int argc, char **argv) {
             nrup = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--variations"))
             nvar = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--nt"))
+            nt = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--seismograms"))
+            seis_path = argv[i + 1];
         else
             return fprintf(stderr, "unknown option %s\n", argv[i]), 2;
     }
@@ -139,7 +152,13 @@ int main(int argc, char **argv) {
      * more rows a variation than an extraction now stores (21 at 0.5 Hz), the heavier case */
     ims.fmax = 0;
     if (extract_study_recorder(&m, &ims, &err)) return fprintf(stderr, "%s\n", err.message), 1;
-    size_t size = sizeof(result_header) + sizeof(double) * (4 + (size_t)m.nim) * (size_t)nvar;
+    if (nt > 0 && !seis_path) return fprintf(stderr, "--nt needs --seismograms FILE\n"), 2;
+    if (nt > 0) {
+        m.meta = (seis_meta){0.1, nt, -118.24, 34.05, m.run_id, 0, "USC", 0.5};
+        snprintf(m.seis_path, sizeof m.seis_path, "%s", seis_path);
+    }
+    size_t size = sizeof(result_header) + sizeof(double) * (4 + (size_t)m.nim) * (size_t)nvar +
+                  sizeof(float) * 3 * (size_t)nt * (size_t)nvar;
     char *buf = malloc(size);
     sqlite3_stmt *st;
     if (!buf || cs_db_prepare(m.db,
@@ -165,7 +184,7 @@ int main(int argc, char **argv) {
     t0 = now_s();
     long rows = 0;
     for (int q = 0; q < n; q++) {
-        fill_result(buf, keys[q][0], keys[q][1], nvar, m.nim, md[q][0], md[q][1], &g);
+        fill_result(buf, keys[q][0], keys[q][1], nvar, m.nim, md[q][0], md[q][1], nt, &g);
         long got;
         if (extract_study_take_result(&m, buf, 0, &got, &err))
             return fprintf(stderr, "%s\n", err.message), 1;
