@@ -280,6 +280,32 @@ t_killed_run_resumes() {
     expect_rc 0 && expect_out "(4 done before, 0 now)" || return 1
 }
 
+# A rupture whose rows collide with a row already there fails the run, and none of its rows are
+# kept: a variation's rows go in one statement that stops at the failing row (INSERT OR FAIL),
+# so the rows before it, that variation's and the variations' before, are the batch's
+# transaction's to undo. Without the stray row the run then resumes to every row.
+t_failed_rows_leave_nothing_of_their_rupture() {
+    setup_site || return 1
+    study_copy
+    CYBERSHAKE_FAULT_KILL_AFTER_RUPTURES=1 "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" \
+        --periods 4,5,10 >/dev/null 2>&1
+    [ $? = 137 ] || return 1
+    sr=$(sqlite3 -separator ' ' s.sqlite "SELECT Source_ID, Rupture_ID FROM CyberShake_Site_Ruptures
+        EXCEPT SELECT Source_ID, Rupture_ID FROM Extraction_Ruptures WHERE Run_ID = 1 LIMIT 1")
+    s=${sr% *} r=${sr#* }
+    im=$(sqlite3 s.sqlite "SELECT max(IM_Type_ID) FROM PeakAmplitudes WHERE Run_ID = 1")
+    [ -n "$s" ] && [ -n "$im" ] || return 1
+    sqlite3 s.sqlite "INSERT INTO PeakAmplitudes VALUES (1, $s, $r, 1, $im, 1.0)" || return 1
+    run "$CS" extract s.sqlite --run 1 --periods 4,5,10
+    expect_rc 1 && expect_err "UNIQUE constraint failed" || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 1 AND Source_ID = $s AND Rupture_ID = $r")" = 1 ] || return 1
+    [ "$(sqlite3 s.sqlite "SELECT count(*) FROM Extraction_Ruptures WHERE Run_ID = 1 AND Source_ID = $s AND Rupture_ID = $r")" = 0 ] || return 1
+    sqlite3 s.sqlite "DELETE FROM PeakAmplitudes WHERE Run_ID = 1 AND Source_ID = $s AND Rupture_ID = $r" || return 1
+    run "$CS" extract s.sqlite --run 1 --periods 4,5,10
+    expect_rc 0 && expect_out "(1 done before, 3 now)" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 1')" = $((36 * 34)) ] || return 1
+}
+
 # Two runs killed while extracting from the same SGT files: each resumes with its own record of
 # them (a second run once took the files' rows over and the first could not resume), with --sgt
 # naming the same files (as the workflow does) or without it; other files are refused.
@@ -609,6 +635,7 @@ tcase sac_read_by_obspy t_sac_read_by_obspy
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase killed_run_resumes t_killed_run_resumes
 tcase two_runs_of_the_same_sgts_both_resume t_two_runs_of_the_same_sgts_both_resume
+tcase failed_rows_leave_nothing_of_their_rupture t_failed_rows_leave_nothing_of_their_rupture
 tcase refuses_bad_inputs t_refuses_bad_inputs
 tcase horizontal_only_two_forces t_horizontal_only_two_forces
 tcase half_sampled_sgts_give_the_same_measures t_half_sampled_sgts_give_the_same_measures
