@@ -389,18 +389,19 @@ static __device__ osc_series osc_series_of(long long s, const double *acc, const
     return o;
 }
 
-/* Samples i0 .. i1 - 1's intervals from state (x, v); with u, the response at every substep
- * written at u[i sub + q + 1]; returns the peak of |x| over them. */
+/* Samples i0 .. i1 - 1's intervals from state (x, v); with u, the response at the run's substep
+ * t written at u[t stride]; returns the peak of |x| over them. */
 static __device__ double osc_run(const osc_series *o, int i0, int i1, double *x, double *v,
-                                 double *u) {
+                                 double *u, int stride) {
     double peak = 0;
+    long long t = 0;
     for (int i = i0; i < i1; i++) {
         double g0 = o->ag[i], g1 = o->ag[i + 1], a0 = g0;
-        for (int q = 0; q < o->sub; q++) {
+        for (int q = 0; q < o->sub; q++, t++) {
             double a1 = im_osc_excitation(g0, g1, q, o->sub);
             im_osc_step(&o->k, x, v, a0, a1);
             a0 = a1;
-            if (u) u[(long long)i * o->sub + q + 1] = *x;
+            if (u) u[t * stride] = *x;
             peak = fmax(peak, fabs(*x));
         }
     }
@@ -417,7 +418,7 @@ __global__ void osc_particular_kernel(const double *acc, const double *periods, 
     const int i0 = j * span < nt - 1 ? j * span : nt - 1;
     const int i1 = i0 + span < nt - 1 ? i0 + span : nt - 1;
     double x = 0, v = 0;
-    osc_run(&o, i0, i1, &x, &v, NULL);
+    osc_run(&o, i0, i1, &x, &v, NULL, 0);
     pend[idx] = make_double2(x, v);
 }
 
@@ -475,23 +476,11 @@ __global__ void osc_response_kernel(const double *acc, const double *periods, in
     if (uf && j == 0) uf[0] = 0;
     double *mine = uf ? uf + im_osc_slot(j, 0, OSC_CHUNKS) : NULL;
     double2 st = state[idx];
-    double x = st.x, v = st.y, peak = 0;
-    const int sub = o.sub;
-    long long t = 0;
-    for (int i = i0; i < i1; i++) {
-        /* osc_run's steps */
-        const double g0 = o.ag[i], g1 = o.ag[i + 1];
-        double a0 = g0;
-        for (int q = 0; q < sub; q++, t++) {
-            double a1 = im_osc_excitation(g0, g1, q, sub);
-            im_osc_step(&o.k, &x, &v, a0, a1);
-            a0 = a1;
-            if (mine) mine[t * OSC_CHUNKS] = x;
-            peak = fmax(peak, fabs(x));
-        }
-    }
+    double x = st.x, v = st.y;
+    double peak = osc_run(&o, i0, i1, &x, &v, mine, OSC_CHUNKS);
     if (mine)
-        for (const long long most = (long long)span * sub; t < most; t++)
+        for (long long t = (long long)(i1 - i0) * o.sub, most = (long long)span * o.sub; t < most;
+             t++)
             mine[t * OSC_CHUNKS] = 0;
     /* peaks are >= 0: their bits order as the values do */
     atomicMax(pk + bp * 3 + o.f, (unsigned long long)__double_as_longlong(peak));
