@@ -90,6 +90,21 @@ static int make_variation(const bench_source *bs, const double *m6, long n, int 
     return variation_timed(bs, m6, n, v, sf, *t, hp, real, err);
 }
 
+/* Ruptures the device's rupture times are set for (set_times): variation v takes rupture
+ * (v / SMALL) mod this one's, as the extractor's groups of small ruptures do. */
+enum { SMALL = 18, GROUP_BATCHES = 4, GROUP_RUPTURES = 7 * GROUP_BATCHES };
+static int times_ruptures = 1;
+
+static int set_times(synth_gpu *g, const synth_ctx *c, const bench_source *bs, long n, int nr,
+                     cs_error *err) {
+    synth_gpu_times_rupture r[GROUP_RUPTURES];
+    if (nr > GROUP_RUPTURES) nr = GROUP_RUPTURES;
+    for (int k = 0; k < nr; k++)
+        r[k] = (synth_gpu_times_rupture){bs->real, bs->nreal, n, bs->r->ncols};
+    times_ruptures = nr > 0 ? nr : 1;
+    return synth_gpu_set_times(g, nr > 0 ? r : NULL, nr, synth_window_end(c), err);
+}
+
 /* The host's share of a batch: its variations made and staged by every thread, as
  * extract_gpu.c does. spent (or NULL): += the threads' seconds in the rupture times and
  * subfaults (make_variation), the choice of subfaults, and synth_gpu_stage. */
@@ -111,7 +126,8 @@ static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m
             if (!tsf || !tgs ||
                 make_variation(bs, m6, n, (v0 + b) % nlay, tsf, &tsr, dev ? &hp : NULL, &real,
                                &e) ||
-                (dev && synth_gpu_stage_times(g, b, real, hp, &e))) {
+                (dev && synth_gpu_stage_times(g, b, ((v0 + b) / SMALL) % times_ruptures, real,
+                                              hp, &e))) {
                 failed = 1;
                 continue;
             }
@@ -334,8 +350,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     values_ref = malloc(sizeof(double) * (size_t)nim * batch);
     if (!values_ref) goto done;
     memcpy(values_ref, values, sizeof(double) * (size_t)nim * batch);
-    if (synth_gpu_set_times(g, bs->real, bs->nreal, n, bs->r->ncols, synth_window_end(c), err))
-        goto done;
+    if (set_times(g, c, bs, n, 1, err)) goto done;
     double split[4] = {0, 0, 0, 0};
     double t_pipe_dt = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
                                  values, ws, split, err);
@@ -401,24 +416,49 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
      * them 18 variations a rupture), which the extractor takes one at a time: made, summed and
      * measured in turn; and the same ruptures in two half batches, the host making the second
      * while the device sums the first */
-    enum { SMALL = 18 };
     int nsmall = nvar / SMALL;
-    double t_one = 0, t_two = 0;
+    double t_one = 0, t_two = 0, split_one[4] = {0, 0, 0, 0};
     for (int r = 0; r < nsmall; r++) {
         double a = pipeline_run(c, bs, m6, n, bs->nvariations, SMALL, SMALL, g, ims, nim, vel, sa2,
-                                values, ws, NULL, err),
+                                values, ws, split_one, err),
                b = pipeline_run(c, bs, m6, n, bs->nvariations, SMALL, SMALL / 2, g, ims, nim, vel,
                                 sa2, values, ws, NULL, err);
         if (a < 0 || b < 0) goto done;
         t_one += a;
         t_two += b;
     }
-    if (synth_gpu_set_times(g, NULL, 0, 0, 0, 0, err)) goto done;
-    if (nsmall > 0)
+    /* the same variations as batches of one rupture each in one pipeline (the device's latency
+     * per small batch, the host's share hidden), and as the extractor's messages of small
+     * ruptures: 7 ruptures a batch (126 variations), GROUP_BATCHES batches a message, the
+     * message's ruptures' edges set for each */
+    double t_chain = nsmall > 0 ? pipeline_run(c, bs, m6, n, bs->nvariations, nsmall * SMALL, SMALL,
+                                               g, ims, nim, vel, sa2, values, ws, NULL, err)
+                                : 0,
+           t_group = 0;
+    if (t_chain < 0) goto done;
+    int ngroups = nsmall / GROUP_RUPTURES;
+    for (int r = 0; r < ngroups; r++) {
+        double ts = cs_now();
+        if (set_times(g, c, bs, n, GROUP_RUPTURES, err)) goto done;
+        double a = pipeline_run(c, bs, m6, n, bs->nvariations, GROUP_RUPTURES * SMALL, 7 * SMALL,
+                                g, ims, nim, vel, sa2, values, ws, NULL, err);
+        if (a < 0) goto done;
+        t_group += cs_now() - ts;
+    }
+    if (set_times(g, c, bs, n, 0, err)) goto done;
+    if (nsmall > 0) {
+        double per = 1e6 / (nsmall * SMALL);
         printf("gpu: ruptures of %d variations, one at a time as the extractor takes most of a "
                "site's (rupture times on the device): %.1f variations/s in one batch each, %.1f "
-               "in two\n",
-               SMALL, nsmall * SMALL / t_one, nsmall * SMALL / t_two);
+               "in two; a variation: making %.2f us, queueing %.2f us, waiting %.2f us, "
+               "measures %.2f us; pipelined one after another in batches of %d: %.1f "
+               "variations/s; in messages of %d ruptures (batches of %d, as the extractor takes "
+               "them): %.1f\n",
+               SMALL, nsmall * SMALL / t_one, nsmall * SMALL / t_two, split_one[0] * per,
+               split_one[1] * per, split_one[2] * per, split_one[3] * per, SMALL,
+               nsmall * SMALL / t_chain, GROUP_RUPTURES, 7 * SMALL,
+               ngroups > 0 ? ngroups * GROUP_RUPTURES * SMALL / t_group : 0.0);
+    }
     rc = 0;
 done:
     free(sf);

@@ -23,6 +23,31 @@ static void buffers_free(gpu_buffers *b) {
     free(b->given);
 }
 
+/* The ruptures a pipeline takes: one, or several small generated ones whose variations share
+ * batches (a batch's work on the device takes about as long for 18 variations as for 128, and
+ * most of a site's ruptures have fewer variations than a batch). The pipeline's variation v is
+ * rupture k's variation v - first[k]. */
+typedef struct {
+    int nr;
+    variation_source *const *src;
+    rupture_result *const *out;
+    const int *first;    /* nr + 1 */
+    long *const *rowof;  /* each rupture's points' rows (NULL: rows 0 .. n - 1, one rupture) */
+} gpu_ruptures;
+
+/* The rupture of the pipeline's variation v. */
+static int rupture_of(const gpu_ruptures *g, int v) {
+    int lo = 0, hi = g->nr - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (g->first[mid] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* The spectra of points first .. first + np - 1 into device rows 0 .. np - 1. */
 static int load_chunk(extract_worker *w, const variation_source *src, long first, long np,
                       const double *m6, gpu_buffers *buf, cs_error *err) {
@@ -46,34 +71,35 @@ static int is_failure(int rc) {
     return rc != 0 && rc != EXTRACT_AGAIN_FULL;
 }
 
-/* The spectra of the rupture's points the rank does not hold yet (load[0 .. nload), in save
- * point order so that the reads take runs of rows) into the rows the map gave them. */
-static int load_missing(extract_worker *w, const variation_source *src, const long *rowof,
+/* The spectra of the points the rank does not hold yet (points[load[i]] combined with
+ * m6 + 6 load[i], i < nload, in save point order so that the reads take runs of rows) into the
+ * rows the map gave them. */
+static int load_missing(extract_worker *w, const long *points, const double *m6, const long *rowof,
                         const long *load, long nload, gpu_buffers *buf, cs_error *err) {
     long block = synth_gpu_block(w->gpu);
     long *pts = malloc(sizeof(long) * (size_t)block), *rows = malloc(sizeof(long) * (size_t)block);
-    double *m6 = malloc(sizeof(double) * 6 * (size_t)block);
+    double *m = malloc(sizeof(double) * 6 * (size_t)block);
     int rc = 0;
-    if (!pts || !rows || !m6) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    if (!pts || !rows || !m) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     for (long i0 = 0; !rc && i0 < nload; i0 += block) {
         long nq = nload - i0 < block ? nload - i0 : block;
         for (long q = 0; q < nq; q++) {
             long slot = load[i0 + q];
-            pts[q] = src->points[slot];
+            pts[q] = points[slot];
             rows[q] = rowof[slot];
-            memcpy(m6 + 6 * q, src->m6 + 6 * slot, sizeof(double) * 6);
+            memcpy(m + 6 * q, m6 + 6 * slot, sizeof(double) * 6);
         }
         double t0 = cs_now();
         rc = sgt_set_read(w->sgt, pts, nq, buf->strain, err);
         double t1 = cs_now();
-        if (!rc) rc = synth_gpu_load_rows(w->gpu, rows, nq, buf->strain, m6, err);
+        if (!rc) rc = synth_gpu_load_rows(w->gpu, rows, nq, buf->strain, m, err);
         w->phase[EXTRACT_READ] += t1 - t0;
         w->phase[EXTRACT_SPECTRA] += cs_now() - t1;
         w->points_made += (double)nq;
     }
     free(pts);
     free(rows);
-    free(m6);
+    free(m);
     if (rc) CS_TRACE(err);
     return rc;
 }
@@ -85,11 +111,12 @@ typedef struct {
     long cap;
 } thread_buffer;
 
-/* Variation v's subfaults on points first .. first + np - 1, staged as batch member b.
+/* Variation v of rupture k (of the pipeline's) on points first .. first + np - 1, staged as
+ * batch member b.
  * Returns 0, a status, or EXTRACT_AGAIN_FULL when one's tensor is not its point's combination. */
-static int stage_variation(extract_worker *w, const variation_source *src, thread_buffer *t, int v,
-                           int b, long first, long np, const long *rowof, int full, srf_file *srf,
-                           double hypo[4], cs_error *err) {
+static int stage_variation(extract_worker *w, const variation_source *src, int k, thread_buffer *t,
+                           int v, int b, long first, long np, const long *rowof, int full,
+                           srf_file *srf, double hypo[4], cs_error *err) {
     /* a generated variation's rupture times made on the device where it has the rupture's
      * edges (extract_rupture_gpu), else here */
     int on_device = !srf && synth_gpu_times_on(w->gpu), hp = -1;
@@ -133,16 +160,16 @@ static int stage_variation(extract_worker *w, const variation_source *src, threa
         g->sr = s->sr;
         memcpy(g->m, s->m, sizeof g->m);
     }
-    if (on_device) CS_CALL(err, synth_gpu_stage_times(w->gpu, b, (int)hypo[3], hp, err));
+    if (on_device) CS_CALL(err, synth_gpu_stage_times(w->gpu, b, k, (int)hypo[3], hp, err));
     return synth_gpu_stage(w->gpu, b, t->gs, n, err);
 }
 
-/* Variations v0 + b, b in [b0, b1), staged by nth threads (srf[b - b0]: each one's SRF, read;
- * or NULL: generated). Folds each one's result into *status: the first failure's status (err
- * set), else EXTRACT_AGAIN_FULL when a tensor is not its point's. */
-static void stage_range(extract_worker *w, const variation_source *src, thread_buffer *tb, int nth,
-                        int v0, int b0, int b1, long first, long np, const long *rowof, int full,
-                        srf_file *srf, rupture_result *out, int *status, cs_error *err) {
+/* The pipeline's variations v0 + b, b in [b0, b1), staged by nth threads (srf[b - b0]: each
+ * one's SRF, read; or NULL: generated). Folds each one's result into *status: the first
+ * failure's status (err set), else EXTRACT_AGAIN_FULL when a tensor is not its point's. */
+static void stage_range(extract_worker *w, const gpu_ruptures *g, thread_buffer *tb, int nth,
+                        int v0, int b0, int b1, long first, long np, int full, srf_file *srf,
+                        int *status, cs_error *err) {
 #pragma omp parallel num_threads(nth)
     {
         thread_buffer *t = &tb[omp_get_thread_num()];
@@ -155,10 +182,12 @@ static void stage_range(extract_worker *w, const variation_source *src, thread_b
             cs_error e;
             cs_error_clear(&e);
             double hypo[4];
-            int rc = stage_variation(w, src, t, v0 + b, b, first, np, rowof, full,
-                                     srf ? &srf[b - b0] : NULL, hypo, &e);
-            if (is_failure(rc)) extract_name_variation(src, v0 + b, &e);
-            if (!rc) memcpy(out->hypo + 4 * (size_t)(v0 + b), hypo, sizeof hypo);
+            int k = rupture_of(g, v0 + b), v = v0 + b - g->first[k];
+            const variation_source *src = g->src[k];
+            int rc = stage_variation(w, src, k, t, v, b, first, np, g->rowof ? g->rowof[k] : NULL,
+                                     full, srf ? &srf[b - b0] : NULL, hypo, &e);
+            if (is_failure(rc)) extract_name_variation(src, v, &e);
+            if (!rc) memcpy(g->out[k]->hypo + 4 * (size_t)v, hypo, sizeof hypo);
 #pragma omp critical(extract_gpu_status)
             {
                 /* the first failure wins; "again with full spectra" only over success */
@@ -192,9 +221,10 @@ static void read_srfs(const variation_source *src, int v0, int b0, int b1, srf_f
  * share of the work); SRFs read by the threads a group at a time, then turned into subfaults
  * by one (PROJ's transformations are shared). Returns the first failure's status, else
  * EXTRACT_AGAIN_FULL when a tensor is not its point's. */
-static int stage_batch_run(extract_worker *w, const variation_source *src, int v0, int nb,
-                           long first, long np, const long *rowof, int full, rupture_result *out,
-                           cs_error *err) {
+static int stage_batch_run(extract_worker *w, const gpu_ruptures *g, int v0, int nb, long first,
+                           long np, int full, cs_error *err) {
+    /* SRF files come one rupture at a time */
+    const variation_source *src = g->src[0];
     int nth = omp_get_max_threads(), status = 0;
     thread_buffer *tb = calloc((size_t)nth, sizeof *tb);
     srf_file *srf = src->lfns ? calloc((size_t)nth, sizeof *srf) : NULL;
@@ -204,14 +234,13 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
     if (!src->lfns) {
-        stage_range(w, src, tb, nth, v0, 0, nb, first, np, rowof, full, NULL, out, &status, err);
+        stage_range(w, g, tb, nth, v0, 0, nb, first, np, full, NULL, &status, err);
     } else {
         for (int b0 = 0; b0 < nb && !is_failure(status); b0 += nth) {
             int b1 = nb - b0 < nth ? nb : b0 + nth;
             read_srfs(src, v0, b0, b1, srf, &status, err);
             if (!is_failure(status))
-                stage_range(w, src, tb, 1, v0, b0, b1, first, np, rowof, full, srf, out, &status,
-                            err);
+                stage_range(w, g, tb, 1, v0, b0, b1, first, np, full, srf, &status, err);
             for (int i = 0; i < b1 - b0; i++)
                 srf_free(&srf[i]); /* those staged were taken over (zeroed) */
         }
@@ -225,11 +254,12 @@ static int stage_batch_run(extract_worker *w, const variation_source *src, int v
     return status;
 }
 
-/* rowof: each point's row (the spectra the rank keeps), or NULL: rows first .. first + np - 1 */
-static int stage_batch(extract_worker *w, const variation_source *src, int v0, int nb, long first,
-                       long np, const long *rowof, int full, rupture_result *out, cs_error *err) {
+/* g->rowof: each point's row (the spectra the rank keeps), or NULL: rows first .. first + np -
+ * 1 */
+static int stage_batch(extract_worker *w, const gpu_ruptures *g, int v0, int nb, long first,
+                       long np, int full, cs_error *err) {
     double t0 = cs_now();
-    int rc = stage_batch_run(w, src, v0, nb, first, np, rowof, full, out, err);
+    int rc = stage_batch_run(w, g, v0, nb, first, np, full, err);
     w->phase[EXTRACT_MAKE] += cs_now() - t0;
     return rc;
 }
@@ -244,22 +274,22 @@ static int records(extract_worker *w, int nb, gpu_buffers *buf, int slot, cs_err
 }
 
 /* The records of a batch (slot `slot`): IMs by the rank's threads, one variation each. */
-static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
-                            rupture_result *out, cs_error *err);
-static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
-                        rupture_result *out, cs_error *err) {
+static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
+                            const gpu_ruptures *g, int v0, int nb, cs_error *err);
+static int finish_batch(extract_worker *w, const gpu_buffers *buf, int slot, const gpu_ruptures *g,
+                        int v0, int nb, cs_error *err) {
     double t0 = cs_now();
     CS_CALL(err, synth_gpu_wait(w->gpu, slot, nb,
                                 buf->given ? buf->given + (size_t)slot * buf->grec : NULL, err));
     double t1 = cs_now();
     w->phase[EXTRACT_SUM] += t1 - t0;
-    int rc = finish_batch_run(w, buf, slot, v0, nb, out, err);
+    int rc = finish_batch_run(w, buf, slot, g, v0, nb, err);
     w->phase[EXTRACT_MEASURE] += cs_now() - t1;
     return rc;
 }
 
-static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot, int v0, int nb,
-                            rupture_result *out, cs_error *err) {
+static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
+                            const gpu_ruptures *g, int v0, int nb, cs_error *err) {
     int nt = w->synth->nt, failed = 0;
     const double *vel = buf->vel + (size_t)slot * buf->rec;
     const double *given = buf->given ? buf->given + (size_t)slot * buf->grec : NULL;
@@ -270,8 +300,10 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
     for (int b = 0; b < nb; b++) {
         cs_error e;
         cs_error_clear(&e);
+        int k = rupture_of(g, v0 + b);
         if (extract_take_record_given(w, vel + (size_t)b * 3 * nt,
-                                      given ? given + (size_t)b * per : NULL, out, v0 + b, &e)) {
+                                      given ? given + (size_t)b * per : NULL, g->out[k],
+                                      v0 + b - g->first[k], &e)) {
 #pragma omp critical
             {
                 if (!failed) first_err = e;
@@ -287,18 +319,19 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
     return 0;
 }
 
-/* A rupture whose spectra the device holds at once (in rows rowof[point], or 0 .. n - 1 when
- * rowof is NULL), its batches in a pipeline (two record buffers): while the device sums batch i
- * and makes its records, the host's threads make the variations of batch i + 1; while it sums
- * batch i + 1 and makes its records, they take batch i's measures. A batch's records are asked
- * for with its sums (their slot held batch i - 1, taken in the round before), so the device
- * never waits for the host to make them. */
-static int pipelined(extract_worker *w, variation_source *src, int nvar, int full,
-                     const long *rowof, gpu_buffers *buf, rupture_result *out, cs_error *err) {
-    int batch = synth_gpu_batch(w->gpu);
+/* Variations whose spectra the device holds at once (in rows g->rowof[k][point], or 0 .. n - 1
+ * when rowof is NULL), their batches in a pipeline (two record buffers): while the device sums
+ * batch i and makes its records, the host's threads make the variations of batch i + 1; while
+ * it sums batch i + 1 and makes its records, they take batch i's measures. A batch's records
+ * are asked for with its sums (their slot held batch i - 1, taken in the round before), so the
+ * device never waits for the host to make them. */
+static int pipelined(extract_worker *w, const gpu_ruptures *g, int full, gpu_buffers *buf,
+                     cs_error *err) {
+    int batch = synth_gpu_batch(w->gpu), nvar = g->first[g->nr];
+    long np = g->src[0]->n;
     int nb = nvar < batch ? nvar : batch, rc;
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
-    if ((rc = stage_batch(w, src, 0, nb, 0, src->n, rowof, full, out, err))) return rc;
+    if ((rc = stage_batch(w, g, 0, nb, 0, np, full, err))) return rc;
     CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
     CS_CALL(err, records(w, nb, buf, 0, err));
     for (int v0 = 0, i = 0; v0 < nvar; v0 += batch, i++) {
@@ -306,38 +339,58 @@ static int pipelined(extract_worker *w, variation_source *src, int nvar, int ful
         int next = v0 + batch, nnext = nvar - next < batch ? nvar - next : batch;
         if (nnext > 0) {
             CS_CALL(err, synth_gpu_begin(w->gpu, nnext, err));
-            if ((rc = stage_batch(w, src, next, nnext, 0, src->n, rowof, full, out, err)))
-                return rc;
+            if ((rc = stage_batch(w, g, next, nnext, 0, np, full, err))) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
             CS_CALL(err, records(w, nnext, buf, (i + 1) % 2, err));
         }
-        CS_CALL(err, finish_batch(w, buf, i % 2, v0, nb, out, err));
+        CS_CALL(err, finish_batch(w, buf, i % 2, g, v0, nb, err));
     }
     return 0;
 }
 
-/* The rupture on the spectra the rank keeps: its points' rows from the map, the missing ones
- * loaded. *fits = 0 (nothing done) when it has more distinct points than the rows. */
-static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers *buf,
-                rupture_result *out, int *fits, cs_error *err) {
+/* The ruptures on the spectra the rank keeps: their points' rows from the map (the ruptures'
+ * points taken as one list, so that none of them gives up a row another of them holds), the
+ * missing ones loaded. *fits = 0 (nothing done) when they have more distinct points than the
+ * rows. */
+static int kept(extract_worker *w, variation_source *const *src, int nr, const int *first,
+                rupture_result *const *out, gpu_buffers *buf, int *fits, cs_error *err) {
     synth_spectra_cache *c = w->cache;
-    *fits = 1; /* a failure below is the rupture's */
-    long *rowof = malloc(sizeof(long) * (size_t)src->n + 1);
-    long *load = malloc(sizeof(long) * (size_t)src->n + 1), nload = 0;
-    if (!rowof || !load) {
-        free(rowof);
-        free(load);
-        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    *fits = 1; /* a failure below is the ruptures' */
+    long n = 0;
+    for (int k = 0; k < nr; k++)
+        n += src[k]->n;
+    long *rowof = malloc(sizeof(long) * (size_t)n + 1);
+    long *load = malloc(sizeof(long) * (size_t)n + 1), nload = 0;
+    long **rows = malloc(sizeof(long *) * (size_t)nr);
+    /* one rupture's lists are its own; several are copied into one */
+    long *points = nr == 1 ? src[0]->points : malloc(sizeof(long) * (size_t)n + 1);
+    double *m6 = nr == 1 ? src[0]->m6 : malloc(sizeof(double) * 6 * (size_t)n + 1);
+    int rc = 0;
+    if (!rowof || !load || !rows || !points || !m6) {
+        rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    } else {
+        for (long k = 0, at = 0; k < nr; at += src[k]->n, k++) {
+            rows[k] = rowof + at;
+            if (nr == 1) continue;
+            memcpy(points + at, src[k]->points, sizeof(long) * (size_t)src[k]->n);
+            memcpy(m6 + 6 * at, src[k]->m6, sizeof(double) * 6 * (size_t)src[k]->n);
+        }
+        if (c->held == 0) synth_gpu_forget(w->gpu); /* whatever the rows held is no one's now */
+        cs_error e;
+        cs_error_clear(&e);
+        *fits = !synth_spectra_cache_assign(c, n, points, m6, rowof, load, &nload, &e);
+        rc = *fits ? load_missing(w, points, m6, rowof, load, nload, buf, err) : 0;
+        if (*fits) w->points_kept += (double)(n - nload);
+        gpu_ruptures g = {nr, src, out, first, rows};
+        if (*fits && !rc) rc = pipelined(w, &g, 0, buf, err);
+        /* rows half loaded, or a failure: the map no longer says what the rows hold */
+        if (is_failure(rc)) synth_spectra_cache_clear(c);
     }
-    if (c->held == 0) synth_gpu_forget(w->gpu); /* whatever the rows held is no one's now */
-    cs_error e;
-    cs_error_clear(&e);
-    *fits = !synth_spectra_cache_assign(c, src->n, src->points, src->m6, rowof, load, &nload, &e);
-    int rc = *fits ? load_missing(w, src, rowof, load, nload, buf, err) : 0;
-    if (*fits) w->points_kept += (double)(src->n - nload);
-    if (*fits && !rc) rc = pipelined(w, src, nvar, 0, rowof, buf, out, err);
-    /* rows half loaded, or a failure: the map no longer says what the rows hold */
-    if (is_failure(rc)) synth_spectra_cache_clear(c);
+    if (nr > 1) {
+        free(points);
+        free(m6);
+    }
+    free(rows);
     free(rowof);
     free(load);
     return rc;
@@ -345,22 +398,23 @@ static int kept(extract_worker *w, variation_source *src, int nvar, gpu_buffers 
 
 /* A rupture whose spectra the device cannot hold at once: every batch takes the chunks of its
  * points in turn, each loaded again. */
-static int chunked(extract_worker *w, variation_source *src, int nvar, int full, long chunk,
-                   gpu_buffers *buf, rupture_result *out, cs_error *err) {
+static int chunked(extract_worker *w, const gpu_ruptures *g, int full, long chunk,
+                   gpu_buffers *buf, cs_error *err) {
+    const variation_source *src = g->src[0];
     const double *m6 = full ? NULL : src->m6;
-    int batch = synth_gpu_batch(w->gpu);
+    int batch = synth_gpu_batch(w->gpu), nvar = g->first[1];
     for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
         for (long first = 0; first < src->n; first += chunk) {
             long np = src->n - first < chunk ? src->n - first : chunk;
             CS_CALL(err, load_chunk(w, src, first, np, m6, buf, err));
-            int rc = stage_batch(w, src, v0, nb, first, np, NULL, full, out, err);
+            int rc = stage_batch(w, g, v0, nb, first, np, full, err);
             if (rc) return rc;
             CS_CALL(err, synth_gpu_accumulate(w->gpu, err));
         }
         CS_CALL(err, records(w, nb, buf, 0, err));
-        CS_CALL(err, finish_batch(w, buf, 0, v0, nb, out, err));
+        CS_CALL(err, finish_batch(w, buf, 0, g, v0, nb, err));
     }
     return 0;
 }
@@ -368,46 +422,84 @@ static int chunked(extract_worker *w, variation_source *src, int nvar, int full,
 static int run(extract_worker *w, variation_source *src, int nvar, int full, gpu_buffers *buf,
                rupture_result *out, cs_error *err) {
     if (nvar < 1) return 0;
+    int first[2] = {0, nvar};
     if (w->cache && !full && src->m6) {
-        int fits, rc = kept(w, src, nvar, buf, out, &fits, err);
+        int fits, rc = kept(w, &src, 1, first, &out, buf, &fits, err);
         if (fits) return rc;
     }
     /* the paths below write the rows from the first on, in either layout */
     if (w->cache) synth_spectra_cache_clear(w->cache);
     long chunk = synth_gpu_rows(w->gpu, full || !src->m6 ? 18 : 3);
     if (chunk < 1) return cs_error_set(err, CS_ERR_RESOURCE, "the GPU holds no point's spectra");
-    if (chunk < src->n) return chunked(w, src, nvar, full, chunk, buf, out, err);
+    gpu_ruptures g = {1, &src, &out, first, NULL};
+    if (chunk < src->n) return chunked(w, &g, full, chunk, buf, err);
     CS_CALL(err, load_chunk(w, src, 0, src->n, full ? NULL : src->m6, buf, err));
-    return pipelined(w, src, nvar, full, NULL, buf, out, err);
+    return pipelined(w, &g, full, buf, err);
 }
 
-/* A generated rupture's realisations' edge times to the device, so that it makes the
- * variations' rupture times (the host's largest share otherwise), unless
- * CYBERSHAKE_GPU_TIMES=0 (w->gpu_times); none for SRF files. */
-static int set_times(extract_worker *w, const variation_source *src, cs_error *err) {
-    if (!w->gpu_times || src->lfns || src->nreal < 1 || src->n < 1 ||
-        src->n > 2147483647L / RUPGEN_EDGES)
-        return synth_gpu_set_times(w->gpu, NULL, 0, 0, 0, 0, err);
-    return synth_gpu_set_times(w->gpu, src->real, src->nreal, src->n, src->r->ncols,
-                               synth_window_end(w->synth), err);
+/* Generated ruptures' realisations' edge times to the device, so that it makes the variations'
+ * rupture times (the host's largest share otherwise), unless CYBERSHAKE_GPU_TIMES=0
+ * (w->gpu_times); none for SRF files. */
+static int set_times(extract_worker *w, variation_source *const *src, int nr, cs_error *err) {
+    synth_gpu_times_rupture *t = malloc(sizeof *t * (size_t)nr);
+    if (!t) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    int on = w->gpu_times;
+    for (int k = 0; k < nr && on; k++) {
+        const variation_source *s = src[k];
+        on = !s->lfns && s->nreal >= 1 && s->n >= 1 && s->n <= 2147483647L / RUPGEN_EDGES;
+        t[k] = (synth_gpu_times_rupture){s->real, s->nreal, s->n, s->r->ncols};
+    }
+    int rc = synth_gpu_set_times(w->gpu, on ? t : NULL, on ? nr : 0, synth_window_end(w->synth),
+                                 err);
+    free(t);
+    return rc;
+}
+
+/* The context's host buffers for a pipeline. */
+static int buffers_make(extract_worker *w, gpu_buffers *buf, cs_error *err) {
+    memset(buf, 0, sizeof *buf);
+    long block = synth_gpu_block(w->gpu);
+    int batch = synth_gpu_batch(w->gpu);
+    buf->strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
+    buf->rec = 3 * (size_t)w->synth->nt * (size_t)batch;
+    buf->vel = synth_gpu_record_buffer(w->gpu);
+    buf->vel_owned = buf->vel == NULL;
+    if (!buf->vel) buf->vel = malloc(sizeof(double) * 2 * buf->rec);
+    buf->grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
+    if (w->gpu_measures) buf->given = malloc(sizeof(double) * 2 * buf->grec);
+    if (buf->strain && buf->vel && (!w->gpu_measures || buf->given)) return 0;
+    buffers_free(buf);
+    return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
 }
 
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,
                         rupture_result *out, cs_error *err) {
-    gpu_buffers buf = {0};
-    long block = synth_gpu_block(w->gpu);
-    int batch = synth_gpu_batch(w->gpu);
-    buf.strain = malloc(sizeof(float) * 18 * (size_t)w->synth->nt_sgt * (size_t)block);
-    buf.rec = 3 * (size_t)w->synth->nt * (size_t)batch;
-    buf.vel = synth_gpu_record_buffer(w->gpu);
-    buf.vel_owned = buf.vel == NULL;
-    if (!buf.vel) buf.vel = malloc(sizeof(double) * 2 * buf.rec);
-    buf.grec = IM_GIVEN_VALUES((size_t)w->ims->nperiods) * (size_t)batch;
-    if (w->gpu_measures) buf.given = malloc(sizeof(double) * 2 * buf.grec);
-    int rc = buf.strain && buf.vel && (!w->gpu_measures || buf.given)
-                 ? set_times(w, src, err)
-                 : cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the GPU's host buffers");
+    gpu_buffers buf;
+    CS_CALL(err, buffers_make(w, &buf, err));
+    int rc = set_times(w, &src, 1, err);
     if (!rc) rc = run(w, src, nvar, full, &buf, out, err);
     buffers_free(&buf);
+    return rc;
+}
+
+int extract_ruptures_gpu(extract_worker *w, variation_source *const *src, const int *nvar, int nr,
+                         rupture_result *const *out, cs_error *err) {
+    if (!w->cache) return EXTRACT_ALONE;
+    for (int k = 0; k < nr; k++)
+        if (src[k]->lfns || !src[k]->m6 || nvar[k] < 1) return EXTRACT_ALONE;
+    int *first = malloc(sizeof(int) * (size_t)(nr + 1));
+    if (!first) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    first[0] = 0;
+    for (int k = 0; k < nr; k++)
+        first[k + 1] = first[k] + nvar[k];
+    gpu_buffers buf;
+    int fits = 1, rc = buffers_make(w, &buf, err);
+    if (!rc) {
+        rc = set_times(w, src, nr, err);
+        if (!rc) rc = kept(w, src, nr, first, out, &buf, &fits, err);
+        buffers_free(&buf);
+    }
+    free(first);
+    if (!fits || rc == EXTRACT_AGAIN_FULL) return EXTRACT_ALONE;
     return rc;
 }

@@ -13,4 +13,12 @@
 int extract_rupture_gpu(extract_worker *w, variation_source *src, int nvar, int full,
                         rupture_result *out, cs_error *err);
 
+/* Several generated ruptures whose variations share the device's batches (their points' spectra
+ * kept together): out[k] takes rupture k's nvar[k] variations. Returns 0, a status (the first
+ * failure's, which names its variation), or EXTRACT_ALONE when they cannot go together (no
+ * kept spectra, more distinct points than the rows, a subfault whose tensor is not its
+ * point's): the caller takes each alone. */
+int extract_ruptures_gpu(extract_worker *w, variation_source *const *src, const int *nvar, int nr,
+                         rupture_result *const *out, cs_error *err);
+
 #endif

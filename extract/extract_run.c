@@ -13,6 +13,7 @@
 #include "cs_strutil.h"
 #include "extract_rupture.h"
 #include "extract_study.h"
+#include "task_group.h"
 #include "cs_mpi_agree.h"
 
 enum { TAG_TASK = 11, TAG_RESULT = 12, TAG_STOP = 13 };
@@ -143,52 +144,52 @@ static void worker_close(worker_state *ws) {
     sgt_set_close(&ws->sgt);
 }
 
-/* Runs one task message; fills the result (header + hypocentres + IMs + seismograms). */
-static void run_task(worker_state *ws, const char *task, char **res, long *res_size) {
-    task_header h;
-    memcpy(&h, task, sizeof h);
-    result_header rh = {h.source, h.rupture, h.nvar, ws->nim, ws->synth.nt, 0, 0, ""};
-    cs_error err;
-    cs_error_clear(&err);
-    erf_rupture r;
-    rupture_result out = {0};
-    char **lfns = NULL;
-    int rc = erf_rupture_alloc(&r, h.nrows, h.ncols, &err);
-    if (!rc) {
-        long n = (long)h.nrows * h.ncols;
-        const char *p = task + sizeof h;
-        double *cols[6] = {r.lat, r.lon, r.dep, r.rake, r.dip, r.stk};
-        for (int c = 0; c < 6; c++) {
-            memcpy(cols[c], p, sizeof(double) * (size_t)n);
-            p += sizeof(double) * (size_t)n;
-        }
-        r.source_id = h.source;
-        r.rupture_id = h.rupture;
-        r.magnitude = h.magnitude;
-        r.spacing_km = h.spacing_km;
-        r.prob = h.prob;
-        if (h.from_files) {
-            lfns = malloc(sizeof(char *) * (size_t)h.nvar);
-            if (!lfns) rc = cs_error_set(&err, CS_ERR_RESOURCE, "out of memory");
-            for (int v = 0; v < h.nvar && !rc; v++) {
-                lfns[v] = (char *)p;
-                p += strlen(p) + 1;
-            }
-        }
-        /* a chain, not CS_CALL: failed or not, a result goes back to rank 0, which waits for it */
-        if (!rc) rc = extract_rupture(&ws->w, &r, h.nvar, lfns, &out, &err);
-        erf_rupture_free(&r);
+/* A task's rupture (and its SRF paths, pointing into the task, when it has files). */
+static int parse_task(const char *task, task_header *h, erf_rupture *r, char ***lfns,
+                      cs_error *err) {
+    memcpy(h, task, sizeof *h);
+    *lfns = NULL;
+    CS_CALL(err, erf_rupture_alloc(r, h->nrows, h->ncols, err));
+    long n = (long)h->nrows * h->ncols;
+    const char *p = task + sizeof *h;
+    double *cols[6] = {r->lat, r->lon, r->dep, r->rake, r->dip, r->stk};
+    for (int c = 0; c < 6; c++) {
+        memcpy(cols[c], p, sizeof(double) * (size_t)n);
+        p += sizeof(double) * (size_t)n;
     }
-    free(lfns);
+    r->source_id = h->source;
+    r->rupture_id = h->rupture;
+    r->magnitude = h->magnitude;
+    r->spacing_km = h->spacing_km;
+    r->prob = h->prob;
+    if (!h->from_files) return 0;
+    *lfns = malloc(sizeof(char *) * (size_t)h->nvar);
+    if (!*lfns) {
+        erf_rupture_free(r);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    }
+    for (int v = 0; v < h->nvar; v++) {
+        (*lfns)[v] = (char *)p;
+        p += strlen(p) + 1;
+    }
+    return 0;
+}
+
+/* The result message of a task's rupture (header + hypocentres + IMs + seismograms; the failure
+ * alone when rc is one), out freed. *res_size < 0: *res is static (nothing could be packed but
+ * the failure). */
+static void pack_result(const worker_state *ws, const task_header *h, int rc, const cs_error *err,
+                        rupture_result *out, char **res, long *res_size) {
+    result_header rh = {h->source, h->rupture, h->nvar, ws->nim, ws->synth.nt, 0, 0, ""};
     if (rc) {
-        rh.status = err.status ? (int)err.status : CS_ERR_INTERNAL;
-        cs_copy(rh.message, sizeof rh.message, err.message);
+        rh.status = err->status ? (int)err->status : CS_ERR_INTERNAL;
+        cs_copy(rh.message, sizeof rh.message, err->message);
         rh.nvar = 0;
     }
-    rh.has_seis = out.seis != NULL;
+    rh.has_seis = !rc && out->seis != NULL;
     size_t nh = sizeof(double) * 4 * (size_t)rh.nvar,
            ni = sizeof(double) * (size_t)rh.nvar * rh.nim;
-    size_t ns = out.seis ? sizeof(float) * 3 * (size_t)rh.nt * (size_t)rh.nvar : 0;
+    size_t ns = rh.has_seis ? sizeof(float) * 3 * (size_t)rh.nt * (size_t)rh.nvar : 0;
     *res_size = (long)(sizeof rh + nh + ni + ns);
     *res = malloc((size_t)*res_size);
     if (!*res) {
@@ -201,22 +202,176 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
         snprintf(oom.message, sizeof oom.message, "out of memory packing a result");
         *res = (char *)&oom;
         *res_size = -(long)sizeof oom;
-        extract_rupture_result_free(&out);
+        extract_rupture_result_free(out);
         return;
     }
     char *p = *res;
     memcpy(p, &rh, sizeof rh);
     p += sizeof rh;
-    if (nh) memcpy(p, out.hypo, nh);
+    if (nh) memcpy(p, out->hypo, nh);
     p += nh;
-    if (ni) memcpy(p, out.ims, ni);
+    if (ni) memcpy(p, out->ims, ni);
     p += ni;
-    if (ns) memcpy(p, out.seis, ns);
-    extract_rupture_result_free(&out);
+    if (ns) memcpy(p, out->seis, ns);
+    extract_rupture_result_free(out);
+}
+
+/* Runs one task; fills the result. */
+static void run_task(worker_state *ws, const char *task, char **res, long *res_size) {
+    task_header h;
+    cs_error err;
+    cs_error_clear(&err);
+    erf_rupture r;
+    rupture_result out = {0};
+    char **lfns = NULL;
+    int rc = parse_task(task, &h, &r, &lfns, &err);
+    /* a chain, not CS_CALL: failed or not, a result goes back to rank 0, which waits for it */
+    if (!rc) {
+        rc = extract_rupture(&ws->w, &r, h.nvar, lfns, &out, &err);
+        erf_rupture_free(&r);
+    }
+    free(lfns);
+    pack_result(ws, &h, rc, &err, &out, res, res_size);
+}
+
+/* Runs the tasks of a message of several (generated ruptures, whose variations share a GPU's
+ * batches): each one's result into res[k]. */
+static void run_together(worker_state *ws, const char *const *task, int count, char **res,
+                         long *res_size) {
+    task_header h[TASK_GROUP_MOST];
+    erf_rupture r[TASK_GROUP_MOST];
+    rupture_result out[TASK_GROUP_MOST];
+    cs_error err[TASK_GROUP_MOST];
+    int rc[TASK_GROUP_MOST], nvar[TASK_GROUP_MOST], parsed = 0;
+    memset(out, 0, sizeof out);
+    cs_error_clear(&err[0]);
+    for (; parsed < count; parsed++) {
+        char **lfns = NULL;
+        if (parse_task(task[parsed], &h[parsed], &r[parsed], &lfns, &err[0])) break;
+        int files = lfns != NULL; /* rank 0 groups no ruptures with files */
+        free(lfns);
+        nvar[parsed] = h[parsed].nvar;
+        if (files) {
+            cs_error_set(&err[0], CS_ERR_INTERNAL, "a rupture with SRF files in a group of %d",
+                         count);
+            erf_rupture_free(&r[parsed]);
+            break;
+        }
+    }
+    if (parsed == count) {
+        extract_ruptures(&ws->w, r, nvar, count, out, rc, err);
+    } else {
+        for (int k = 0; k < count; k++) {
+            memcpy(&h[k], task[k], sizeof h[k]);
+            rc[k] = CS_ERR_INTERNAL;
+            err[k] = err[0];
+        }
+    }
+    for (int k = 0; k < parsed; k++)
+        erf_rupture_free(&r[k]);
+    for (int k = 0; k < count; k++)
+        pack_result(ws, &h[k], rc[k], &err[k], &out[k], &res[k], &res_size[k]);
 }
 
 static void free_result(char *res, long size) {
     if (size >= 0) free(res);
+}
+
+/* The variations rank 0 puts in one message of small ruptures: GROUP_BATCHES of the GPU ranks'
+ * smallest batch (0 on the CPU: a rupture a message), or CYBERSHAKE_GROUP_VARIATIONS (tests
+ * take the group path on the CPU with it; 0 turns it off). Every rank calls it. A message's
+ * batches go through the pipeline of extract_gpu.c, the host making batch i + 1 while the
+ * device sums batch i; only its first batch's making and its last batch's measures wait for
+ * each other, so several batches a message (an H200, ruptures of 18 variations on 756 points,
+ * groups of 7 ruptures in one batch: 22,949 variations/s; the same batches in one pipeline:
+ * 33,163). */
+enum { GROUP_BATCHES = 4 };
+static int tasks_grouped(MPI_Comm comm, const worker_state *ws, int backend) {
+    int mine = ws->w.gpu ? synth_gpu_batch(ws->w.gpu) : INT_MAX, least = INT_MAX;
+    MPI_Allreduce(&mine, &least, 1, MPI_INT, MPI_MIN, comm);
+    long v;
+    const char *e = getenv("CYBERSHAKE_GROUP_VARIATIONS");
+    if (e && !cs_parse_long(e, &v) && v >= 0 && v <= 1000000) return (int)v;
+    return backend == EXTRACT_CUDA && least < INT_MAX ? GROUP_BATCHES * least : 0;
+}
+
+/* A result message of one failure in static memory (*size < 0): what goes back when nothing
+ * else can be packed. */
+static void failure_message(const result_header *rh, char **out, long *size) {
+    static char buf[sizeof(long) * 2 + sizeof(result_header)];
+    long head[2] = {1, (long)sizeof *rh};
+    memcpy(buf, head, sizeof head);
+    memcpy(buf + sizeof head, rh, sizeof *rh);
+    *out = buf;
+    *size = -(long)sizeof buf;
+}
+
+/* Runs a task message (one task or several, task_group.h); its results as one message (*size
+ * < 0: *out is static, the failure to pack them). */
+static void run_message(worker_state *ws, const char *msg, long msg_size, char **out, long *size) {
+    const char *task[TASK_GROUP_MOST];
+    long tsize[TASK_GROUP_MOST], rsize[TASK_GROUP_MOST];
+    char *res[TASK_GROUP_MOST];
+    int count = 0;
+    cs_error err;
+    cs_error_clear(&err);
+    if (task_group_parts(msg, msg_size, &count, task, tsize, &err)) {
+        /* a malformed message: rank 0 stops the run on this failure */
+        result_header rh = {0, 0, 0, 0, 0, (int)err.status, 0, ""};
+        cs_copy(rh.message, sizeof rh.message, err.message);
+        failure_message(&rh, out, size);
+        return;
+    }
+    if (count == 1)
+        run_task(ws, task[0], &res[0], &rsize[0]);
+    else
+        run_together(ws, task, count, res, rsize);
+    long abs_size[TASK_GROUP_MOST];
+    for (int k = 0; k < count; k++)
+        abs_size[k] = rsize[k] < 0 ? -rsize[k] : rsize[k];
+    if (task_group_pack(res, abs_size, count, out, size, &err)) {
+        result_header rh;
+        memcpy(&rh, res[0], sizeof rh);
+        rh.status = CS_ERR_RESOURCE;
+        rh.nvar = rh.has_seis = 0;
+        cs_copy(rh.message, sizeof rh.message, err.message);
+        failure_message(&rh, out, size);
+    }
+    for (int k = 0; k < count; k++)
+        free_result(res[k], rsize[k]);
+}
+
+/* Records every result of a result message; *nvar += their variations, *done += their
+ * ruptures. A failure's result is the run's error. */
+static int take_results(master *m, const char *msg, long size, long *nvar, long *done,
+                        cs_error *err) {
+    const char *res[TASK_GROUP_MOST];
+    long rsize[TASK_GROUP_MOST];
+    int count;
+    CS_CALL(err, task_group_parts(msg, size, &count, res, rsize, err));
+    for (int k = 0; k < count; k++) {
+        long nv = 0;
+        CS_CALL(err, extract_study_take_result(m, res[k], m->scen_has_files, &nv, err));
+        *nvar += nv;
+        ++*done;
+    }
+    return 0;
+}
+
+/* Whether every result of a result message succeeded. */
+static int all_succeeded(const char *msg, long size) {
+    const char *res[TASK_GROUP_MOST];
+    long rsize[TASK_GROUP_MOST];
+    int count;
+    cs_error err;
+    if (task_group_parts(msg, size, &count, res, rsize, &err)) return 0;
+    for (int k = 0; k < count; k++) {
+        result_header h;
+        if (rsize[k] < (long)sizeof h) return 0;
+        memcpy(&h, res[k], sizeof h);
+        if (h.status) return 0;
+    }
+    return 1;
 }
 
 /* MPI counts bytes in an int: a message over 2 GiB cannot go as one. */
@@ -224,11 +379,12 @@ static int fits_one_message(long size) {
     return size <= INT_MAX;
 }
 
-static int recv_any(MPI_Comm comm, int tag, int src, char **buf, int *from) {
+static int recv_any(MPI_Comm comm, int tag, int src, char **buf, long *size, int *from) {
     MPI_Status st;
     int count;
     MPI_Probe(src, tag, comm, &st);
     MPI_Get_count(&st, MPI_BYTE, &count);
+    *size = count;
     *buf = malloc((size_t)count + 1);
     if (!*buf) return -1;
     MPI_Recv(*buf, count, MPI_BYTE, st.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
@@ -266,24 +422,27 @@ static void link_drain(worker_link *l) {
 /* Gives worker w the next rupture, or tells it (once) to stop; returns 1 when it got work. The
  * slot reused is the one of the task whose result just came (a worker answers its tasks in
  * order), so its send is done. */
-static int hand_out(master *m, const run_config *cfg, long *next, worker_link *l, int w,
+static int hand_out(master *m, const run_config *cfg, task_queue *q, worker_link *l, int w,
                     MPI_Comm comm, int *rc, cs_error *err) {
     const int k = l->slot;
     l->slot = (k + 1) % TASKS_AHEAD;
     MPI_Wait(&l->req[k], MPI_STATUS_IGNORE);
     free(l->task[k]);
     l->task[k] = NULL;
-    if (!*rc && *next < m->ntodo && !l->stopped) {
-        const todo_item *t = &m->todo[(*next)++];
+    if (!*rc && !l->stopped) {
         char *task = NULL;
         long tsize = 0;
-        *rc = extract_study_build_task(m, cfg, t, &task, &tsize, err);
-        if (!*rc && !fits_one_message(tsize))
+        int count = 0;
+        *rc = extract_study_next_task(m, cfg, q, &task, &tsize, &count, err);
+        if (!*rc && task && !fits_one_message(tsize)) {
+            task_header h;
+            memcpy(&h, task + sizeof(long) * (1 + count), sizeof h);
             *rc = cs_error_set(err, CS_ERR_RESOURCE,
                                "the task of source %lld rupture %lld is %ld bytes, more than one "
                                "MPI message carries (2 GiB)",
-                               t->source, t->rupture, tsize);
-        if (!*rc) {
+                               h.source, h.rupture, tsize);
+        }
+        if (!*rc && task) {
             MPI_Isend(task, (int)tsize, MPI_BYTE, w, TAG_TASK, comm, &l->req[k]);
             l->task[k] = task;
             return 1;
@@ -297,22 +456,27 @@ static int hand_out(master *m, const run_config *cfg, long *next, worker_link *l
     return 0;
 }
 
-/* A worker's result, or when it is too big for one message, the failure that says so. */
+/* A worker's results, or when they are too big for one message, the failure that says so. */
 static void send_result(const char *out, long size, MPI_Comm comm) {
     if (fits_one_message(size)) {
         MPI_Send(out, (int)size, MPI_BYTE, 0, TAG_RESULT, comm);
         return;
     }
+    long count;
+    memcpy(&count, out, sizeof count);
     result_header fail;
-    memcpy(&fail, out, sizeof fail);
+    memcpy(&fail, out + sizeof(long) * (1 + count), sizeof fail);
     snprintf(fail.message, sizeof fail.message,
-             "the result of source %lld rupture %lld is %ld bytes, more than one MPI message "
+             "the result of source %lld rupture %lld%s is %ld bytes, more than one MPI message "
              "carries (2 GiB); run it on one rank or without --seismograms",
-             fail.source, fail.rupture, size);
+             fail.source, fail.rupture, count > 1 ? " and the ruptures with it" : "", size);
     fail.status = CS_ERR_RESOURCE;
     fail.nvar = 0;
     fail.has_seis = 0;
-    MPI_Send(&fail, (int)sizeof fail, MPI_BYTE, 0, TAG_RESULT, comm);
+    char *msg;
+    long msg_size;
+    failure_message(&fail, &msg, &msg_size);
+    MPI_Send(msg, (int)-msg_size, MPI_BYTE, 0, TAG_RESULT, comm);
 }
 
 int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs_error *err) {
@@ -354,6 +518,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
         if (rank == 0) extract_study_close(&m);
         return rc;
     }
+    int group_variations = tasks_grouped(comm, &ws, cfg.backend);
     double t0 = cs_now();
     if (rank == 0) {
         m.meta = (seis_meta){
@@ -365,19 +530,22 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
         res->ruptures_done_before = m.ndone_before;
         cs_progress prog;
         cs_progress_begin(&prog, "extraction", m.ntodo, "ruptures");
-        long next = 0, done = 0;
+        long done = 0;
+        task_queue q = {0, NULL, 0, group_variations, 0};
         if (size == 1) {
-            for (; next < m.ntodo && !rc; next++) {
+            while (!rc) {
                 char *task, *out;
                 long tsize, osize, nvar = 0;
-                if ((rc = extract_study_build_task(&m, &cfg, &m.todo[next], &task, &tsize, err)))
+                int count;
+                if ((rc = extract_study_next_task(&m, &cfg, &q, &task, &tsize, &count, err)) ||
+                    !task)
                     break;
-                run_task(&ws, task, &out, &osize);
+                run_message(&ws, task, tsize, &out, &osize);
                 free(task);
-                rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
+                rc = take_results(&m, out, osize < 0 ? -osize : osize, &nvar, &done, err);
                 free_result(out, osize);
                 res->variations_now += nvar;
-                cs_progress_update(&prog, ++done);
+                cs_progress_update(&prog, done);
             }
         } else {
             int busy = 0;
@@ -392,14 +560,14 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             double t_task = 0, t_store = 0, t_wait = 0, ta = cs_now();
             for (int ahead = 0; ahead < TASKS_AHEAD; ahead++)
                 for (int w = 1; w < size; w++)
-                    busy += hand_out(&m, &cfg, &next, &links[w], w, comm, &rc, err);
+                    busy += hand_out(&m, &cfg, &q, &links[w], w, comm, &rc, err);
             t_task += cs_now() - ta;
             while (busy > 0) {
                 char *out = NULL;
                 int from = 0;
-                long nvar = 0;
+                long nvar = 0, osize = 0;
                 ta = cs_now();
-                if (recv_any(comm, TAG_RESULT, MPI_ANY_SOURCE, &out, &from)) {
+                if (recv_any(comm, TAG_RESULT, MPI_ANY_SOURCE, &out, &osize, &from)) {
                     rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory receiving a result");
                     MPI_Abort(comm, 1);
                 }
@@ -407,18 +575,16 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                 busy--;
                 /* the worker's next but one task first, so it works on while this is stored;
                  * after a failed result, not: the run stops (hand_out below sends the stop) */
-                result_header head;
-                memcpy(&head, out, sizeof head);
-                int ahead = !rc && head.status == 0;
-                if (ahead) busy += hand_out(&m, &cfg, &next, &links[from], from, comm, &rc, err);
+                int ahead = !rc && all_succeeded(out, osize);
+                if (ahead) busy += hand_out(&m, &cfg, &q, &links[from], from, comm, &rc, err);
                 double tc = cs_now();
                 /* a chain: rank 0 goes on receiving, every worker goes on to its tasks */
-                if (!rc) rc = extract_study_take_result(&m, out, m.scen_has_files, &nvar, err);
+                if (!rc) rc = take_results(&m, out, osize, &nvar, &done, err);
                 free(out);
                 res->variations_now += nvar;
-                if (!rc) cs_progress_update(&prog, ++done);
+                if (!rc) cs_progress_update(&prog, done);
                 double td = cs_now();
-                if (!ahead) busy += hand_out(&m, &cfg, &next, &links[from], from, comm, &rc, err);
+                if (!ahead) busy += hand_out(&m, &cfg, &q, &links[from], from, comm, &rc, err);
                 t_wait += tb - ta;
                 t_task += tc - tb + cs_now() - td;
                 t_store += td - tc;
@@ -431,7 +597,13 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                    "s, waiting for the workers %.1f s",
                    t_task, t_store, t_wait);
         }
+        extract_study_queue_free(&q);
         cs_progress_end(&prog);
+        if (group_variations > 0)
+            cs_log(CS_LOG_INFO,
+                   "extraction: small ruptures up to %d variations together: %ld ruptures in %ld "
+                   "messages",
+                   group_variations, q.next, q.messages);
         res->ruptures_done_now = done;
         /* a chain: the study is closed and the ranks agree below, failed or not */
         if (!rc) rc = extract_study_finish_run(&m, err);
@@ -446,9 +618,9 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
             }
             char *task, *out;
             int from = 0;
-            long osize;
-            if (recv_any(comm, TAG_TASK, 0, &task, &from)) MPI_Abort(comm, 1);
-            run_task(&ws, task, &out, &osize);
+            long tsize, osize;
+            if (recv_any(comm, TAG_TASK, 0, &task, &tsize, &from)) MPI_Abort(comm, 1);
+            run_message(&ws, task, tsize, &out, &osize);
             free(task);
             send_result(out, osize < 0 ? -osize : osize, comm);
             free_result(out, osize);
@@ -462,6 +634,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
     count[EXTRACT_VARIATIONS] = (double)ws.w.variations;
     count[EXTRACT_POINTS_MADE] = ws.w.points_made;
     count[EXTRACT_POINTS_KEPT] = ws.w.points_kept;
+    count[EXTRACT_TOGETHER] = (double)ws.w.together;
     MPI_Reduce(mine, sum, N, MPI_DOUBLE, MPI_SUM, 0, comm);
     if (rank == 0 && sum[EXTRACT_NPHASES + EXTRACT_RUPTURES] > 0)
         extract_worker_report(sum, sum + EXTRACT_NPHASES, size > 1 ? size - 1 : 1,

@@ -239,8 +239,9 @@ static int synthesise(extract_worker *w, variation_source *src, int nvar, double
 void extract_worker_report(const double *t, const double *count, int nranks, int gpu) {
     char kept[160] = "";
     if (gpu)
-        snprintf(kept, sizeof kept, "; spectra of %.0f points made, %.0f found kept",
-                 count[EXTRACT_POINTS_MADE], count[EXTRACT_POINTS_KEPT]);
+        snprintf(kept, sizeof kept,
+                 "; spectra of %.0f points made, %.0f found kept; %.0f ruptures in shared batches",
+                 count[EXTRACT_POINTS_MADE], count[EXTRACT_POINTS_KEPT], count[EXTRACT_TOGETHER]);
     cs_log(CS_LOG_INFO,
            "extraction, %d worker%s (seconds summed): %.0f ruptures, %.0f variations; opening "
            "%.1f, SGT reads %.1f, spectra %.1f, making variations %.1f, %s %.1f, measures %.1f%s",
@@ -276,4 +277,71 @@ int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *con
     free(vel);
     if (rc) extract_rupture_result_free(out);
     return rc;
+}
+
+/* The ruptures on the GPU together (extract_ruptures_gpu): 0, or EXTRACT_ALONE when they
+ * cannot go together or one of them fails (each alone then gives each its own status, as a run
+ * without groups would). out[k] is rupture k's result when it returns 0, else freed. */
+static int together(extract_worker *w, const erf_rupture *r, const int *nvar, int nr,
+                    rupture_result *out, cs_error *err) {
+    variation_source *src = calloc((size_t)nr, sizeof *src);
+    variation_source **sp = malloc(sizeof *sp * (size_t)nr);
+    rupture_result **op = malloc(sizeof *op * (size_t)nr);
+    int *opened = calloc((size_t)nr, sizeof *opened), rc = 0, nopen = 0;
+    if (!src || !sp || !op || !opened) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    for (int k = 0; k < nr && !rc; k++) {
+        sp[k] = &src[k];
+        op[k] = &out[k];
+        rc = alloc_result(&out[k], nvar[k], w->nim, w->synth->nt, w->want_seis, err);
+    }
+    double t0 = cs_now();
+    /* one after another: locating the points shares the SGT frame's PROJ transformation, which
+     * one thread may use at a time; each one's realisations take the threads */
+    for (int k = 0; k < nr && !rc; k++) {
+        cs_error e;
+        cs_error_clear(&e);
+        opened[k] = !variation_source_open(&src[k], w->sgt, w->gen, &r[k], nvar[k], NULL,
+                                           omp_get_max_threads(), &e);
+        nopen += opened[k];
+    }
+    w->phase[EXTRACT_OPEN] += cs_now() - t0;
+    if (!rc && nopen == nr) {
+        double t1 = cs_now(), before = 0, timed = 0;
+        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
+            before += w->phase[i];
+        rc = extract_ruptures_gpu(w, sp, nvar, nr, op, err);
+        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
+            timed += w->phase[i];
+        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - (timed - before));
+    } else if (!rc) {
+        rc = EXTRACT_ALONE; /* the one that failed to open says why, alone */
+    }
+    for (int k = 0; k < nr && opened; k++)
+        if (opened[k]) variation_source_close(&src[k]);
+    if (rc == 0) {
+        w->ruptures += nr;
+        w->together += nr;
+        for (int k = 0; k < nr; k++)
+            w->variations += nvar[k];
+    } else {
+        for (int k = 0; k < nr; k++)
+            extract_rupture_result_free(&out[k]);
+        rc = EXTRACT_ALONE;
+    }
+    free(src);
+    free(sp);
+    free(op);
+    free(opened);
+    return rc;
+}
+
+void extract_ruptures(extract_worker *w, const erf_rupture *r, const int *nvar, int nr,
+                      rupture_result *out, int *rc, cs_error *err) {
+    int all = nr > 1 && w->gpu ? together(w, r, nvar, nr, out, &err[0]) : EXTRACT_ALONE;
+    for (int k = 0; k < nr; k++) {
+        cs_error_clear(&err[k]);
+        rc[k] = 0;
+        if (all == 0) continue;
+        rc[k] = extract_rupture(w, &r[k], nvar[k], NULL, &out[k], &err[k]);
+    }
 }

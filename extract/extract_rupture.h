@@ -47,6 +47,7 @@ typedef struct {
     double phase[EXTRACT_NPHASES];
     long ruptures, variations;
     double points_made, points_kept; /* points' spectra made, and found kept (GPU) */
+    long together;                    /* ruptures whose variations shared batches (GPU) */
 } extract_worker;
 
 /* What a worker counts besides its phases, in the order extract_worker_report takes them. */
@@ -55,6 +56,7 @@ enum {
     EXTRACT_VARIATIONS,
     EXTRACT_POINTS_MADE,
     EXTRACT_POINTS_KEPT,
+    EXTRACT_TOGETHER,
     EXTRACT_NCOUNTS
 };
 
@@ -77,6 +79,9 @@ typedef struct {
  * tensor is not its point's combination: SRFs with other rakes or a second slip direction):
  * extract_rupture starts it again with full = 1. Not a status (synth.h, SYNTH_AGAIN_FULL). */
 enum { EXTRACT_AGAIN_FULL = SYNTH_AGAIN_FULL };
+/* The CUDA extractor's answer for ruptures that cannot share batches: take each alone. Not a
+ * status either. */
+enum { EXTRACT_ALONE = SYNTH_AGAIN_FULL + 1 };
 
 /* The status of a failure reported as -1 with err set (variation_source_produce, whose answer
  * VARIATION_OTHER_POINTS is 2), traced from the caller's frame by the caller. */
@@ -88,6 +93,12 @@ static inline int extract_failure(const cs_error *err) {
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err);
 void extract_rupture_result_free(rupture_result *res);
+/* Generated ruptures r[0 .. nr) (no SRF files), rupture k's result into out[k] and its status
+ * into rc[k] (err[k] its message): on a GPU rank their variations share the device's batches
+ * where they can, else each is taken alone (extract_rupture), with the same results either
+ * way. */
+void extract_ruptures(extract_worker *w, const erf_rupture *r, const int *nvar, int nr,
+                      rupture_result *out, int *rc, cs_error *err);
 
 /* For the back ends: a finished record's IMs (and seismogram when kept) into out at v, and the
  * variation's name put before an error's message. */

@@ -1,5 +1,7 @@
 #include "extract_study.h"
 
+#include "task_group.h"
+
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -758,6 +760,53 @@ int extract_study_finish_run(master *m, cs_error *err) {
     int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : cs_db_fail(m->db, "updating the run", err);
     sqlite3_finalize(st);
     return rc;
+}
+
+int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg,
+                            long *size, int *count, cs_error *err) {
+    char *part[TASK_GROUP_MOST];
+    long psize[TASK_GROUP_MOST];
+    int n = 0, vars = 0, rc = 0;
+    *msg = NULL;
+    *size = 0;
+    *count = 0;
+    while (n < TASK_GROUP_MOST) {
+        char *t = q->held;
+        long ts = q->held_size;
+        q->held = NULL;
+        if (!t) {
+            if (q->next >= m->ntodo) break;
+            if ((rc = extract_study_build_task(m, cfg, &m->todo[q->next], &t, &ts, err))) break;
+            q->next++;
+        }
+        task_header h;
+        memcpy(&h, t, sizeof h);
+        int alone = h.from_files || h.nvar >= q->group_variations;
+        if (n > 0 && (alone || vars + h.nvar > q->group_variations)) {
+            q->held = t;
+            q->held_size = ts;
+            break;
+        }
+        part[n] = t;
+        psize[n++] = ts;
+        vars += h.nvar;
+        if (alone) break;
+    }
+    if (!rc && n > 0) rc = task_group_pack(part, psize, n, msg, size, err);
+    for (int i = 0; i < n; i++)
+        free(part[i]);
+    if (rc) {
+        CS_TRACE(err);
+        return rc;
+    }
+    *count = n;
+    if (n > 0) q->messages++;
+    return 0;
+}
+
+void extract_study_queue_free(task_queue *q) {
+    free(q->held);
+    q->held = NULL;
 }
 
 int extract_study_take_result(master *m, const char *res, int from_files, long *nvar,

@@ -67,15 +67,18 @@ struct synth_gpu {
     double2 *part;
     size_t cap_part;
     int sum_runs;
-    /* rupture times made here (synth_gpu_set_times): the rupture's realisations' edge times,
-     * its points and columns, the window's end; per variation of the batch its realisation
-     * (-1: times staged by the host) and hypocentre (pinned, copied to dreal, dhypo), and the
-     * batch's times (batch x tn) once made */
+    /* rupture times made here (synth_gpu_set_times): the ruptures' realisations' edge times
+     * and each rupture's place among them (device, and its counts on the host), the window's
+     * end; per variation of the batch its realisation (-1: times staged by the host),
+     * hypocentre and rupture (pinned, copied to dreal, dhypo, dwhich), and the batch's times
+     * (batch x tn, tn the largest rupture's points) once made */
     double *dedge, *dtimes;
-    size_t cap_edge, cap_times;
-    int tn, tnx, tnreal, times_ready;
+    size_t cap_edge, cap_times, cap_rup;
+    times_rupture *drup;
+    std::vector<times_rupture> hrup;
+    int tn, times_ready;
     double window_end;
-    int *hreal, *hhypo, *dreal, *dhypo;
+    int *hreal, *hhypo, *hwhich, *dreal, *dhypo, *dwhich;
     /* each variation's stage apart, so threads can stage different variations at once */
     std::vector<stage_area> areas;
     /* per variation: subfaults start[b] .. start[b + 1], samples from sr_base[b], coarse nodes
@@ -170,6 +173,7 @@ extern "C" void synth_gpu_close(synth_gpu *g) {
     cudaFree(g->part);
     cudaFree(g->dedge);
     cudaFree(g->dtimes);
+    cudaFree(g->drup);
     cudaFreeHost(g->hreal);
     cudaFree(g->dreal);
     cudaFree(g->ds);
@@ -235,9 +239,12 @@ extern "C" int synth_gpu_open(synth_gpu **out, int device, const synth_gpu_shape
     OPEN_CK(cudaMalloc(&g->Y, sizeof(double) * 3 * M * g->batch));
     OPEN_CK(cudaHostAlloc(&g->bases, sizeof(long long) * 3 * (g->batch + 1), cudaHostAllocDefault));
     OPEN_CK(cudaMalloc(&g->dbases, sizeof(long long) * 3 * (g->batch + 1)));
-    OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 2 * g->batch, cudaHostAllocDefault));
-    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 2 * g->batch));
-    if (!rc) g->hhypo = g->hreal + g->batch, g->dhypo = g->dreal + g->batch;
+    OPEN_CK(cudaHostAlloc(&g->hreal, sizeof(int) * 3 * g->batch, cudaHostAllocDefault));
+    OPEN_CK(cudaMalloc(&g->dreal, sizeof(int) * 3 * g->batch));
+    if (!rc) {
+        g->hhypo = g->hreal + g->batch, g->hwhich = g->hreal + 2 * g->batch;
+        g->dhypo = g->dreal + g->batch, g->dwhich = g->dreal + 2 * g->batch;
+    }
     OPEN_CK(cudaEventCreateWithFlags(&g->copied, cudaEventDisableTiming));
     for (int i = 0; i < 2; i++)
         OPEN_CK(cudaEventCreateWithFlags(&g->rec_done[i], cudaEventDisableTiming));
@@ -406,29 +413,45 @@ template <typename T> static cudaError_t ensure(T **p, size_t *cap, size_t n) {
     return e;
 }
 
-extern "C" int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n,
-                                   int nx, double window_end, cs_error *err) {
+extern "C" int synth_gpu_set_times(synth_gpu *g, const synth_gpu_times_rupture *r, int nr,
+                                   double window_end, cs_error *err) {
     g->tn = 0;
-    if (!real || nreal < 1 || n < 1) return 0;
-    if (n > 2147483647L / RUPGEN_EDGES || nx < 1)
-        return cs_error_set(err, CS_ERR_INTERNAL, "rupture times of %ld points, %d columns", n, nx);
+    g->hrup.clear();
+    if (!r || nr < 1) return 0;
+    size_t edges = 0;
+    long most = 0;
+    for (int k = 0; k < nr; k++) {
+        if (!r[k].real || r[k].nreal < 1 || r[k].n < 1 || r[k].n > 2147483647L / RUPGEN_EDGES ||
+            r[k].nx < 1)
+            return cs_error_set(err, CS_ERR_INTERNAL,
+                                "rupture times of rupture %d of %d: %ld points, %d columns, %d "
+                                "realisations",
+                                k, nr, r[k].n, r[k].nx, r[k].nreal);
+        edges += (size_t)r[k].n * RUPGEN_EDGES * r[k].nreal;
+        if (r[k].n > most) most = r[k].n;
+    }
     CS_CUDA_CHECK(cudaSetDevice(g->device));
-    size_t per = (size_t)n * RUPGEN_EDGES;
-    /* the previous rupture's times may still be in use */
+    /* the previous ruptures' times may still be in use */
     CS_CUDA_CHECK(cudaDeviceSynchronize());
     /* room the device's estimate does not count (128 bytes a point and realisation, 8 a point
      * and variation of a batch): where there is none, the host makes the times */
-    if (ensure(&g->dedge, &g->cap_edge, per * nreal) != cudaSuccess ||
-        ensure(&g->dtimes, &g->cap_times, (size_t)n * g->batch) != cudaSuccess) {
+    if (ensure(&g->dedge, &g->cap_edge, edges) != cudaSuccess ||
+        ensure(&g->dtimes, &g->cap_times, (size_t)most * g->batch) != cudaSuccess ||
+        ensure(&g->drup, &g->cap_rup, (size_t)nr) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
-    for (int k = 0; k < nreal; k++)
-        CS_CUDA_CHECK(cudaMemcpy(g->dedge + per * k, real[k].edge, sizeof(double) * per,
-                                 cudaMemcpyHostToDevice));
-    g->tn = (int)n;
-    g->tnx = nx;
-    g->tnreal = nreal;
+    size_t at = 0;
+    for (int k = 0; k < nr; k++) {
+        size_t per = (size_t)r[k].n * RUPGEN_EDGES;
+        g->hrup.push_back({(long long)at, (int)r[k].n, r[k].nx, r[k].nreal});
+        for (int j = 0; j < r[k].nreal; j++, at += per)
+            CS_CUDA_CHECK(cudaMemcpy(g->dedge + at, r[k].real[j].edge, sizeof(double) * per,
+                                     cudaMemcpyHostToDevice));
+    }
+    CS_CUDA_CHECK(cudaMemcpy(g->drup, g->hrup.data(), sizeof(times_rupture) * nr,
+                             cudaMemcpyHostToDevice));
+    g->tn = (int)most;
     g->window_end = window_end;
     return 0;
 }
@@ -437,16 +460,19 @@ extern "C" int synth_gpu_times_on(const synth_gpu *g) {
     return g->tn > 0;
 }
 
-extern "C" int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err) {
-    if (b < 0 || b >= g->nb || g->tn < 1 || hypo_point < 0 || hypo_point >= g->tn || real < 0 ||
-        real >= g->tnreal)
+extern "C" int synth_gpu_stage_times(synth_gpu *g, int b, int rupture, int real, int hypo_point,
+                                     cs_error *err) {
+    int nr = (int)g->hrup.size();
+    if (b < 0 || b >= g->nb || g->tn < 1 || rupture < 0 || rupture >= nr || hypo_point < 0 ||
+        hypo_point >= g->hrup[rupture].n || real < 0 || real >= g->hrup[rupture].nreal)
         return cs_error_set(err, CS_ERR_INTERNAL,
-                            "device rupture times for variation %d (realisation %d, point %d of "
-                            "%d)",
-                            b, real, hypo_point, g->tn);
+                            "device rupture times for variation %d (rupture %d of %d, "
+                            "realisation %d, point %d)",
+                            b, rupture, nr, real, hypo_point);
     CS_CUDA_CHECK(stage_copies_done(g));
     g->hreal[b] = real;
     g->hhypo[b] = hypo_point;
+    g->hwhich[b] = rupture;
     return 0;
 }
 
@@ -731,14 +757,15 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         timed |= g->hreal[b] >= 0;
     int make_times = timed && !g->times_ready;
     if (make_times)
-        CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 2 * g->batch,
+        CS_CUDA_CHECK(cudaMemcpyAsync(g->dreal, g->hreal, sizeof(int) * 3 * g->batch,
                                       cudaMemcpyHostToDevice));
     /* the host may stage the next batch once these copies are done, not the times */
     CS_CUDA_CHECK(cudaEventRecord(g->copied));
     g->copies_pending = 1;
     if (make_times) {
         CS_CALL(err,
-                times_gpu_launch(g->dedge, g->dreal, g->dhypo, nb, g->tn, g->tnx, g->dtimes, err));
+                times_gpu_launch(g->dedge, g->drup, g->dreal, g->dhypo, g->dwhich, nb, g->tn,
+                                 g->dtimes, err));
         g->times_ready = 1;
     }
     for (int b = 0; b < nb; b++)

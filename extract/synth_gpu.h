@@ -82,18 +82,28 @@ int synth_gpu_begin(synth_gpu *g, int nb, cs_error *err);
 /* Stages variation b's subfaults (every one on a loaded row). Threads may stage different
  * variations at once; one variation is staged once per accumulate. */
 int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf, long n, cs_error *err);
+/* One rupture whose variations' rupture times the device makes: its n points (nx columns) and
+ * its nreal realisations (their edge times, n RUPGEN_EDGES each). */
+typedef struct {
+    const rupgen_realisation *real;
+    int nreal;
+    long n;
+    int nx;
+} synth_gpu_times_rupture;
 /* The rupture times made on the device for the variations staged with synth_gpu_stage_times:
- * the rupture's n points (nx columns) and its nreal realisations (their edge times, n
- * RUPGEN_EDGES each), and the time past which a subfault is dropped (synth_window_end). real
- * NULL: none (an SRF rupture's times are its files'). Per rupture, between batches. */
-int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n, int nx,
-                        double window_end, cs_error *err);
-/* Whether synth_gpu_set_times gave this rupture's edges. */
+ * the nr ruptures of the batches to come (a batch may hold variations of several: rupture k is
+ * r[k]), and the time past which a subfault is dropped (synth_window_end). nr 0: none (an SRF
+ * rupture's times are its files'). Between batches. Where the device has no room for the edges
+ * the times stay off and the host makes them (synth_gpu_times_on). */
+int synth_gpu_set_times(synth_gpu *g, const synth_gpu_times_rupture *r, int nr, double window_end,
+                        cs_error *err);
+/* Whether synth_gpu_set_times gave the ruptures' edges. */
 int synth_gpu_times_on(const synth_gpu *g);
-/* Variation b of the batch takes its rupture times from realisation `real` and the hypocentre's
- * point, made on the device; its subfaults are staged with tinit NaN and their point. The same
- * times bit for bit as rupgen_times (erf/rupgen_relax.h). */
-int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err);
+/* Variation b of the batch takes its rupture times from rupture `rupture`'s realisation `real`
+ * and the hypocentre's point, made on the device; its subfaults are staged with tinit NaN and
+ * their point. The same times bit for bit as rupgen_times (erf/rupgen_relax.h). */
+int synth_gpu_stage_times(synth_gpu *g, int b, int rupture, int real, int hypo_point,
+                          cs_error *err);
 /* Adds the staged subfaults into their variations' accumulators and clears the stage. */
 int synth_gpu_accumulate(synth_gpu *g, cs_error *err);
 /* Each variation's sum cut into `runs` runs (within the partial sums' room; 0: the rule of

@@ -86,9 +86,9 @@ void synth_gpu_set_sum_runs(synth_gpu *g, int runs) {
     (void)g, (void)runs;
 }
 
-int synth_gpu_set_times(synth_gpu *g, const rupgen_realisation *real, int nreal, long n, int nx,
-                        double window_end, cs_error *err) {
-    (void)g, (void)real, (void)nreal, (void)n, (void)nx, (void)window_end;
+int synth_gpu_set_times(synth_gpu *g, const synth_gpu_times_rupture *r, int nr, double window_end,
+                        cs_error *err) {
+    (void)g, (void)r, (void)nr, (void)window_end;
     return none(err);
 }
 
@@ -97,8 +97,9 @@ int synth_gpu_times_on(const synth_gpu *g) {
     return 0;
 }
 
-int synth_gpu_stage_times(synth_gpu *g, int b, int real, int hypo_point, cs_error *err) {
-    (void)g, (void)b, (void)real, (void)hypo_point;
+int synth_gpu_stage_times(synth_gpu *g, int b, int rupture, int real, int hypo_point,
+                          cs_error *err) {
+    (void)g, (void)b, (void)rupture, (void)real, (void)hypo_point;
     return none(err);
 }
 

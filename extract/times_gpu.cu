@@ -17,19 +17,19 @@ extern "C" {
 
 enum { TIMES_THREADS = 256 };
 
-struct steps {
-    int s[RUPGEN_EDGES];
-};
-
 __global__ void __launch_bounds__(TIMES_THREADS)
-    times_kernel(const double *edges, const int *real, const int *hypo, int n, steps st,
-                 int in_shared, double *times) {
+    times_kernel(const double *edges, const times_rupture *rup, const int *real, const int *hypo,
+                 const int *which, int tn, int in_shared, double *times) {
     extern __shared__ double shared_t[];
     const int b = blockIdx.x, tid = threadIdx.x;
     if (real[b] < 0) return; /* its times were staged by the host */
-    double *out = times + (size_t)b * n;
+    const times_rupture r = rup[which[b]];
+    const int n = r.n;
+    int step[RUPGEN_EDGES];
+    rupgen_relax_steps(r.nx, step);
+    double *out = times + (size_t)b * tn;
     double *t = in_shared ? shared_t : out;
-    const double *edge = edges + (size_t)real[b] * n * RUPGEN_EDGES;
+    const double *edge = edges + r.edge + (size_t)real[b] * n * RUPGEN_EDGES;
     for (int p = tid; p < n; p += blockDim.x)
         t[p] = INFINITY;
     __syncthreads();
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(TIMES_THREADS)
         int changed = 0;
         for (int i = 0; i < hi - lo; i++) {
             int p = pass % 2 ? hi - 1 - i : lo + i;
-            double v = rupgen_relax_point(t, edge + (size_t)p * RUPGEN_EDGES, p, st.s);
+            double v = rupgen_relax_point(t, edge + (size_t)p * RUPGEN_EDGES, p, step);
             if (v < t[p]) {
                 t[p] = v;
                 changed = 1;
@@ -58,23 +58,22 @@ __global__ void __launch_bounds__(TIMES_THREADS)
             out[p] = t[p];
 }
 
-int times_gpu_launch(const double *edges, const int *real, const int *hypo, int nb, int n, int nx,
-                     double *times, cs_error *err) {
-    if (nb < 1 || n < 1) return 0;
-    steps st;
-    rupgen_relax_steps(nx, st.s);
-    /* the times in shared memory where a block may have room for them (96 KB is 12,288 points;
-     * an H100 allows a block 227 KB), else in global memory */
+int times_gpu_launch(const double *edges, const times_rupture *rup, const int *real,
+                     const int *hypo, const int *which, int nb, int tn, double *times,
+                     cs_error *err) {
+    if (nb < 1 || tn < 1) return 0;
+    /* the times in shared memory where a block may have room for the largest rupture's (96 KB
+     * is 12,288 points; an H100 allows a block 227 KB), else in global memory */
     int device = 0, most = 0;
     CS_CUDA_CHECK(cudaGetDevice(&device));
     CS_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    size_t shared = sizeof(double) * (size_t)n;
+    size_t shared = sizeof(double) * (size_t)tn;
     int in_shared = shared <= (size_t)most;
     if (in_shared && shared > 48 * 1024)
         CS_CUDA_CHECK(cudaFuncSetAttribute(
             times_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-    times_kernel<<<(unsigned)nb, TIMES_THREADS, in_shared ? shared : 0>>>(edges, real, hypo, n, st,
-                                                                          in_shared, times);
+    times_kernel<<<(unsigned)nb, TIMES_THREADS, in_shared ? shared : 0>>>(
+        edges, rup, real, hypo, which, tn, in_shared, times);
     CS_CUDA_CHECK(cudaGetLastError());
     return 0;
 }

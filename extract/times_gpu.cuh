@@ -10,9 +10,18 @@ extern "C" {
 #include "cs_error.h"
 }
 
-/* times[b][p] (nb x n) for variation b of realisation real[b] (its edge times at
- * edges + real[b] n RUPGEN_EDGES) from point hypo[b], on the default stream; device arrays. */
-int times_gpu_launch(const double *edges, const int *real, const int *hypo, int nb, int n, int nx,
-                     double *times, cs_error *err);
+/* A rupture of the set: its realisations' edge times from edges + edge (n RUPGEN_EDGES each),
+ * its points and columns. */
+struct times_rupture {
+    long long edge;
+    int n, nx, nreal;
+};
+
+/* times[b][p] (nb x tn, tn >= every rupture's n) for variation b of rupture which[b]'s
+ * realisation real[b] from its point hypo[b] (real[b] < 0: none, its times staged by the
+ * host), on the default stream; device arrays. */
+int times_gpu_launch(const double *edges, const times_rupture *rup, const int *real,
+                     const int *hypo, const int *which, int nb, int tn, double *times,
+                     cs_error *err);
 
 #endif

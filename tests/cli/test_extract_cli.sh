@@ -160,6 +160,30 @@ t_one_and_three_ranks_agree() {
     [ "$(rows_differ 1 2)" = 0 ] || return 1
 }
 
+# Small ruptures several to a message (as rank 0 hands them to GPU ranks, whose variations then
+# share batches; forced here on the CPU, whose ranks take each alone): the same rows and records
+# as a rupture a message, on 3 ranks (groups of two 9-variation ruptures) and on 1.
+t_grouped_tasks_give_the_same_rows() {
+    setup_site || return 1
+    study_copy
+    "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --seismograms a.h5 \
+        >/dev/null 2>&1 || return 1
+    export CYBERSHAKE_LOG=info CYBERSHAKE_GROUP_VARIATIONS=20
+    run mpirun -np 3 --oversubscribe "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" \
+        --periods 4,5,10 --seismograms b.h5
+    expect_rc 0 && expect_out "run 2: 4 ruptures" &&
+        expect_err "up to 20 variations together: 4 ruptures in 2 messages" || return 1
+    CYBERSHAKE_GROUP_VARIATIONS=100 run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" \
+        --periods 4,5,10
+    export CYBERSHAKE_LOG=warn
+    unset CYBERSHAKE_GROUP_VARIATIONS
+    expect_rc 0 && expect_out "run 3: 4 ruptures" &&
+        expect_err "up to 100 variations together: 4 ruptures in 1 messages" || return 1
+    [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM PeakAmplitudes WHERE Run_ID = 2')" = $((36 * 34)) ] || return 1
+    [ "$(rows_differ 1 2)" = 0 ] && [ "$(rows_differ 1 3)" = 0 ] || return 1
+    [ "$(h5dump -d velocity a.h5 | tail -n +3 | sha256sum)" = "$(h5dump -d velocity b.h5 | tail -n +3 | sha256sum)" ] || return 1
+}
+
 # Under --max-memory too small for the largest rupture's SGT spectra (24 points: 28 kB of
 # spectra; with its seismograms kept, 120 kB leaves room for 1 point at a time), its points go
 # in chunks, each variation adding every chunk's subfaults in turn: the same sums in the same
@@ -185,16 +209,20 @@ t_a_memory_limit_chunks_ruptures() {
 # order and makes its phases by single-precision sincospi, not by recursion: ~1e-7 apart), the
 # worst printed; once as it runs, once in small batches and chunks of points (the pipelined and
 # the chunked paths, several batches each), with the spectra kept across ruptures in too few
-# rows (evicted and loaded again) and with none kept.
+# rows (evicted and loaded again) and with none kept; the four ruptures' variations share one
+# batch where the device keeps their spectra together (the default), else each goes alone.
 # Skipped where the build or the machine has no GPU.
 t_cuda_matches_cpu() {
     setup_site || return 1
     study_copy
-    run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 --backend cuda
+    CYBERSHAKE_LOG=info run "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 \
+        --backend cuda
     if [ "$RC" != 0 ]; then
         grep -q "no CUDA\|no GPU\|cannot open cuFFT" "$T/err" && skip "$(tail -1 "$T/err")"
         return
     fi
+    # the four small ruptures (36 variations) in one message, their variations in one batch
+    expect_err "4 ruptures in 1 messages" && expect_err "4 ruptures in shared batches" || return 1
     "$CS" extract s.sqlite --site DEMO --erf t --sgt "$SGTS" --periods 4,5,10 >/dev/null 2>&1 || return 1
     n=$(sqlite3 s.sqlite "SELECT count(*) FROM PeakAmplitudes a JOIN PeakAmplitudes b USING (Source_ID,
         Rupture_ID, Rup_Var_ID, IM_Type_ID) WHERE a.Run_ID = 1 AND b.Run_ID = 2")
@@ -633,6 +661,7 @@ tcase cuda_matches_cpu t_cuda_matches_cpu
 tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
 tcase sac_read_by_obspy t_sac_read_by_obspy
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
+tcase grouped_tasks_give_the_same_rows t_grouped_tasks_give_the_same_rows
 tcase killed_run_resumes t_killed_run_resumes
 tcase two_runs_of_the_same_sgts_both_resume t_two_runs_of_the_same_sgts_both_resume
 tcase failed_rows_leave_nothing_of_their_rupture t_failed_rows_leave_nothing_of_their_rupture
