@@ -7,7 +7,12 @@
 # 14 x 550 = 7,700 points 1 km apart).
 #
 #   OUT=DIR sh bench/extract_gpu_device.sh [CASES]     CASES: test bench05 bench1 (default),
-#                                                      median05 largest05 median1 largest1
+#                                                      median05 largest05 median1 largest1,
+#                                                      cores05 cores1
+#
+# cores05, cores1: the one-core rate alone at the three sizes, $CORE_RUNS (4) times each, to pool
+# with the other cases' (bench/site_mix.py --cores): a core's rate moves by 10-30% between runs
+# on one node.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 1
@@ -45,6 +50,22 @@ for c in $cases; do
         ./build/bin/extract_bench --fmax 1 --dt 0.05 --nt 20000 --variations 4 --time-variations 1 \
             --gpu-variations "$GPU_VARIATIONS" >"$OUT/bench1.log" 2>&1
         tail -10 "$OUT/bench1.log"
+        ;;
+    cores05 | cores1)
+        case $c in *05) size="--fmax 0.5 --dt 0.1 --nt 8000" ;; *) size="--fmax 1 --dt 0.05 --nt 20000" ;; esac
+        for i in $(seq "${CORE_RUNS:-4}"); do
+            for shape in median largest bench; do
+                case $shape in
+                median) geo="--length 54 --width 14 --spacing 1" ;;
+                largest) geo="--length 550 --width 14 --spacing 1" ;;
+                *) geo="" ;;
+                esac
+                # shellcheck disable=SC2086 # size and geo are words
+                ./build/bin/extract_bench $size $geo --variations 16 --time-variations 0 \
+                    >"$OUT/$c-$shape-$i.log" 2>&1
+            done
+        done
+        grep -h "case frequency" "$OUT/$c"-*.log | cut -c1-60
         ;;
     median05 | largest05 | median1 | largest1)
         case $c in median*) shape="--length 54 --width 14 --spacing 1" ;; *) shape="--length 550 --width 14 --spacing 1" ;; esac
