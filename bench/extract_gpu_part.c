@@ -92,13 +92,13 @@ static int make_variation(const bench_source *bs, const double *m6, long n, int 
 
 /* Ruptures the device's rupture times are set for (set_times): variation v takes rupture
  * (v / SMALL) mod this one's, as the extractor's groups of small ruptures do. */
-enum { SMALL = 18, GROUP_BATCHES = 4, GROUP_RUPTURES = 7 * GROUP_BATCHES };
+enum { SMALL = 18, GROUP_BATCHES = 4, MOST_RUPTURES = 4096 / SMALL * GROUP_BATCHES };
 static int times_ruptures = 1;
 
 static int set_times(synth_gpu *g, const synth_ctx *c, const bench_source *bs, long n, int nr,
                      cs_error *err) {
-    synth_gpu_times_rupture r[GROUP_RUPTURES];
-    if (nr > GROUP_RUPTURES) nr = GROUP_RUPTURES;
+    synth_gpu_times_rupture r[MOST_RUPTURES];
+    if (nr > MOST_RUPTURES) nr = MOST_RUPTURES;
     for (int k = 0; k < nr; k++)
         r[k] = (synth_gpu_times_rupture){bs->real, bs->nreal, n, bs->r->ncols};
     times_ruptures = nr > 0 ? nr : 1;
@@ -126,8 +126,8 @@ static int gen_batch(const synth_ctx *c, const bench_source *bs, const double *m
             if (!tsf || !tgs ||
                 make_variation(bs, m6, n, (v0 + b) % nlay, tsf, &tsr, dev ? &hp : NULL, &real,
                                &e) ||
-                (dev && synth_gpu_stage_times(g, b, ((v0 + b) / SMALL) % times_ruptures, real,
-                                              hp, &e))) {
+                (dev &&
+                 synth_gpu_stage_times(g, b, ((v0 + b) / SMALL) % times_ruptures, real, hp, &e))) {
                 failed = 1;
                 continue;
             }
@@ -263,7 +263,10 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                              c->sgt->time_shift,
                              {c->sgt->impulse[0], c->sgt->impulse[1], c->sgt->impulse[2]}};
     long block = 128;
+    /* the extractor's batch, or CYBERSHAKE_GPU_BATCH's as extract_run.c takes it */
     int batch = 128;
+    const char *eb = getenv("CYBERSHAKE_GPU_BATCH");
+    if (eb && atoi(eb) >= SMALL && atoi(eb) <= 4096) batch = atoi(eb);
     synth_gpu *g = NULL;
     /* every buffer here, freed at the end whichever way it is reached */
     synth_subfault *sf = NULL;
@@ -436,12 +439,13 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                                 : 0,
            t_group = 0;
     if (t_chain < 0) goto done;
-    int ngroups = nsmall / GROUP_RUPTURES;
+    const int per_batch = batch / SMALL, group_ruptures = per_batch * GROUP_BATCHES;
+    int ngroups = nsmall / group_ruptures;
     for (int r = 0; r < ngroups; r++) {
         double ts = cs_now();
-        if (set_times(g, c, bs, n, GROUP_RUPTURES, err)) goto done;
-        double a = pipeline_run(c, bs, m6, n, bs->nvariations, GROUP_RUPTURES * SMALL, 7 * SMALL,
-                                g, ims, nim, vel, sa2, values, ws, NULL, err);
+        if (set_times(g, c, bs, n, group_ruptures, err)) goto done;
+        double a = pipeline_run(c, bs, m6, n, bs->nvariations, group_ruptures * SMALL,
+                                per_batch * SMALL, g, ims, nim, vel, sa2, values, ws, NULL, err);
         if (a < 0) goto done;
         t_group += cs_now() - ts;
     }
@@ -456,8 +460,8 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                "them): %.1f\n",
                SMALL, nsmall * SMALL / t_one, nsmall * SMALL / t_two, split_one[0] * per,
                split_one[1] * per, split_one[2] * per, split_one[3] * per, SMALL,
-               nsmall * SMALL / t_chain, GROUP_RUPTURES, 7 * SMALL,
-               ngroups > 0 ? ngroups * GROUP_RUPTURES * SMALL / t_group : 0.0);
+               nsmall * SMALL / t_chain, group_ruptures, per_batch * SMALL,
+               ngroups > 0 ? ngroups * group_ruptures * SMALL / t_group : 0.0);
     }
     rc = 0;
 done:

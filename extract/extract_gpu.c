@@ -31,8 +31,8 @@ typedef struct {
     int nr;
     variation_source *const *src;
     rupture_result *const *out;
-    const int *first;    /* nr + 1 */
-    long *const *rowof;  /* each rupture's points' rows (NULL: rows 0 .. n - 1, one rupture) */
+    const int *first;   /* nr + 1 */
+    long *const *rowof; /* each rupture's points' rows (NULL: rows 0 .. n - 1, one rupture) */
 } gpu_ruptures;
 
 /* The rupture of the pipeline's variation v. */
@@ -398,8 +398,8 @@ static int kept(extract_worker *w, variation_source *const *src, int nr, const i
 
 /* A rupture whose spectra the device cannot hold at once: every batch takes the chunks of its
  * points in turn, each loaded again. */
-static int chunked(extract_worker *w, const gpu_ruptures *g, int full, long chunk,
-                   gpu_buffers *buf, cs_error *err) {
+static int chunked(extract_worker *w, const gpu_ruptures *g, int full, long chunk, gpu_buffers *buf,
+                   cs_error *err) {
     const variation_source *src = g->src[0];
     const double *m6 = full ? NULL : src->m6;
     int batch = synth_gpu_batch(w->gpu), nvar = g->first[1];
@@ -449,8 +449,8 @@ static int set_times(extract_worker *w, variation_source *const *src, int nr, cs
         on = !s->lfns && s->nreal >= 1 && s->n >= 1 && s->n <= 2147483647L / RUPGEN_EDGES;
         t[k] = (synth_gpu_times_rupture){s->real, s->nreal, s->n, s->r->ncols};
     }
-    int rc = synth_gpu_set_times(w->gpu, on ? t : NULL, on ? nr : 0, synth_window_end(w->synth),
-                                 err);
+    int rc =
+        synth_gpu_set_times(w->gpu, on ? t : NULL, on ? nr : 0, synth_window_end(w->synth), err);
     free(t);
     return rc;
 }

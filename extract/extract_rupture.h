@@ -47,7 +47,7 @@ typedef struct {
     double phase[EXTRACT_NPHASES];
     long ruptures, variations;
     double points_made, points_kept; /* points' spectra made, and found kept (GPU) */
-    long together;                    /* ruptures whose variations shared batches (GPU) */
+    long together;                   /* ruptures whose variations shared batches (GPU) */
 } extract_worker;
 
 /* What a worker counts besides its phases, in the order extract_worker_report takes them. */

@@ -762,8 +762,8 @@ int extract_study_finish_run(master *m, cs_error *err) {
     return rc;
 }
 
-int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg,
-                            long *size, int *count, cs_error *err) {
+int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg, long *size,
+                            int *count, cs_error *err) {
     char *part[TASK_GROUP_MOST];
     long psize[TASK_GROUP_MOST];
     int n = 0, vars = 0, rc = 0;

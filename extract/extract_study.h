@@ -76,8 +76,8 @@ int extract_study_build_task(master *m, const run_config *cfg, const todo_item *
 /* Rank 0's queue of tasks: the todo list in order, as messages of one task or of several
  * (task_group.h). */
 typedef struct {
-    long next;            /* the next todo item to build */
-    char *held;           /* a task built but not sent (it did not fit the group before), or NULL */
+    long next;  /* the next todo item to build */
+    char *held; /* a task built but not sent (it did not fit the group before), or NULL */
     long held_size;
     int group_variations; /* a message's variations at most, from generated ruptures of fewer
                            * each (0: a rupture a message) */
@@ -87,8 +87,8 @@ typedef struct {
 /* The next message: the next todo item's task, with the items after it while they are
  * generated ruptures of fewer than q->group_variations variations that add up to at most that
  * many. *msg NULL (and 0) when none is left; *count the tasks it holds. */
-int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg,
-                            long *size, int *count, cs_error *err);
+int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg, long *size,
+                            int *count, cs_error *err);
 void extract_study_queue_free(task_queue *q);
 /* Records one result message, or turns a worker's failure into the run's error. */
 int extract_study_take_result(master *m, const char *res, int from_files, long *nvar,

@@ -449,8 +449,8 @@ extern "C" int synth_gpu_set_times(synth_gpu *g, const synth_gpu_times_rupture *
             CS_CUDA_CHECK(cudaMemcpy(g->dedge + at, r[k].real[j].edge, sizeof(double) * per,
                                      cudaMemcpyHostToDevice));
     }
-    CS_CUDA_CHECK(cudaMemcpy(g->drup, g->hrup.data(), sizeof(times_rupture) * nr,
-                             cudaMemcpyHostToDevice));
+    CS_CUDA_CHECK(
+        cudaMemcpy(g->drup, g->hrup.data(), sizeof(times_rupture) * nr, cudaMemcpyHostToDevice));
     g->tn = (int)most;
     g->window_end = window_end;
     return 0;
@@ -763,9 +763,8 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
     CS_CUDA_CHECK(cudaEventRecord(g->copied));
     g->copies_pending = 1;
     if (make_times) {
-        CS_CALL(err,
-                times_gpu_launch(g->dedge, g->drup, g->dreal, g->dhypo, g->dwhich, nb, g->tn,
-                                 g->dtimes, err));
+        CS_CALL(err, times_gpu_launch(g->dedge, g->drup, g->dreal, g->dhypo, g->dwhich, nb, g->tn,
+                                      g->dtimes, err));
         g->times_ready = 1;
     }
     for (int b = 0; b < nb; b++)

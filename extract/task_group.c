@@ -21,7 +21,8 @@ int task_group_pack(char *const *part, const long *size, int count, char **msg, 
         at += padded(size[i]);
     }
     char *m = calloc(1, (size_t)at);
-    if (!m) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a message of %ld bytes", at);
+    if (!m)
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a message of %ld bytes", at);
     long head[1 + TASK_GROUP_MOST];
     head[0] = count;
     memcpy(head + 1, size, sizeof(long) * (size_t)count);
@@ -46,8 +47,8 @@ int task_group_parts(const char *msg, long msg_size, int *count, const char **pa
     memcpy(&n, msg, sizeof n);
     if (n < 1 || n > TASK_GROUP_MOST || msg_size < (long)sizeof n * (1 + n))
         return cs_error_set(err, CS_ERR_INTERNAL,
-                            "a message of %ld bytes says it holds %ld parts (1 to %d)", msg_size,
-                            n, TASK_GROUP_MOST);
+                            "a message of %ld bytes says it holds %ld parts (1 to %d)", msg_size, n,
+                            TASK_GROUP_MOST);
     memcpy(size, msg + sizeof n, sizeof(long) * (size_t)n);
     long off = (long)sizeof n * (1 + n);
     for (long i = 0; i < n; i++) {
