@@ -184,8 +184,10 @@ static void stage_range(extract_worker *w, const gpu_ruptures *g, thread_buffer 
             double hypo[4];
             int k = rupture_of(g, v0 + b), v = v0 + b - g->first[k];
             const variation_source *src = g->src[k];
-            int rc = stage_variation(w, src, k, t, v, b, first, np, g->rowof ? g->rowof[k] : NULL,
-                                     full, srf ? &srf[b - b0] : NULL, hypo, &e);
+            /* kept rows: each rupture's points whole, whatever the first one's count */
+            const long *rowof = g->rowof ? g->rowof[k] : NULL;
+            int rc = stage_variation(w, src, k, t, v, b, rowof ? 0 : first, rowof ? src->n : np,
+                                     rowof, full, srf ? &srf[b - b0] : NULL, hypo, &e);
             if (is_failure(rc)) extract_name_variation(src, v, &e);
             if (!rc) memcpy(g->out[k]->hypo + 4 * (size_t)v, hypo, sizeof hypo);
 #pragma omp critical(extract_gpu_status)
@@ -328,7 +330,7 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
 static int pipelined(extract_worker *w, const gpu_ruptures *g, int full, gpu_buffers *buf,
                      cs_error *err) {
     int batch = synth_gpu_batch(w->gpu), nvar = g->first[g->nr];
-    long np = g->src[0]->n;
+    long np = g->src[0]->n; /* without rowof, one rupture's (stage_range) */
     int nb = nvar < batch ? nvar : batch, rc;
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
     if ((rc = stage_batch(w, g, 0, nb, 0, np, full, err))) return rc;

@@ -341,14 +341,25 @@ static void run_message(worker_state *ws, const char *msg, long msg_size, char *
         free_result(res[k], rsize[k]);
 }
 
-/* Records every result of a result message; *nvar += their variations, *done += their
- * ruptures. A failure's result is the run's error. */
-static int take_results(master *m, const char *msg, long size, long *nvar, long *done,
+/* Records every result of a result message, the reply to `tasks` tasks; *nvar += their
+ * variations, *done += their ruptures. A failure's result is the run's error, and so is a reply
+ * that holds another number of results (a rupture would go unrecorded). */
+static int take_results(master *m, const char *msg, long size, int tasks, long *nvar, long *done,
                         cs_error *err) {
     const char *res[TASK_GROUP_MOST];
     long rsize[TASK_GROUP_MOST];
     int count;
     CS_CALL(err, task_group_parts(msg, size, &count, res, rsize, err));
+    if (count != tasks) {
+        /* a failure's reply holds that failure alone */
+        result_header h;
+        memcpy(&h, res[0], sizeof h);
+        if (!h.status)
+            return cs_error_set(err, CS_ERR_INTERNAL,
+                                "a worker's reply holds %d results for %d tasks (source %lld "
+                                "rupture %lld first)",
+                                count, tasks, h.source, h.rupture);
+    }
     for (int k = 0; k < count; k++) {
         long nv = 0;
         CS_CALL(err, extract_study_take_result(m, res[k], m->scen_has_files, &nv, err));
@@ -401,6 +412,7 @@ enum { TASKS_AHEAD = 2 };
 typedef struct {
     MPI_Request req[TASKS_AHEAD];
     char *task[TASKS_AHEAD];
+    int tasks[TASKS_AHEAD]; /* the ruptures of each slot's message */
     int slot, stopped;
 } worker_link;
 
@@ -445,6 +457,7 @@ static int hand_out(master *m, const run_config *cfg, task_queue *q, worker_link
         if (!*rc && task) {
             MPI_Isend(task, (int)tsize, MPI_BYTE, w, TAG_TASK, comm, &l->req[k]);
             l->task[k] = task;
+            l->tasks[k] = count;
             return 1;
         }
         free(task);
@@ -542,7 +555,7 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                     break;
                 run_message(&ws, task, tsize, &out, &osize);
                 free(task);
-                rc = take_results(&m, out, osize < 0 ? -osize : osize, &nvar, &done, err);
+                rc = take_results(&m, out, osize < 0 ? -osize : osize, count, &nvar, &done, err);
                 free_result(out, osize);
                 res->variations_now += nvar;
                 cs_progress_update(&prog, done);
@@ -573,13 +586,15 @@ int extract_run(MPI_Comm comm, const extract_options *o, extract_result *res, cs
                 }
                 double tb = cs_now();
                 busy--;
+                /* a worker answers its messages in order: this one's slot is the link's next */
+                const int tasks = links[from].tasks[links[from].slot];
                 /* the worker's next but one task first, so it works on while this is stored;
                  * after a failed result, not: the run stops (hand_out below sends the stop) */
                 int ahead = !rc && all_succeeded(out, osize);
                 if (ahead) busy += hand_out(&m, &cfg, &q, &links[from], from, comm, &rc, err);
                 double tc = cs_now();
                 /* a chain: rank 0 goes on receiving, every worker goes on to its tasks */
-                if (!rc) rc = take_results(&m, out, osize, &nvar, &done, err);
+                if (!rc) rc = take_results(&m, out, osize, tasks, &nvar, &done, err);
                 free(out);
                 res->variations_now += nvar;
                 if (!rc) cs_progress_update(&prog, done);

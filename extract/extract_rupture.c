@@ -337,7 +337,9 @@ static int together(extract_worker *w, const erf_rupture *r, const int *nvar, in
 
 void extract_ruptures(extract_worker *w, const erf_rupture *r, const int *nvar, int nr,
                       rupture_result *out, int *rc, cs_error *err) {
-    int all = nr > 1 && w->gpu ? together(w, r, nvar, nr, out, &err[0]) : EXTRACT_ALONE;
+    /* together only where the device keeps spectra across ruptures (else each would be opened
+     * again alone) */
+    int all = nr > 1 && w->gpu && w->cache ? together(w, r, nvar, nr, out, &err[0]) : EXTRACT_ALONE;
     for (int k = 0; k < nr; k++) {
         cs_error_clear(&err[k]);
         rc[k] = 0;
