@@ -13,7 +13,7 @@
 #include "cs_strutil.h"
 #include "extract_rupture.h"
 #include "extract_study.h"
-#include "task_group.h"
+#include "extract_message.h"
 #include "cs_mpi_agree.h"
 
 enum { TAG_TASK = 11, TAG_RESULT = 12, TAG_STOP = 13 };
@@ -238,11 +238,11 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
  * batches): each one's result into res[k]. */
 static void run_together(worker_state *ws, const char *const *task, int count, char **res,
                          long *res_size) {
-    task_header h[TASK_GROUP_MOST];
-    erf_rupture r[TASK_GROUP_MOST];
-    rupture_result out[TASK_GROUP_MOST];
-    cs_error err[TASK_GROUP_MOST];
-    int rc[TASK_GROUP_MOST], nvar[TASK_GROUP_MOST], parsed = 0;
+    task_header h[EXTRACT_MESSAGE_MOST];
+    erf_rupture r[EXTRACT_MESSAGE_MOST];
+    rupture_result out[EXTRACT_MESSAGE_MOST];
+    cs_error err[EXTRACT_MESSAGE_MOST];
+    int rc[EXTRACT_MESSAGE_MOST], nvar[EXTRACT_MESSAGE_MOST], parsed = 0;
     memset(out, 0, sizeof out);
     cs_error_clear(&err[0]);
     for (; parsed < count; parsed++) {
@@ -306,16 +306,16 @@ static void failure_message(const result_header *rh, char **out, long *size) {
     *size = -(long)sizeof buf;
 }
 
-/* Runs a task message (one task or several, task_group.h); its results as one message (*size
+/* Runs a task message (one task or several, extract_message.h); its results as one message (*size
  * < 0: *out is static, the failure to pack them). */
 static void run_message(worker_state *ws, const char *msg, long msg_size, char **out, long *size) {
-    const char *task[TASK_GROUP_MOST];
-    long tsize[TASK_GROUP_MOST], rsize[TASK_GROUP_MOST];
-    char *res[TASK_GROUP_MOST];
+    const char *task[EXTRACT_MESSAGE_MOST];
+    long tsize[EXTRACT_MESSAGE_MOST], rsize[EXTRACT_MESSAGE_MOST];
+    char *res[EXTRACT_MESSAGE_MOST];
     int count = 0;
     cs_error err;
     cs_error_clear(&err);
-    if (task_group_parts(msg, msg_size, &count, task, tsize, &err)) {
+    if (extract_message_parts(msg, msg_size, &count, task, tsize, &err)) {
         /* a malformed message: rank 0 stops the run on this failure */
         result_header rh = {0, 0, 0, 0, 0, (int)err.status, 0, ""};
         cs_copy(rh.message, sizeof rh.message, err.message);
@@ -326,10 +326,10 @@ static void run_message(worker_state *ws, const char *msg, long msg_size, char *
         run_task(ws, task[0], &res[0], &rsize[0]);
     else
         run_together(ws, task, count, res, rsize);
-    long abs_size[TASK_GROUP_MOST];
+    long abs_size[EXTRACT_MESSAGE_MOST];
     for (int k = 0; k < count; k++)
         abs_size[k] = rsize[k] < 0 ? -rsize[k] : rsize[k];
-    if (task_group_pack(res, abs_size, count, out, size, &err)) {
+    if (extract_message_pack(res, abs_size, count, out, size, &err)) {
         result_header rh;
         memcpy(&rh, res[0], sizeof rh);
         rh.status = CS_ERR_RESOURCE;
@@ -346,10 +346,10 @@ static void run_message(worker_state *ws, const char *msg, long msg_size, char *
  * that holds another number of results (a rupture would go unrecorded). */
 static int take_results(master *m, const char *msg, long size, int tasks, long *nvar, long *done,
                         cs_error *err) {
-    const char *res[TASK_GROUP_MOST];
-    long rsize[TASK_GROUP_MOST];
+    const char *res[EXTRACT_MESSAGE_MOST];
+    long rsize[EXTRACT_MESSAGE_MOST];
     int count;
-    CS_CALL(err, task_group_parts(msg, size, &count, res, rsize, err));
+    CS_CALL(err, extract_message_parts(msg, size, &count, res, rsize, err));
     if (count != tasks) {
         /* a failure's reply holds that failure alone */
         result_header h;
@@ -371,11 +371,11 @@ static int take_results(master *m, const char *msg, long size, int tasks, long *
 
 /* Whether every result of a result message succeeded. */
 static int all_succeeded(const char *msg, long size) {
-    const char *res[TASK_GROUP_MOST];
-    long rsize[TASK_GROUP_MOST];
+    const char *res[EXTRACT_MESSAGE_MOST];
+    long rsize[EXTRACT_MESSAGE_MOST];
     int count;
     cs_error err;
-    if (task_group_parts(msg, size, &count, res, rsize, &err)) return 0;
+    if (extract_message_parts(msg, size, &count, res, rsize, &err)) return 0;
     for (int k = 0; k < count; k++) {
         result_header h;
         if (rsize[k] < (long)sizeof h) return 0;

@@ -1,6 +1,6 @@
 #include "extract_study.h"
 
-#include "task_group.h"
+#include "extract_message.h"
 
 #include <math.h>
 #include <signal.h>
@@ -764,13 +764,13 @@ int extract_study_finish_run(master *m, cs_error *err) {
 
 int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, char **msg, long *size,
                             int *count, cs_error *err) {
-    char *part[TASK_GROUP_MOST];
-    long psize[TASK_GROUP_MOST];
+    char *part[EXTRACT_MESSAGE_MOST];
+    long psize[EXTRACT_MESSAGE_MOST];
     int n = 0, vars = 0, rc = 0;
     *msg = NULL;
     *size = 0;
     *count = 0;
-    while (n < TASK_GROUP_MOST) {
+    while (n < EXTRACT_MESSAGE_MOST) {
         char *t = q->held;
         long ts = q->held_size;
         q->held = NULL;
@@ -792,7 +792,7 @@ int extract_study_next_task(master *m, const run_config *cfg, task_queue *q, cha
         vars += h.nvar;
         if (alone) break;
     }
-    if (!rc && n > 0) rc = task_group_pack(part, psize, n, msg, size, err);
+    if (!rc && n > 0) rc = extract_message_pack(part, psize, n, msg, size, err);
     for (int i = 0; i < n; i++)
         free(part[i]);
     if (rc) {

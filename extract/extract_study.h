@@ -74,7 +74,7 @@ void extract_study_close(master *m);
 int extract_study_build_task(master *m, const run_config *cfg, const todo_item *t, char **buf,
                              long *size, cs_error *err);
 /* Rank 0's queue of tasks: the todo list in order, as messages of one task or of several
- * (task_group.h). */
+ * (extract_message.h). */
 typedef struct {
     long next;  /* the next todo item to build */
     char *held; /* a task built but not sent (it did not fit the group before), or NULL */

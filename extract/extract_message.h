@@ -6,21 +6,21 @@
  *
  * Layout: the count (a long), each part's size (count longs), then the parts in order, each
  * from an offset that is a multiple of 8 (a result is read as doubles in place). */
-#ifndef TASK_GROUP_H
-#define TASK_GROUP_H
+#ifndef EXTRACT_MESSAGE_H
+#define EXTRACT_MESSAGE_H
 
 #include "cs_error.h"
 
 /* Parts a message holds at most. */
-enum { TASK_GROUP_MOST = 128 };
+enum { EXTRACT_MESSAGE_MOST = 128 };
 
 /* The count parts part[i] of size[i] bytes as one message (*msg malloc'ed, *msg_size bytes). */
-int task_group_pack(char *const *part, const long *size, int count, char **msg, long *msg_size,
-                    cs_error *err);
+int extract_message_pack(char *const *part, const long *size, int count, char **msg, long *msg_size,
+                         cs_error *err);
 /* The parts of a message of msg_size bytes: *count of them, part[i] (into msg) of size[i] bytes,
- * i < *count <= TASK_GROUP_MOST. An error (CS_ERR_INTERNAL, naming the rule) when the message
+ * i < *count <= EXTRACT_MESSAGE_MOST. An error (CS_ERR_INTERNAL, naming the rule) when the message
  * does not hold what its sizes say. */
-int task_group_parts(const char *msg, long msg_size, int *count, const char **part, long *size,
-                     cs_error *err);
+int extract_message_parts(const char *msg, long msg_size, int *count, const char **part, long *size,
+                          cs_error *err);
 
 #endif

@@ -1,13 +1,13 @@
-/* Messages of several tasks or results (extract/task_group.h): what is packed comes back part
+/* Messages of several tasks or results (extract/extract_message.h): what is packed comes back part
  * for part, each part 8-byte aligned, and a message whose sizes lie is refused. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "task_group.h"
+#include "extract_message.h"
 #include "tf.h"
 
-TEST(task_group_gives_back_its_parts) {
+TEST(extract_message_gives_back_its_parts) {
     char a[] = "first", b[13], c[1] = {0};
     for (int i = 0; i < 13; i++)
         b[i] = (char)(100 + i);
@@ -17,11 +17,11 @@ TEST(task_group_gives_back_its_parts) {
     long msg_size;
     cs_error err;
     cs_error_clear(&err);
-    CHECK(task_group_pack(part, size, 4, &msg, &msg_size, &err) == 0);
+    CHECK(extract_message_pack(part, size, 4, &msg, &msg_size, &err) == 0);
     int count;
-    const char *got[TASK_GROUP_MOST];
-    long got_size[TASK_GROUP_MOST];
-    CHECK(task_group_parts(msg, msg_size, &count, got, got_size, &err) == 0);
+    const char *got[EXTRACT_MESSAGE_MOST];
+    long got_size[EXTRACT_MESSAGE_MOST];
+    CHECK(extract_message_parts(msg, msg_size, &count, got, got_size, &err) == 0);
     CHECK_MSG(count == 4, "count %d", count);
     for (int i = 0; i < count && i < 4; i++) {
         CHECK_MSG(got_size[i] == size[i], "part %d: %ld bytes", i, got_size[i]);
@@ -31,7 +31,7 @@ TEST(task_group_gives_back_its_parts) {
     free(msg);
 }
 
-TEST(task_group_refuses_a_message_that_lies) {
+TEST(extract_message_refuses_a_message_that_lies) {
     char a[40] = "a task";
     char *part[] = {a, a};
     long size[] = {40, 21};
@@ -39,30 +39,30 @@ TEST(task_group_refuses_a_message_that_lies) {
     long msg_size;
     cs_error err;
     cs_error_clear(&err);
-    CHECK(task_group_pack(part, size, 2, &msg, &msg_size, &err) == 0);
+    CHECK(extract_message_pack(part, size, 2, &msg, &msg_size, &err) == 0);
     int count;
-    const char *got[TASK_GROUP_MOST];
-    long got_size[TASK_GROUP_MOST];
+    const char *got[EXTRACT_MESSAGE_MOST];
+    long got_size[EXTRACT_MESSAGE_MOST];
     /* cut short: the last part's bytes are missing */
-    CHECK(task_group_parts(msg, msg_size - 16, &count, got, got_size, &err) != 0);
+    CHECK(extract_message_parts(msg, msg_size - 16, &count, got, got_size, &err) != 0);
     CHECK(count == 0);
     CHECK(strstr(err.message, "part 1") != NULL);
     /* a count past the most, and none */
-    long bad = TASK_GROUP_MOST + 1;
+    long bad = EXTRACT_MESSAGE_MOST + 1;
     memcpy(msg, &bad, sizeof bad);
     cs_error_clear(&err);
-    CHECK(task_group_parts(msg, msg_size, &count, got, got_size, &err) != 0);
+    CHECK(extract_message_parts(msg, msg_size, &count, got, got_size, &err) != 0);
     bad = 0;
     memcpy(msg, &bad, sizeof bad);
-    CHECK(task_group_parts(msg, msg_size, &count, got, got_size, &err) != 0);
+    CHECK(extract_message_parts(msg, msg_size, &count, got, got_size, &err) != 0);
     /* a part's size past the message */
     bad = 2;
     memcpy(msg, &bad, sizeof bad);
     long huge = msg_size;
     memcpy(msg + sizeof(long), &huge, sizeof huge);
-    CHECK(task_group_parts(msg, msg_size, &count, got, got_size, &err) != 0);
-    CHECK(task_group_parts(msg, 4, &count, got, got_size, &err) != 0);
+    CHECK(extract_message_parts(msg, msg_size, &count, got, got_size, &err) != 0);
+    CHECK(extract_message_parts(msg, 4, &count, got, got_size, &err) != 0);
     free(msg);
-    CHECK(task_group_pack(part, size, 0, &msg, &msg_size, &err) != 0);
-    CHECK(task_group_pack(part, size, TASK_GROUP_MOST + 1, &msg, &msg_size, &err) != 0);
+    CHECK(extract_message_pack(part, size, 0, &msg, &msg_size, &err) != 0);
+    CHECK(extract_message_pack(part, size, EXTRACT_MESSAGE_MOST + 1, &msg, &msg_size, &err) != 0);
 }
