@@ -1,5 +1,7 @@
 #include "extract_gpu_part.h"
 
+#include "extract_batch_rule.h"
+
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -263,10 +265,22 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                              c->sgt->time_shift,
                              {c->sgt->impulse[0], c->sgt->impulse[1], c->sgt->impulse[2]}};
     long block = 128;
-    /* the extractor's batch, or CYBERSHAKE_GPU_BATCH's as extract_run.c takes it */
-    int batch = 128;
+    /* the device's batch as a rank alone on it takes it (extract_batch_rule.h), or
+     * CYBERSHAKE_GPU_BATCH's; one rupture's variations go in batches of at most
+     * EXTRACT_RUPTURE_BATCH, the messages of small ruptures in the device's whole batch */
+    int capacity = 0;
     const char *eb = getenv("CYBERSHAKE_GPU_BATCH");
-    if (eb && atoi(eb) >= SMALL && atoi(eb) <= 4096) batch = atoi(eb);
+    if (eb && atoi(eb) >= SMALL && atoi(eb) <= 4096) capacity = atoi(eb);
+    if (!capacity) {
+        int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
+        synth_gpu_measures mm = device_measures(ims, c->dt, want_fas, want_dur);
+        double bytes[EXTRACT_BATCH_CHOICES];
+        for (int i = 0; i < EXTRACT_BATCH_CHOICES; i++)
+            bytes[i] = synth_gpu_bytes(&shape, block, extract_batch_choice(i), 0) +
+                       synth_gpu_measures_bytes(&shape, extract_batch_choice(i), &mm);
+        capacity = extract_batch_rule(bytes, synth_gpu_free_bytes(0, 1));
+    }
+    int batch = capacity < EXTRACT_RUPTURE_BATCH ? capacity : EXTRACT_RUPTURE_BATCH;
     synth_gpu *g = NULL;
     /* every buffer here, freed at the end whichever way it is reached */
     synth_subfault *sf = NULL;
@@ -276,7 +290,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     im_workspace **ws = calloc((size_t)omp_get_max_threads(), sizeof *ws);
     if (!ws) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     double free0 = synth_gpu_free_bytes(0, 1);
-    if (synth_gpu_open(&g, 0, &shape, block, batch, n, err)) goto done;
+    if (synth_gpu_open(&g, 0, &shape, block, capacity, n, err)) goto done;
     double t0 = cs_now();
     for (long q0 = 0; q0 < n; q0 += block) {
         long nq = n - q0 < block ? n - q0 : block;
@@ -288,13 +302,13 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     double t_load = cs_now() - t0;
     sf = malloc(sizeof *sf * (size_t)n);
     /* the records' two slots in page-locked memory, as the extractor takes them */
-    vel = synth_gpu_host_alloc(sizeof(double) * 2 * 3 * (size_t)c->nt * batch);
+    vel = synth_gpu_host_alloc(sizeof(double) * 2 * 3 * (size_t)c->nt * capacity);
     vc = malloc(sizeof(double) * 3 * (size_t)c->nt);
     im_type *types;
     int nim;
     if (im_types(ims, &types, &nim, err)) goto done;
     free(types);
-    values = malloc(sizeof(double) * (size_t)nim * batch);
+    values = malloc(sizeof(double) * (size_t)nim * capacity);
     if (!vel || !vc || !sf || !values) {
         cs_error_set(err, CS_ERR_RESOURCE, "out of memory for the bench's records");
         goto done;
@@ -339,8 +353,8 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     if (t_pipe < 0) goto done;
     /* again with the measures made on the device; their values against the host's for the last
      * batch's records */
-    sa2 = malloc(sizeof(double) * 2 * IM_GIVEN_VALUES((size_t)ims->nperiods) * batch);
-    values_host = malloc(sizeof(double) * (size_t)nim * batch);
+    sa2 = malloc(sizeof(double) * 2 * IM_GIVEN_VALUES((size_t)ims->nperiods) * capacity);
+    values_host = malloc(sizeof(double) * (size_t)nim * capacity);
     if (!sa2 || !values_host) goto done;
     memcpy(values_host, values, sizeof(double) * (size_t)nim * batch);
     double t_pipe_sa = pipelined(c, bs, m6, n, bs->nvariations, nvar, batch, g, ims, nim, vel, sa2,
@@ -350,7 +364,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
      * ruptures): the same times bit for bit, so the same measures to rounding (the subfaults
      * past the window are staged and skipped on the device, so the sums' runs may be cut
      * elsewhere) */
-    values_ref = malloc(sizeof(double) * (size_t)nim * batch);
+    values_ref = malloc(sizeof(double) * (size_t)nim * capacity);
     if (!values_ref) goto done;
     memcpy(values_ref, values, sizeof(double) * (size_t)nim * batch);
     if (set_times(g, c, bs, n, 1, err)) goto done;
@@ -439,15 +453,18 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                                 : 0,
            t_group = 0;
     if (t_chain < 0) goto done;
-    const int per_batch = batch / SMALL, group_ruptures = per_batch * GROUP_BATCHES;
-    int ngroups = nsmall / group_ruptures;
-    for (int r = 0; r < ngroups; r++) {
+    const int per_batch = capacity / SMALL, group_ruptures = per_batch * GROUP_BATCHES;
+    /* at least 3 messages, after one untimed: a batch larger than the pipelines' above makes
+     * its stage areas and device arrays at first use, once a rank (cudaHostAlloc took most of
+     * a first message of 112 ruptures) */
+    int ngroups = nsmall / group_ruptures > 3 ? nsmall / group_ruptures : 3;
+    for (int r = -1; r < ngroups; r++) {
         double ts = cs_now();
         if (set_times(g, c, bs, n, group_ruptures, err)) goto done;
         double a = pipeline_run(c, bs, m6, n, bs->nvariations, group_ruptures * SMALL,
                                 per_batch * SMALL, g, ims, nim, vel, sa2, values, ws, NULL, err);
         if (a < 0) goto done;
-        t_group += cs_now() - ts;
+        if (r >= 0) t_group += cs_now() - ts;
     }
     if (set_times(g, c, bs, n, 0, err)) goto done;
     if (nsmall > 0) {
@@ -461,7 +478,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                SMALL, nsmall * SMALL / t_one, nsmall * SMALL / t_two, split_one[0] * per,
                split_one[1] * per, split_one[2] * per, split_one[3] * per, SMALL,
                nsmall * SMALL / t_chain, group_ruptures, per_batch * SMALL,
-               ngroups > 0 ? ngroups * group_ruptures * SMALL / t_group : 0.0);
+               ngroups * group_ruptures * SMALL / t_group);
     }
     rc = 0;
 done:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cs_progress.h"
+#include "extract_batch_rule.h"
 #include "sgt_set.h"
 #include "synth_spectra_cache.h"
 
@@ -34,6 +35,13 @@ typedef struct {
     const int *first;   /* nr + 1 */
     long *const *rowof; /* each rupture's points' rows (NULL: rows 0 .. n - 1, one rupture) */
 } gpu_ruptures;
+
+/* The variations a batch of these ruptures takes: the device's whole batch for several, at
+ * most EXTRACT_RUPTURE_BATCH for one (extract_batch_rule.h says why). */
+static int batch_of(const extract_worker *w, const gpu_ruptures *g) {
+    int batch = synth_gpu_batch(w->gpu);
+    return g->nr > 1 || batch < EXTRACT_RUPTURE_BATCH ? batch : EXTRACT_RUPTURE_BATCH;
+}
 
 /* The rupture of the pipeline's variation v. */
 static int rupture_of(const gpu_ruptures *g, int v) {
@@ -329,7 +337,7 @@ static int finish_batch_run(extract_worker *w, const gpu_buffers *buf, int slot,
  * device never waits for the host to make them. */
 static int pipelined(extract_worker *w, const gpu_ruptures *g, int full, gpu_buffers *buf,
                      cs_error *err) {
-    int batch = synth_gpu_batch(w->gpu), nvar = g->first[g->nr];
+    int batch = batch_of(w, g), nvar = g->first[g->nr];
     long np = g->src[0]->n; /* without rowof, one rupture's (stage_range) */
     int nb = nvar < batch ? nvar : batch, rc;
     CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));
@@ -404,7 +412,7 @@ static int chunked(extract_worker *w, const gpu_ruptures *g, int full, long chun
                    cs_error *err) {
     const variation_source *src = g->src[0];
     const double *m6 = full ? NULL : src->m6;
-    int batch = synth_gpu_batch(w->gpu), nvar = g->first[1];
+    int batch = batch_of(w, g), nvar = g->first[1];
     for (int v0 = 0; v0 < nvar; v0 += batch) {
         int nb = nvar - v0 < batch ? nvar - v0 : batch;
         CS_CALL(err, synth_gpu_begin(w->gpu, nb, err));

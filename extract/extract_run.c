@@ -13,6 +13,7 @@
 #include "cs_strutil.h"
 #include "extract_rupture.h"
 #include "extract_study.h"
+#include "extract_batch_rule.h"
 #include "extract_message.h"
 #include "cs_mpi_agree.h"
 
@@ -38,7 +39,7 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
         ws->synth.nt_sgt,   ws->synth.dt_sgt,
         ws->sgt.time_shift, {ws->sgt.impulse[0], ws->sgt.impulse[1], ws->sgt.impulse[2]}};
     long block = 128;
-    int batch = 128;
+    int batch = 0; /* extract_batch_rule.h's below */
     /* settings for tuning, and for tests that take the chunked and multi-batch paths on a
      * small site: variations per batch, points of spectra the device keeps at most (and
      * CYBERSHAKE_GPU_SUM_RUNS below) */
@@ -65,6 +66,15 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
                                ims->damping,  ws->synth.dt, ims->ko_b, ims->vertical ? 3 : 2};
     int on_device = !(e && !strcmp(e, "0"));
+    if (!batch) {
+        double bytes[EXTRACT_BATCH_CHOICES];
+        for (int i = 0; i < EXTRACT_BATCH_CHOICES; i++) {
+            int b = extract_batch_choice(i);
+            bytes[i] = synth_gpu_bytes(&shape, block, b, 0) +
+                       (on_device ? synth_gpu_measures_bytes(&shape, b, &meas) : 0);
+        }
+        batch = extract_batch_rule(bytes, fr);
+    }
     double meas_bytes = on_device ? synth_gpu_measures_bytes(&shape, batch, &meas) : 0;
     double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0) - meas_bytes;
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));

@@ -62,3 +62,23 @@ TEST(accumulate_split_forced_runs_within_the_partial_room) {
     CHECK_MSG(s * 4096LL * 2 <= ACC_PART_BLOCKS, "%d runs", s);
     CHECK(accumulate_slices(4096LL * 100, 4096, 10, ACC_RESIDENT, 3) == 1);
 }
+
+/* The batch a GPU rank takes (extract/extract_batch_rule.h): the largest whose device memory
+ * is within a quarter of the rank's share. */
+#include "extract_batch_rule.h"
+
+TEST(extract_batch_rule_takes_the_largest_within_a_quarter) {
+    /* illustrative sizes: an H200 shared by 3 ranks (47 GB each) at 0.5 Hz, 4.9 / 3.0 / 2.0 GB
+     * (measured at the median rupture: 4.92 GB in use at 512, 2.00 at 128) */
+    const double half_hz[3] = {4.9e9, 3.0e9, 2.0e9};
+    CHECK(extract_batch_rule(half_hz, 47e9) == 512);
+    /* at 1 Hz, about 21 / 10.5 / 5.2 GB: 256 on the H200's share, 128 on an H100's (26.7 GB) */
+    const double one_hz[3] = {21e9, 10.5e9, 5.2e9};
+    CHECK(extract_batch_rule(one_hz, 47e9) == 256);
+    CHECK(extract_batch_rule(one_hz, 26.7e9) == 128);
+    /* no room at all still gives the smallest, which the rank then checks against its share */
+    CHECK(extract_batch_rule(one_hz, 0) == 128);
+    /* exactly a quarter fits */
+    CHECK(extract_batch_rule(half_hz, 4 * 4.9e9) == 512);
+    CHECK(extract_batch_choice(0) == 512 && extract_batch_choice(2) == EXTRACT_RUPTURE_BATCH);
+}

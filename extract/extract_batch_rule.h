@@ -1,0 +1,29 @@
+/* How many variations a GPU rank's batch holds (extract_run.c; bench/extract_gpu_part.c takes
+ * the same rule). Small ruptures' variations share batches (extract_gpu.c; docs/extract.md,
+ * "Small ruptures together"), and a batch's device time has a share that does not grow with
+ * its variations: on an H200, batches of 504 gave 23% more variations/s than batches of 126 at
+ * the production forecast's median rupture (756 points, 0.5 Hz) and 3% more at 4,224 and 7,700
+ * points (docs/performance.md, "Small ruptures together"). So the batch is the largest of 512,
+ * 256 and 128 whose device memory (sums, records, measures) takes at most a quarter of the
+ * rank's share of the device, the rest left to the spectra the rank keeps. A rupture taken
+ * alone still goes in batches of EXTRACT_RUPTURE_BATCH: one rupture of 4,224 or 7,700 points
+ * in batches of 512 was 9-10% slower than in batches of 128. */
+#ifndef EXTRACT_BATCH_RULE_H
+#define EXTRACT_BATCH_RULE_H
+
+enum { EXTRACT_RUPTURE_BATCH = 128, EXTRACT_BATCH_CHOICES = 3 };
+
+/* Choice i of the batch, largest first. */
+static inline int extract_batch_choice(int i) {
+    return 512 >> i;
+}
+
+/* bytes[i]: the device memory a batch of extract_batch_choice(i) takes; room: the rank's share
+ * of the device (bytes). */
+static inline int extract_batch_rule(const double bytes[EXTRACT_BATCH_CHOICES], double room) {
+    for (int i = 0; i < EXTRACT_BATCH_CHOICES - 1; i++)
+        if (bytes[i] <= 0.25 * room) return extract_batch_choice(i);
+    return extract_batch_choice(EXTRACT_BATCH_CHOICES - 1);
+}
+
+#endif
