@@ -274,11 +274,7 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
     if (!capacity) {
         int want_fas[IM_MAX_PERIODS], want_dur[IM_MAX_PERIODS];
         synth_gpu_measures mm = device_measures(ims, c->dt, want_fas, want_dur);
-        double bytes[EXTRACT_BATCH_CHOICES];
-        for (int i = 0; i < EXTRACT_BATCH_CHOICES; i++)
-            bytes[i] = synth_gpu_bytes(&shape, block, extract_batch_choice(i), 0) +
-                       synth_gpu_measures_bytes(&shape, extract_batch_choice(i), &mm);
-        capacity = extract_batch_rule(bytes, synth_gpu_free_bytes(0, 1));
+        capacity = extract_batch_for(&shape, block, &mm, synth_gpu_free_bytes(0, 1));
     }
     int batch = capacity < EXTRACT_RUPTURE_BATCH ? capacity : EXTRACT_RUPTURE_BATCH;
     synth_gpu *g = NULL;

@@ -11,6 +11,8 @@
 #ifndef EXTRACT_BATCH_RULE_H
 #define EXTRACT_BATCH_RULE_H
 
+#include "synth_gpu.h"
+
 enum { EXTRACT_RUPTURE_BATCH = 128, EXTRACT_BATCH_CHOICES = 3 };
 
 /* Choice i of the batch, largest first. */
@@ -24,6 +26,18 @@ static inline int extract_batch_rule(const double bytes[EXTRACT_BATCH_CHOICES], 
     for (int i = 0; i < EXTRACT_BATCH_CHOICES - 1; i++)
         if (bytes[i] <= 0.25 * room) return extract_batch_choice(i);
     return extract_batch_choice(EXTRACT_BATCH_CHOICES - 1);
+}
+
+/* The batch for this shape and these measures (NULL: the host makes them) in room bytes. */
+static inline int extract_batch_for(const synth_gpu_shape *shape, long block,
+                                    const synth_gpu_measures *m, double room) {
+    double bytes[EXTRACT_BATCH_CHOICES];
+    for (int i = 0; i < EXTRACT_BATCH_CHOICES; i++) {
+        int b = extract_batch_choice(i);
+        bytes[i] =
+            synth_gpu_bytes(shape, block, b, 0) + (m ? synth_gpu_measures_bytes(shape, b, m) : 0);
+    }
+    return extract_batch_rule(bytes, room);
 }
 
 #endif

@@ -66,15 +66,7 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
     synth_gpu_measures meas = {ims->nperiods, ims->periods, want_fas,  want_dur,
                                ims->damping,  ws->synth.dt, ims->ko_b, ims->vertical ? 3 : 2};
     int on_device = !(e && !strcmp(e, "0"));
-    if (!batch) {
-        double bytes[EXTRACT_BATCH_CHOICES];
-        for (int i = 0; i < EXTRACT_BATCH_CHOICES; i++) {
-            int b = extract_batch_choice(i);
-            bytes[i] = synth_gpu_bytes(&shape, block, b, 0) +
-                       (on_device ? synth_gpu_measures_bytes(&shape, b, &meas) : 0);
-        }
-        batch = extract_batch_rule(bytes, fr);
-    }
+    if (!batch) batch = extract_batch_for(&shape, block, on_device ? &meas : NULL, fr);
     double meas_bytes = on_device ? synth_gpu_measures_bytes(&shape, batch, &meas) : 0;
     double rest = 0.85 * fr - synth_gpu_bytes(&shape, block, batch, 0) - meas_bytes;
     long points = (long)(rest / synth_gpu_bytes(&shape, 0, 0, 1));

@@ -250,6 +250,15 @@ void extract_worker_report(const double *t, const double *count, int nranks, int
            gpu ? "waiting for the device" : "synthesis", t[EXTRACT_SUM], t[EXTRACT_MEASURE], kept);
 }
 
+/* The seconds the worker's phases after opening have taken so far (what is not among them of a
+ * synthesis is counted as its sums). */
+static double phases_after_open(const extract_worker *w) {
+    double t = 0;
+    for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
+        t += w->phase[i];
+    return t;
+}
+
 int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *const *lfns,
                     rupture_result *out, cs_error *err) {
     CS_CALL(err, alloc_result(out, nvar, w->nim, w->synth->nt, w->want_seis, err));
@@ -261,15 +270,10 @@ int extract_rupture(extract_worker *w, const erf_rupture *r, int nvar, char *con
                  : cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     w->phase[EXTRACT_OPEN] += cs_now() - t0;
     if (!rc) {
-        double t1 = cs_now(), before = 0;
-        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
-            before += w->phase[i];
+        double t1 = cs_now(), before = phases_after_open(w);
         rc = synthesise(w, &src, nvar, vel, out, err);
         /* the CPU's paths time no phases of their own: their synthesis is what is left */
-        double timed = -before;
-        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
-            timed += w->phase[i];
-        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - timed);
+        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - (phases_after_open(w) - before));
         variation_source_close(&src);
         w->ruptures++;
         w->variations += nvar;
@@ -306,13 +310,9 @@ static int together(extract_worker *w, const erf_rupture *r, const int *nvar, in
     }
     w->phase[EXTRACT_OPEN] += cs_now() - t0;
     if (!rc && nopen == nr) {
-        double t1 = cs_now(), before = 0, timed = 0;
-        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
-            before += w->phase[i];
+        double t1 = cs_now(), before = phases_after_open(w);
         rc = extract_ruptures_gpu(w, sp, nvar, nr, op, err);
-        for (int i = EXTRACT_READ; i < EXTRACT_NPHASES; i++)
-            timed += w->phase[i];
-        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - (timed - before));
+        w->phase[EXTRACT_SUM] += fmax(0, cs_now() - t1 - (phases_after_open(w) - before));
     } else if (!rc) {
         rc = EXTRACT_ALONE; /* the one that failed to open says why, alone */
     }
