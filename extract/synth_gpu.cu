@@ -12,6 +12,7 @@
 
 #include "cufft_dl.cuh"
 #include "measures_gpu.cuh"
+#include "phase_f32.h"
 #include "rupgen_relax.h"
 #include "times_gpu.cuh"
 
@@ -558,11 +559,13 @@ __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb,
 
 /* acc[b][f][k] += sum over variation b's subfaults of G(point, f, k) S(k), S the slip rate's
  * spectrum with its start's phase, the triangle factor and mu A. A block's threads share one
- * variation: its subfaults are read into shared memory a tile at a time. The phases are reduced
- * to [-1/2, 1/2] cycle in double and turned by the single-precision sincospi (relative error
- * ~1e-7, as the float spectra they multiply). Each term is made in single precision, as precise
- * as the float G it multiplies, and summed in single precision over runs of ACC_FLUSH terms,
- * each run's sum added in double: on Hopper a double operation issues at half a float one's
+ * variation: its subfaults are read into shared memory a tile at a time. A term's phase and
+ * coarse node are formed in single precision from two-float constants of its subfault
+ * (phase_f32.h: within 3e-8 of a cycle and 6e-8 of a node, as the double path's once turned to
+ * float, and no conversion in the loop), the phase turned by a float sine and cosine within
+ * 1.2e-7, as precise as the float spectra they multiply. Each term is made in single precision, as
+ * precise as the float G it multiplies, and summed in single precision over runs of ACC_FLUSH
+ * terms, each run's sum added in double: on Hopper a double operation issues at half a float one's
  * rate and a conversion between the two slower still (on an H200 the site's mix took 8% less
  * of the pipeline, the records moving from 6.3e-8 to 1.1e-7 of the CPU's, relative L2).
  * The runs count the terms added, not the subfaults staged, so a subfault skipped past the
@@ -576,15 +579,18 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                       double2 *acc, int slices, double2 *part, const double *times, int tn,
                       double window_end) {
     __shared__ staged tile[TILE];
-    /* per subfault of the tile, once for the block: its start plus centre (NaN where the
-     * device's start falls past the window: dropped, as the host drops it), and mu A dts */
-    __shared__ double tile_t[TILE];
+    /* per subfault of the tile, once for the block: df (its start plus centre) less its nearest
+     * integer, and df / dfc, each as two floats (phase_f32.h: the terms' phases and nodes then
+     * take no double operation and no conversion); NaN where the device's start falls past the
+     * window (dropped, as the host drops it); and mu A dts */
+    __shared__ float tile_ph[TILE], tile_pl[TILE], tile_xh[TILE], tile_xl[TILE];
     __shared__ float tile_w[TILE];
     int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y, z = blockIdx.z;
     const long long *start = bases;
     const float *sr = sr_all + bases[nb + 1 + b];
     const float2 *C = C_all + bases[2 * (nb + 1) + b];
     double f = k * df;
+    const float kf = (float)k;
     double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
     float fr[3] = {0, 0, 0}, fi[3] = {0, 0, 0};
     int terms = 0;
@@ -605,14 +611,16 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                 if (!(tinit < window_end)) tinit = NAN;
             }
             tile[j] = q;
-            tile_t[j] = tinit + q.tc;
+            double cycles = df * (tinit + q.tc);
+            phase_f32_split(cycles - rint(cycles), &tile_ph[j], &tile_pl[j]);
+            phase_f32_split(q.xstep, &tile_xh[j], &tile_xl[j]);
             tile_w[j] = (float)(q.scale * q.dts);
         }
         __syncthreads();
         if (k >= nf) continue;
         for (int j = 0; j < nt; j++) {
-            const double tstart = tile_t[j];
-            if (isnan(tstart)) continue;
+            const float ph = tile_ph[j];
+            if (isnan(ph)) continue;
             const staged &q = tile[j];
             float dr, di;
             if (q.direct) {
@@ -632,11 +640,9 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                 dr = (float)er;
                 di = (float)ei;
             } else {
-                /* the node and offset in double (k xstep reaches hundreds of nodes), the
-                 * weights in single precision; no division in this loop */
-                double x = k * q.xstep;
-                int m = (int)x;
-                float u = (float)(x - m);
+                /* the node k df / dfc and its offset, and the weights, in single precision */
+                int m;
+                float u = phase_f32_node(kf, tile_xh[j], tile_xl[j], &m);
                 const float sixth = 1.0f / 6;
                 float w0 = -u * (u - 1) * (u - 2) * sixth, w1 = (u + 1) * (u - 1) * (u - 2) * 0.5f;
                 float w2 = -(u + 1) * u * (u - 2) * 0.5f, w3 = (u + 1) * u * (u - 1) * sixth;
@@ -648,10 +654,8 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                 di = w0 * n0.y + w1 * n1.y + w2 * n2.y + w3 * n3.y;
             }
             /* the phase of the start and centre, exp(-i 2 pi f (tinit + tc)) */
-            double p = f * tstart;
-            p -= rint(p);
             float snf, csf;
-            sincospif(-2.0f * (float)p, &snf, &csf);
+            phase_f32_sincos_turns(-phase_f32_turns(kf, ph, tile_pl[j]), &snf, &csf);
             if (q.dts != sinc_dts) {
                 double h = f * q.dts; /* its argument reduced as the phase's */
                 sinc = h == 0 ? 1.0f
