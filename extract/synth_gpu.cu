@@ -295,7 +295,9 @@ __global__ void series_kernel(const float *strain, const double *mt, int nq, int
 }
 
 /* Keeps f_k, k < nf, of each series, times exp(+i 2 pi f ts) dt (the impulse's shift removed,
- * the DFT made the sampled function's transform), into the point's row of G. */
+ * the DFT made the sampled function's transform), into the point's row of G: row-major in
+ * (point, frequency, series), so that a term of accumulate_kernel reads its point's series at one
+ * address and constant offsets. */
 __global__ void keep_kernel(const cufftDoubleComplex *spec, int nq, int series, int nf, int hl,
                             double ts_over_T, double dt, const int *rows, float2 *G) {
     long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -308,7 +310,7 @@ __global__ void keep_kernel(const cufftDoubleComplex *spec, int nq, int series, 
     ph -= rint(ph);
     sincospi(2 * ph, &sn, &cs);
     cufftDoubleComplex z = spec[(size_t)s * hl + k];
-    G[((size_t)rows[q] * series + j) * nf + k] =
+    G[((size_t)rows[q] * nf + k) * series + j] =
         make_float2((float)((z.x * cs - z.y * sn) * dt), (float)((z.x * sn + z.y * cs) * dt));
 }
 
@@ -522,7 +524,7 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
         q.direct = q.dfc <= 2 * g->df || q.nc + 1 > nf;
         q.xstep = g->df / q.dfc;
         q.c_off = (int)ncoarse;
-        if (!q.direct) ncoarse += q.nc + 1;
+        if (!q.direct) ncoarse += q.nc + 2; /* nodes -1 .. nc */
     }
     a.n = ns;
     a.nsr = nsr;
@@ -530,7 +532,9 @@ extern "C" int synth_gpu_stage(synth_gpu *g, int b, const synth_gpu_subfault *sf
     return 0;
 }
 
-/* Node m >= 0 of the coarse centred sum: sum_j s_j exp(i 2 pi m dfc (tc - j dts)). */
+/* Nodes -1 .. nc of the coarse centred sum, sum_j s_j exp(i 2 pi m dfc (tc - j dts)), at
+ * C[m + 1]: node -1 is the conjugate of node 1 (the sum of real samples), stored so that the
+ * interpolation reads four nodes from one address. */
 __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb, const float *sr,
                               float2 *C) {
     const staged q = sub[blockIdx.x];
@@ -553,7 +557,8 @@ __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb,
             sn = cs * bs + sn * bc;
             cs = r;
         }
-        Cq[m] = make_float2((float)re, (float)im);
+        Cq[m + 1] = make_float2((float)re, (float)im);
+        if (m == 1) Cq[0] = make_float2((float)re, -(float)im);
     }
 }
 
@@ -573,30 +578,45 @@ __global__ void coarse_kernel(const staged *sub, const long long *bases, int nb,
  * where both give a variation's subfaults one run (accumulate_split.h cuts the staged ones). */
 enum { TILE = 64, ACC_FLUSH = 32 };
 
+/* A tile's subfault as each term reads it: mu A dts, its coarse nodes' offset in the
+ * variation's (-1: the direct sum) and its row's offset in G (row x nf x series). */
+struct __align__(16) tile_term {
+    float w;
+    int coff;
+    long long goff;
+};
+
+template <int series>
 __global__ void __launch_bounds__(ACC_THREADS, 9)
     accumulate_kernel(const staged *sub, const long long *bases, int nb, const float *sr_all,
-                      const float2 *C_all, const float2 *G, int series, int nf, double df,
-                      double2 *acc, int slices, double2 *part, const double *times, int tn,
-                      double window_end) {
-    __shared__ staged tile[TILE];
+                      const float2 *C_all, const float2 *G, int nf, double df, double2 *acc,
+                      int slices, double2 *part, const double *times, int tn, double window_end) {
+    __shared__ staged tile[TILE]; /* the direct sum's */
     /* per subfault of the tile, once for the block: df (its start plus centre) less its nearest
-     * integer, and df / dfc, each as two floats (phase_f32.h: the terms' phases and nodes then
-     * take no double operation and no conversion); NaN where the device's start falls past the
-     * window (dropped, as the host drops it); and mu A dts */
-    __shared__ float tile_ph[TILE], tile_pl[TILE], tile_xh[TILE], tile_xl[TILE];
-    __shared__ float tile_w[TILE];
+     * integer and df / dfc, each as two floats (phase_f32.h: the terms' phases and nodes then
+     * take no double operation and no conversion), NaN where the device's start falls past the
+     * window (dropped, as the host drops it); the term's constants; dts (the sinc's) */
+    __shared__ float4 tile_a[TILE];
+    __shared__ tile_term tile_b[TILE];
+    __shared__ double tile_dts[TILE];
+    /* each thread's double sums of its runs of ACC_FLUSH terms: in registers they took 12 of the
+     * 56 that 9 blocks an SM leave a thread, and the loop's addresses were made again each term */
+    __shared__ double run_sums[6][ACC_THREADS];
     int k = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y, z = blockIdx.z;
     const long long *start = bases;
     const float *sr = sr_all + bases[nb + 1 + b];
     const float2 *C = C_all + bases[2 * (nb + 1) + b];
-    double f = k * df;
+    /* this thread's frequency in every row of G */
+    const float2 *Gk = G + (size_t)(k < nf ? k : 0) * series;
+    const double f = k * df;
     const float kf = (float)k;
-    double ar[3] = {0, 0, 0}, ai[3] = {0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        run_sums[i][threadIdx.x] = 0;
     float fr[3] = {0, 0, 0}, fi[3] = {0, 0, 0};
     int terms = 0;
-    /* sinc(pi f dts) of the last subfault's dts: a rupture's subfaults share one sampling */
+    /* sinc(pi f dts)^2 of the last subfault's dts: a rupture's subfaults share one sampling */
     double sinc_dts = -1;
-    float sinc = 1;
+    float sinc2 = 1;
     /* run z of the variation's subfaults (accumulate_split.h) */
     long long len = start[b + 1] - start[b];
     long long lo = start[b] + len * z / slices, hi = start[b] + len * (z + 1) / slices;
@@ -612,18 +632,33 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
             }
             tile[j] = q;
             double cycles = df * (tinit + q.tc);
-            phase_f32_split(cycles - rint(cycles), &tile_ph[j], &tile_pl[j]);
-            phase_f32_split(q.xstep, &tile_xh[j], &tile_xl[j]);
-            tile_w[j] = (float)(q.scale * q.dts);
+            float4 a;
+            phase_f32_split(cycles - rint(cycles), &a.x, &a.y);
+            phase_f32_split(q.xstep, &a.z, &a.w);
+            tile_a[j] = a;
+            tile_term t;
+            t.w = (float)(q.scale * q.dts);
+            t.coff = q.direct ? -1 : q.c_off;
+            t.goff = (long long)q.row * nf * series;
+            tile_b[j] = t;
+            tile_dts[j] = q.dts;
         }
         __syncthreads();
         if (k >= nf) continue;
         for (int j = 0; j < nt; j++) {
-            const float ph = tile_ph[j];
-            if (isnan(ph)) continue;
-            const staged &q = tile[j];
+            const float4 a = tile_a[j];
+            if (isnan(a.x)) continue;
+            const tile_term t = tile_b[j];
+            /* the point's series at this frequency, asked for first: nothing below waits on them
+             * until the end */
+            const float2 *Gp = Gk + t.goff;
+            float2 gv[3];
+            if (series == 3)
+                for (int ff = 0; ff < 3; ff++)
+                    gv[ff] = Gp[ff];
             float dr, di;
-            if (q.direct) {
+            if (t.coff < 0) {
+                const staged &q = tile[j];
                 double sn, cs, bs, bc, p0 = f * q.tc, p1 = f * q.dts, er = 0, ei = 0;
                 p0 -= rint(p0);
                 p1 -= rint(p1);
@@ -640,54 +675,54 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
                 dr = (float)er;
                 di = (float)ei;
             } else {
-                /* the node k df / dfc and its offset, and the weights, in single precision */
+                /* the node k df / dfc and its offset u, and the cubic's weights at u, in single
+                 * precision; c[0] is node m - 1 (coarse_kernel stores node -1) */
                 int m;
-                float u = phase_f32_node(kf, tile_xh[j], tile_xl[j], &m);
-                const float sixth = 1.0f / 6;
-                float w0 = -u * (u - 1) * (u - 2) * sixth, w1 = (u + 1) * (u - 1) * (u - 2) * 0.5f;
-                float w2 = -(u + 1) * u * (u - 2) * 0.5f, w3 = (u + 1) * u * (u - 1) * sixth;
-                const float2 *c = C + q.c_off;
-                /* node -1 is the conjugate of node 1 (the sum of real samples) */
-                float2 n0 = m == 0 ? make_float2(c[1].x, -c[1].y) : c[m - 1];
-                float2 n1 = c[m], n2 = c[m + 1], n3 = c[m + 2];
-                dr = w0 * n0.x + w1 * n1.x + w2 * n2.x + w3 * n3.x;
-                di = w0 * n0.y + w1 * n1.y + w2 * n2.y + w3 * n3.y;
+                const float u = phase_f32_node(kf, a.z, a.w, &m);
+                const float2 *c = C + t.coff + m;
+                const float2 n0 = c[0], n1 = c[1], n2 = c[2], n3 = c[3];
+                const float up = u + 1, um = u - 1, um2 = u - 2;
+                const float a6 = u * um * (1.0f / 6), b2 = up * um2 * 0.5f;
+                const float w0 = -a6 * um2, w1 = b2 * um, w2 = -b2 * u, w3 = a6 * up;
+                dr = fmaf(w3, n3.x, fmaf(w2, n2.x, fmaf(w1, n1.x, w0 * n0.x)));
+                di = fmaf(w3, n3.y, fmaf(w2, n2.y, fmaf(w1, n1.y, w0 * n0.y)));
             }
             /* the phase of the start and centre, exp(-i 2 pi f (tinit + tc)) */
             float snf, csf;
-            phase_f32_sincos_turns(-phase_f32_turns(kf, ph, tile_pl[j]), &snf, &csf);
-            if (q.dts != sinc_dts) {
-                double h = f * q.dts; /* its argument reduced as the phase's */
-                sinc = h == 0 ? 1.0f
-                              : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
-                sinc_dts = q.dts;
+            phase_f32_sincos_turns(-phase_f32_turns(kf, a.x, a.y), &snf, &csf);
+            const double dts = tile_dts[j];
+            if (dts != sinc_dts) {
+                double h = f * dts; /* its argument reduced as the phase's */
+                float sinc =
+                    h == 0 ? 1.0f
+                           : sinpif((float)(h - 2 * rint(0.5 * h))) / ((float)M_PI * (float)h);
+                sinc2 = sinc * sinc;
+                sinc_dts = dts;
             }
-            float w = tile_w[j] * (sinc * sinc);
-            float sr_ = (dr * csf - di * snf) * w, si_ = (dr * snf + di * csf) * w;
+            const float w = t.w * sinc2, cw = csf * w, sw = snf * w;
+            const float sr_ = fmaf(dr, cw, -di * sw), si_ = fmaf(dr, sw, di * cw);
             if (series == 3) {
-                const float2 *Gp = G + (size_t)q.row * 3 * nf + k;
                 for (int ff = 0; ff < 3; ff++) {
-                    float2 gv = Gp[(size_t)ff * nf];
-                    fr[ff] += gv.x * sr_ - gv.y * si_;
-                    fi[ff] += gv.x * si_ + gv.y * sr_;
+                    fr[ff] = fmaf(-gv[ff].y, si_, fmaf(gv[ff].x, sr_, fr[ff]));
+                    fi[ff] = fmaf(gv[ff].y, sr_, fmaf(gv[ff].x, si_, fi[ff]));
                 }
             } else {
-                const float2 *Gp = G + (size_t)q.row * 18 * nf + k;
+                const staged &q = tile[j];
                 for (int ff = 0; ff < 3; ff++) {
                     float gr = 0, gi = 0;
-                    for (int c = 0; c < 6; c++) {
-                        float2 gv = Gp[(size_t)(ff * 6 + c) * nf];
-                        gr += q.m[c] * gv.x;
-                        gi += q.m[c] * gv.y;
+                    for (int cc = 0; cc < 6; cc++) {
+                        const float2 gv = Gp[ff * 6 + cc];
+                        gr = fmaf(q.m[cc], gv.x, gr);
+                        gi = fmaf(q.m[cc], gv.y, gi);
                     }
-                    fr[ff] += gr * sr_ - gi * si_;
-                    fi[ff] += gr * si_ + gi * sr_;
+                    fr[ff] = fmaf(-gi, si_, fmaf(gr, sr_, fr[ff]));
+                    fi[ff] = fmaf(gi, sr_, fmaf(gr, si_, fi[ff]));
                 }
             }
             if (++terms == ACC_FLUSH) {
                 for (int ff = 0; ff < 3; ff++) {
-                    ar[ff] += fr[ff];
-                    ai[ff] += fi[ff];
+                    run_sums[2 * ff][threadIdx.x] += fr[ff];
+                    run_sums[2 * ff + 1][threadIdx.x] += fi[ff];
                     fr[ff] = fi[ff] = 0;
                 }
                 terms = 0;
@@ -697,7 +732,8 @@ __global__ void __launch_bounds__(ACC_THREADS, 9)
     if (k >= nf) return;
     for (int ff = 0; ff < 3; ff++) {
         size_t at = ((size_t)b * 3 + ff) * nf + k;
-        double sx = ar[ff] + fr[ff], sy = ai[ff] + fi[ff];
+        double sx = run_sums[2 * ff][threadIdx.x] + fr[ff];
+        double sy = run_sums[2 * ff + 1][threadIdx.x] + fi[ff];
         if (slices == 1) {
             acc[at].x += sx;
             acc[at].y += sy;
@@ -789,9 +825,15 @@ extern "C" int synth_gpu_accumulate(synth_gpu *g, cs_error *err) {
         g->cap_part = want;
     }
     dim3 grid((unsigned)kblocks, (unsigned)nb, (unsigned)slices);
-    accumulate_kernel<<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G, g->series,
-                                             g->s.nf, g->df, g->acc, slices, g->part, g->dtimes,
-                                             g->tn, g->window_end);
+    /* the point's series a term reads, 3 or 18, a constant of the kernel */
+    if (g->series == 3)
+        accumulate_kernel<3><<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G,
+                                                    g->s.nf, g->df, g->acc, slices, g->part,
+                                                    g->dtimes, g->tn, g->window_end);
+    else
+        accumulate_kernel<18><<<grid, ACC_THREADS>>>(g->ds, g->dbases, nb, g->dsr, g->dC, g->G,
+                                                     g->s.nf, g->df, g->acc, slices, g->part,
+                                                     g->dtimes, g->tn, g->window_end);
     CS_CUDA_CHECK(cudaGetLastError());
     if (slices > 1) {
         add_runs_kernel<<<(unsigned)((n + 255) / 256), 256>>>(g->part, slices, n, g->acc);
