@@ -94,7 +94,9 @@ static int make_variation(const bench_source *bs, const double *m6, long n, int 
 
 /* Ruptures the device's rupture times are set for (set_times): variation v takes rupture
  * (v / SMALL) mod this one's, as the extractor's groups of small ruptures do. */
-enum { SMALL = 18, GROUP_BATCHES = 4, MOST_RUPTURES = 4096 / SMALL * GROUP_BATCHES };
+/* GROUP_BATCHES: the extractor's batches a message (extract_batch_rule.h), or
+ * CYBERSHAKE_GROUP_BATCHES's (1 .. MOST_GROUP, to measure others) */
+enum { SMALL = 18, MOST_GROUP = 16, MOST_RUPTURES = 4096 / SMALL * MOST_GROUP };
 static int times_ruptures = 1;
 
 static int set_times(synth_gpu *g, const synth_ctx *c, const bench_source *bs, long n, int nr,
@@ -449,7 +451,10 @@ int extract_gpu_part(synth_ctx *c, const bench_source *bs, const float *strain, 
                                 : 0,
            t_group = 0;
     if (t_chain < 0) goto done;
-    const int per_batch = capacity / SMALL, group_ruptures = per_batch * GROUP_BATCHES;
+    int group_batches = EXTRACT_GROUP_BATCHES;
+    const char *eg = getenv("CYBERSHAKE_GROUP_BATCHES");
+    if (eg && atoi(eg) >= 1 && atoi(eg) <= MOST_GROUP) group_batches = atoi(eg);
+    const int per_batch = capacity / SMALL, group_ruptures = per_batch * group_batches;
     /* at least 3 messages, after one untimed: a batch larger than the pipelines' above makes
      * its stage areas and device arrays at first use, once a rank (cudaHostAlloc took most of
      * a first message of 112 ruptures) */

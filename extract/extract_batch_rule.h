@@ -13,7 +13,13 @@
 
 #include "synth_gpu.h"
 
-enum { EXTRACT_RUPTURE_BATCH = 128, EXTRACT_BATCH_CHOICES = 3 };
+/* EXTRACT_GROUP_BATCHES: the GPU ranks' batches one message of small ruptures holds at most
+ * (extract_run.c's grouping, the bench's messages). A message's first batch's making and its
+ * last batch's measures wait for each other: on an H200 at 0.5 Hz (batches of 504), messages of
+ * 4, 8 and 16 batches gave 39,033, 41,226 and 42,882 variations/s at 756 points and 6,769,
+ * 7,104 and 7,244 at 7,700 (docs/performance.md); 8 keeps most of the gain with half the
+ * points a message asks the spectra map to hold at once. */
+enum { EXTRACT_RUPTURE_BATCH = 128, EXTRACT_BATCH_CHOICES = 3, EXTRACT_GROUP_BATCHES = 8 };
 
 /* Choice i of the batch, largest first. */
 static inline int extract_batch_choice(int i) {

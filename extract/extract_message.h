@@ -12,7 +12,7 @@
 #include "cs_error.h"
 
 /* Parts a message holds at most. */
-enum { EXTRACT_MESSAGE_MOST = 128 };
+enum { EXTRACT_MESSAGE_MOST = 256 };
 
 /* The count parts part[i] of size[i] bytes as one message (*msg malloc'ed, *msg_size bytes). */
 int extract_message_pack(char *const *part, const long *size, int count, char **msg, long *msg_size,

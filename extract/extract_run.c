@@ -240,11 +240,14 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
  * batches): each one's result into res[k]. */
 static void run_together(worker_state *ws, const char *const *task, int count, char **res,
                          long *res_size) {
-    task_header h[EXTRACT_MESSAGE_MOST];
-    erf_rupture r[EXTRACT_MESSAGE_MOST];
-    rupture_result out[EXTRACT_MESSAGE_MOST];
-    cs_error err[EXTRACT_MESSAGE_MOST];
-    int rc[EXTRACT_MESSAGE_MOST], nvar[EXTRACT_MESSAGE_MOST], parsed = 0;
+    /* static: a message's errors alone are 3 KB a part (0.8 MB for EXTRACT_MESSAGE_MOST), and
+     * the worker's loop calls this from one thread */
+    static task_header h[EXTRACT_MESSAGE_MOST];
+    static erf_rupture r[EXTRACT_MESSAGE_MOST];
+    static rupture_result out[EXTRACT_MESSAGE_MOST];
+    static cs_error err[EXTRACT_MESSAGE_MOST];
+    static int rc[EXTRACT_MESSAGE_MOST], nvar[EXTRACT_MESSAGE_MOST];
+    int parsed = 0;
     memset(out, 0, sizeof out);
     cs_error_clear(&err[0]);
     for (; parsed < count; parsed++) {
@@ -279,22 +282,19 @@ static void free_result(char *res, long size) {
     if (size >= 0) free(res);
 }
 
-/* The variations rank 0 puts in one message of small ruptures: GROUP_BATCHES of the GPU ranks'
- * smallest batch (0 on the CPU: a rupture a message), or CYBERSHAKE_GROUP_VARIATIONS (tests
- * take the group path on the CPU with it; 0 turns it off). Every rank calls it. A message's
- * batches go through the pipeline of extract_gpu.c, the host making batch i + 1 while the
- * device sums batch i; only its first batch's making and its last batch's measures wait for
- * each other, so several batches a message (an H200, ruptures of 18 variations on 756 points,
- * groups of 7 ruptures in one batch: 22,949 variations/s; the same batches in one pipeline:
- * 33,163). */
-enum { GROUP_BATCHES = 4 };
+/* The variations rank 0 puts in one message of small ruptures: EXTRACT_GROUP_BATCHES of the GPU
+ * ranks' smallest batch (0 on the CPU: a rupture a message), or CYBERSHAKE_GROUP_VARIATIONS
+ * (tests take the group path on the CPU with it; 0 turns it off). Every rank calls it. A
+ * message's batches go through the pipeline of extract_gpu.c, the host making batch i + 1 while
+ * the device sums batch i; only its first batch's making and its last batch's measures wait for
+ * each other, so several batches a message (extract_batch_rule.h). */
 static int tasks_grouped(MPI_Comm comm, const worker_state *ws, int backend) {
     int mine = ws->w.gpu ? synth_gpu_batch(ws->w.gpu) : INT_MAX, least = INT_MAX;
     MPI_Allreduce(&mine, &least, 1, MPI_INT, MPI_MIN, comm);
     long v;
     const char *e = getenv("CYBERSHAKE_GROUP_VARIATIONS");
     if (e && !cs_parse_long(e, &v) && v >= 0 && v <= 1000000) return (int)v;
-    return backend == EXTRACT_CUDA && least < INT_MAX ? GROUP_BATCHES * least : 0;
+    return backend == EXTRACT_CUDA && least < INT_MAX ? EXTRACT_GROUP_BATCHES * least : 0;
 }
 
 /* A result message of one failure in static memory (*size < 0): what goes back when nothing
