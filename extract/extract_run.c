@@ -180,8 +180,10 @@ static int parse_task(const char *task, task_header *h, erf_rupture *r, char ***
 /* The result message of a task's rupture (header + hypocentres + IMs + seismograms; the failure
  * alone when rc is one), out freed. *res_size < 0: *res is static (nothing could be packed but
  * the failure). */
+/* slot: the result's place in its reply (0 .. EXTRACT_MESSAGE_MOST - 1): where memory runs
+ * out, each failed result has a header of its own until the reply is packed. */
 static void pack_result(const worker_state *ws, const task_header *h, int rc, const cs_error *err,
-                        rupture_result *out, char **res, long *res_size) {
+                        rupture_result *out, int slot, char **res, long *res_size) {
     result_header rh = {h->source, h->rupture, h->nvar, ws->nim, ws->synth.nt, 0, 0, ""};
     if (rc) {
         rh.status = err->status ? (int)err->status : CS_ERR_INTERNAL;
@@ -196,14 +198,15 @@ static void pack_result(const worker_state *ws, const task_header *h, int rc, co
     *res = malloc((size_t)*res_size);
     if (!*res) {
         /* nothing can be sent back but the failure itself */
-        static result_header oom;
-        oom = rh;
-        oom.status = CS_ERR_RESOURCE;
-        oom.nvar = 0;
-        oom.has_seis = 0;
-        snprintf(oom.message, sizeof oom.message, "out of memory packing a result");
-        *res = (char *)&oom;
-        *res_size = -(long)sizeof oom;
+        static result_header oom[EXTRACT_MESSAGE_MOST];
+        result_header *o = &oom[slot];
+        *o = rh;
+        o->status = CS_ERR_RESOURCE;
+        o->nvar = 0;
+        o->has_seis = 0;
+        snprintf(o->message, sizeof o->message, "out of memory packing a result");
+        *res = (char *)o;
+        *res_size = -(long)sizeof *o;
         extract_rupture_result_free(out);
         return;
     }
@@ -233,7 +236,7 @@ static void run_task(worker_state *ws, const char *task, char **res, long *res_s
         erf_rupture_free(&r);
     }
     free(lfns);
-    pack_result(ws, &h, rc, &err, &out, res, res_size);
+    pack_result(ws, &h, rc, &err, &out, 0, res, res_size);
 }
 
 /* Runs the tasks of a message of several (generated ruptures, whose variations share a GPU's
@@ -275,7 +278,7 @@ static void run_together(worker_state *ws, const char *const *task, int count, c
     for (int k = 0; k < parsed; k++)
         erf_rupture_free(&r[k]);
     for (int k = 0; k < count; k++)
-        pack_result(ws, &h[k], rc[k], &err[k], &out[k], &res[k], &res_size[k]);
+        pack_result(ws, &h[k], rc[k], &err[k], &out[k], k, &res[k], &res_size[k]);
 }
 
 static void free_result(char *res, long size) {
