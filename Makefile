@@ -256,6 +256,12 @@ $(BIN)/rupture_times_bench: bench/rupture_times_bench.c $(BUILD)/lib/libcybersha
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ bench/rupture_times_bench.c $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
 
+# Locating rupture points on an SGT set: build/bin/locate_bench (docs/performance.md)
+$(BIN)/locate_bench: bench/locate_bench.c $(BUILD)/lib/libcybershake.a
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CC) $(filter-out -MMD -MP,$(CFLAGS_FULL)) $(ALL_INCLUDES) -o $@ bench/locate_bench.c $(BUILD)/lib/libcybershake.a $(LIBS_FULL)
+
 # Study database benchmark: build/bin/study_rows_bench (bench/study_rows_production.sh)
 $(BIN)/study_rows_bench: bench/study_rows_bench.c $(BUILD)/lib/libcybershake.a
 	@mkdir -p $(dir $@)

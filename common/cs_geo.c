@@ -134,9 +134,15 @@ int cs_geo_box_axes_enu(const cs_geo_frame *f, double lon, double lat, double ax
     /* True north in box coordinates, measured by projecting a point 1e-4 degrees (11 m) to the
      * north: this carries the projection's meridian convergence without depending on any sign
      * convention for it. */
-    double x0, y0, x1, y1;
-    double dlat = lat > 89.0 ? -1e-4 : 1e-4;
+    double x0, y0;
     CS_CALL(err, cs_geo_to_local(f, lon, lat, &x0, &y0, err));
+    return cs_geo_box_axes_enu_at(f, lon, lat, x0, y0, axes, err);
+}
+
+int cs_geo_box_axes_enu_at(const cs_geo_frame *f, double lon, double lat, double x0, double y0,
+                           double axes[3][3], cs_error *err) {
+    double x1, y1;
+    double dlat = lat > 89.0 ? -1e-4 : 1e-4;
     CS_CALL(err, cs_geo_to_local(f, lon, lat + dlat, &x1, &y1, err));
     double nx = (x1 - x0) * (dlat > 0 ? 1 : -1), ny = (y1 - y0) * (dlat > 0 ? 1 : -1);
     double nn = hypot(nx, ny);

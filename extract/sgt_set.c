@@ -1,5 +1,7 @@
 #include "sgt_set.h"
 
+#include <omp.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,14 @@ static int index_points(sgt_set *s, cs_error *err) {
 /* The geographic frame and the site (the source node of the SGT runs). */
 static int locate_site(sgt_set *s, cs_error *err) {
     CS_CALL(err, cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err));
+    int n = omp_get_max_threads();
+    s->frames = calloc((size_t)n, sizeof *s->frames);
+    if (!s->frames) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    s->frames[0] = s->frame;
+    s->nframes = 1;
+    for (; s->nframes < n; s->nframes++)
+        CS_CALL(err,
+                cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frames[s->nframes], err));
     int src[3];
     CS_CALL(err,
             cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err));
@@ -272,6 +282,11 @@ void sgt_set_close(sgt_set *s) {
     free(s->material);
     free(s->keys);
     free(s->order);
+    for (int i = 1; i < s->nframes; i++)
+        cs_geo_frame_free(s->frames[i]);
+    free(s->frames);
+    s->frames = NULL;
+    s->nframes = 0;
     if (s->frame) cs_geo_frame_free(s->frame);
     s->index = NULL;
     s->material = NULL;
@@ -297,10 +312,9 @@ long sgt_set_find(const sgt_set *s, int i, int j, int k) {
     return -1;
 }
 
-int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
-                   cs_error *err) {
-    double x, y;
-    CS_CALL(err, cs_geo_to_local(s->frame, lon, lat, &x, &y, err));
+/* The save point nearest to (x, y) in the box and depth_km. */
+static int locate_at(const sgt_set *s, double x, double y, double lon, double lat, double depth_km,
+                     long *point, cs_error *err) {
     int i = (int)lround((x - s->x0) / s->h), j = (int)lround((y - s->y0) / s->h);
     int k = (int)lround(depth_km * 1e3 / s->h);
     *point = sgt_set_find(s, i, j, k);
@@ -310,6 +324,24 @@ int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, lo
                         "which is not a save point of %s: plan the site with this rupture "
                         "(cybershake plan) and rerun the SGTs",
                         lon, lat, depth_km, i, j, k, s->path[0]);
+}
+
+int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
+                   cs_error *err) {
+    double x, y;
+    CS_CALL(err, cs_geo_to_local(s->frame, lon, lat, &x, &y, err));
+    return locate_at(s, x, y, lon, lat, depth_km, point, err);
+}
+
+int sgt_set_locate_axes(const sgt_set *s, int thread, double lon, double lat, double depth_km,
+                        long *point, double axes[3][3], cs_error *err) {
+    if (thread < 0 || thread >= s->nframes)
+        return cs_error_set(err, CS_ERR_INTERNAL, "frame %d of %d", thread, s->nframes);
+    const cs_geo_frame *f = s->frames[thread];
+    double x, y;
+    CS_CALL(err, cs_geo_to_local(f, lon, lat, &x, &y, err));
+    CS_CALL(err, locate_at(s, x, y, lon, lat, depth_km, point, err));
+    return cs_geo_box_axes_enu_at(f, lon, lat, x, y, axes, err);
 }
 
 int sgt_set_axes(const sgt_set *s, double lon, double lat, double axes[3][3], cs_error *err) {

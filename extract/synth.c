@@ -592,11 +592,17 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
 
 int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike, double dip,
                         double rake, double m[6], cs_error *err) {
-    double axes[3][3], ned[6];
+    double axes[3][3];
     CS_CALL(err, sgt_set_axes(s, lon, lat, axes, err));
+    synth_moment_tensor_in((const double(*)[3])axes, strike, dip, rake, m);
+    return 0;
+}
+
+void synth_moment_tensor_in(const double axes[3][3], double strike, double dip, double rake,
+                            double m[6]) {
+    double ned[6];
     mt_from_sdr(strike, dip, rake, 1.0, ned);
     mt_ned_to_box(ned, axes, m);
-    return 0;
 }
 
 int synth_subfaults_from_srf(const sgt_set *s, const srf_file *srf, synth_subfault **sf_out,

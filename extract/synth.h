@@ -137,6 +137,9 @@ int synth_time(synth_ctx *c, const synth_cache *cache, const synth_subfault *sf,
 /* The unit moment tensor of strike/dip/rake at (lon, lat) in the SGT's box frame. */
 int synth_moment_tensor(const sgt_set *s, double lon, double lat, double strike, double dip,
                         double rake, double m[6], cs_error *err);
+/* The same from the box axes at the point (sgt_set_axes's, or sgt_set_locate_axes's). */
+void synth_moment_tensor_in(const double axes[3][3], double strike, double dip, double rake,
+                            double m[6]);
 
 /* Subfaults of an SRF: every point located on the SGT grid (slots index `points`, which is
  * allocated here: one per subfault), its moment tensor, mu from the SGT's material, and slip

@@ -1,5 +1,7 @@
 #include "variation_source.h"
 
+#include <omp.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +51,24 @@ static int make_realisations(variation_source *src, cs_error *err) {
     return 0;
 }
 
-/* Point i of the rupture on the SGT grid, and its moment tensor in the box frame. */
-static int locate_point(variation_source *src, long i, cs_error *err) {
+/* Point i of the rupture on the SGT grid, its moment tensor in the box frame and its vs and
+ * rho, through the SGT set's frame `thread`. */
+static int locate_point(variation_source *src, int thread, long i, cs_error *err) {
     const erf_rupture *r = src->r;
-    CS_CALL(err, sgt_set_locate(src->sgt, r->lon[i], r->lat[i], r->dep[i], &src->points[i], err));
-    CS_CALL(err, synth_moment_tensor(src->sgt, r->lon[i], r->lat[i], r->stk[i], r->dip[i],
-                                     r->rake[i], src->m6 + 6 * i, err));
+    double axes[3][3];
+    CS_CALL(err, sgt_set_locate_axes(src->sgt, thread, r->lon[i], r->lat[i], r->dep[i],
+                                     &src->points[i], axes, err));
+    synth_moment_tensor_in((const double(*)[3])axes, r->stk[i], r->dip[i], r->rake[i],
+                           src->m6 + 6 * i);
+    double mu = src->sgt->material[3 * src->points[i] + 1];
+    src->rho[i] = src->sgt->material[3 * src->points[i] + 2];
+    src->vs[i] = src->rho[i] > 0 && mu > 0 ? sqrt(mu / src->rho[i]) : 0;
     return 0;
 }
 
+/* Every point located on the source's threads (each through its own frame of the SGT set: two
+ * projections a point, most of a rupture's opening where one thread did them); the failure of
+ * the first point that fails, as one thread would report it. */
 static int open_generated(variation_source *src, cs_error *err) {
     const erf_rupture *r = src->r;
     long n = src->n = erf_rupture_npoints(r);
@@ -68,17 +79,34 @@ static int open_generated(variation_source *src, cs_error *err) {
     if (!src->points || !src->m6 || !src->vs)
         return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for a rupture of %ld points", n);
     src->rho = src->vs + n;
-    for (long i = 0; i < n; i++) {
-        int rc = locate_point(src, i, err);
-        if (rc) {
-            CS_TRACE(err);
-            cs_error_prefix(err, "source %lld rupture %lld point %ld: ", r->source_id,
-                            r->rupture_id, i);
-            return rc;
+    int threads = src->threads < 1 ? 1 : src->threads;
+    if (threads > src->sgt->nframes) threads = src->sgt->nframes;
+    if ((long)threads * 64 > n) threads = (int)(n / 64 > 0 ? n / 64 : 1);
+    long bad = n;
+    int bad_rc = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num();
+        cs_error e;
+        cs_error_clear(&e);
+#pragma omp for schedule(static)
+        for (long i = 0; i < n; i++) {
+            int rc = locate_point(src, t, i, &e);
+            if (rc) {
+#pragma omp critical(variation_source_bad_point)
+                if (i < bad) {
+                    bad = i;
+                    bad_rc = rc;
+                    *err = e;
+                }
+            }
         }
-        double mu = src->sgt->material[3 * src->points[i] + 1];
-        src->rho[i] = src->sgt->material[3 * src->points[i] + 2];
-        src->vs[i] = src->rho[i] > 0 && mu > 0 ? sqrt(mu / src->rho[i]) : 0;
+    }
+    if (bad < n) {
+        CS_TRACE(err);
+        cs_error_prefix(err, "source %lld rupture %lld point %ld: ", r->source_id, r->rupture_id,
+                        bad);
+        return bad_rc;
     }
     return make_realisations(src, err);
 }
