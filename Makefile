@@ -239,8 +239,6 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
--include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(CUDA_EXTRACT_OBJ:.o=.d)
 
 # Extraction benchmark: build/bin/extract_bench (bench/extract_bench.c; docs/performance.md)
 $(BIN)/extract_bench: bench/extract_bench.c bench/extract_gpu_part.c bench/extract_gpu_part.h $(BUILD)/lib/libcybershake.a
@@ -311,3 +309,9 @@ fuzz-build: $(FUZZ_DIR)/bin/cs_fuzz $(FUZZ_DIR)/bin/cybershake
 
 fuzz: fuzz-build
 	$(FUZZ_DIR)/bin/cs_fuzz --repo . --crashes $(FUZZ_DIR)/crashes --seed $(FUZZ_SEED) --iterations $(FUZZ_ITERATIONS) $(FUZZ_HARNESSES)
+
+# The objects' header dependencies, read last: a list defined further down is empty where it is
+# read (the fuzz objects' were, so a changed header left them stale: a struct that grew
+# overflowed in a harness compiled against the old one).
+-include $(OBJ_FULL:.o=.d) $(OBJ_CLI:.o=.d) $(OBJ_TEST:.o=.d) $(SGTONLY_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(BUILD)/obj/sgt/sgt_cuda.d $(SGTONLY_DIR)/obj/sgt/sgt_cuda.d $(CUDA_EXTRACT_OBJ:.o=.d)
