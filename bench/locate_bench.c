@@ -35,7 +35,9 @@ int main(int argc, char **argv) {
     sgt_set s;
     cs_error e;
     cs_error_clear(&e);
-    if (sgt_set_open(&s, (const char *const *)paths, np, &e)) return fail(&e);
+    if (sgt_set_open(&s, (const char *const *)paths, np, &e) ||
+        sgt_set_frames(&s, omp_get_max_threads(), &e))
+        return fail(&e);
     long n = s.npoints;
     double *lon = malloc(sizeof(double) * (size_t)n), *lat = malloc(sizeof(double) * (size_t)n);
     double *dep = malloc(sizeof(double) * (size_t)n);

@@ -88,6 +88,8 @@ static int open_gpu(worker_state *ws, int local, int ranks, cs_error *err) {
         CS_CALL(err, synth_gpu_set_measures(ws->w.gpu, &meas, err));
         ws->w.gpu_measures = 1;
     }
+    /* the rank's threads open its ruptures, each locating points through a frame of its own */
+    CS_CALL(err, sgt_set_frames(&ws->sgt, omp_get_max_threads(), err));
     /* the spectra kept across ruptures: rows for twice the site's save points at most (a point
      * on two faults has two tensors), or none when CYBERSHAKE_GPU_KEEP=0 (for comparisons) */
     e = getenv("CYBERSHAKE_GPU_KEEP");

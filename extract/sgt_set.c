@@ -1,7 +1,5 @@
 #include "sgt_set.h"
 
-#include <omp.h>
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,14 +217,7 @@ static int index_points(sgt_set *s, cs_error *err) {
 /* The geographic frame and the site (the source node of the SGT runs). */
 static int locate_site(sgt_set *s, cs_error *err) {
     CS_CALL(err, cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frame, err));
-    int n = omp_get_max_threads();
-    s->frames = calloc((size_t)n, sizeof *s->frames);
-    if (!s->frames) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
-    s->frames[0] = s->frame;
-    s->nframes = 1;
-    for (; s->nframes < n; s->nframes++)
-        CS_CALL(err,
-                cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frames[s->nframes], err));
+    CS_CALL(err, sgt_set_frames(s, 1, err));
     int src[3];
     CS_CALL(err,
             cs_h5_read_attr_int(s->file[0], s->path[0], SGT_FILE_ATTR_SOURCE_NODE, src, 3, err));
@@ -324,6 +315,18 @@ static int locate_at(const sgt_set *s, double x, double y, double lon, double la
                         "which is not a save point of %s: plan the site with this rupture "
                         "(cybershake plan) and rerun the SGTs",
                         lon, lat, depth_km, i, j, k, s->path[0]);
+}
+
+int sgt_set_frames(sgt_set *s, int n, cs_error *err) {
+    if (n <= s->nframes) return 0;
+    cs_geo_frame **f = realloc(s->frames, sizeof *f * (size_t)n);
+    if (!f) return cs_error_set(err, CS_ERR_RESOURCE, "out of memory for %d frames", n);
+    s->frames = f;
+    if (s->nframes == 0) s->frames[s->nframes++] = s->frame;
+    for (; s->nframes < n; s->nframes++)
+        CS_CALL(err,
+                cs_geo_frame_create(s->lon0, s->lat0, s->rotation, &s->frames[s->nframes], err));
+    return 0;
 }
 
 int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,

@@ -35,8 +35,9 @@ typedef struct {
     int64_t *keys;   /* node keys (k ny + j) nx + i, sorted, with their points in order[] */
     long *order;
     cs_geo_frame *frame;
-    /* more frames of the same box, one a thread, so that threads locate points at once (a PROJ
-     * transformation is used by one thread at a time): frames[0] is frame */
+    /* frames of the same box, one a thread, so that threads locate points at once (a PROJ
+     * transformation is used by one thread at a time): frames[0] is frame, more from
+     * sgt_set_frames */
     cs_geo_frame **frames;
     int nframes;
     hid_t file[3], strain[3];
@@ -53,8 +54,11 @@ void sgt_set_close(sgt_set *s);
  * and the node when that node is not a save point or lies outside the grid. */
 int sgt_set_locate(const sgt_set *s, double lon, double lat, double depth_km, long *point,
                    cs_error *err);
-/* The same, and the box axes at (lon, lat) (sgt_set_axes's, bit for bit), through frame
- * `thread` (0 .. nframes - 1; each thread its own): one projection of (lon, lat) for both. */
+/* Frames for n threads (sgt_set_locate_axes), made once by the caller that uses them (a GPU
+ * rank's threads open its ruptures; a CPU rank keeps the one). */
+int sgt_set_frames(sgt_set *s, int n, cs_error *err);
+/* The same as sgt_set_locate, and the box axes at (lon, lat) (sgt_set_axes's, bit for bit), through
+ * frame `thread` (0 .. nframes - 1; each thread its own): one projection of (lon, lat) for both. */
 int sgt_set_locate_axes(const sgt_set *s, int thread, double lon, double lat, double depth_km,
                         long *point, double axes[3][3], cs_error *err);
 /* The save point of node (i, j, k), or -1. */
