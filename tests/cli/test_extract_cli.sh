@@ -184,6 +184,17 @@ t_grouped_tasks_give_the_same_rows() {
     [ "$(h5dump -d velocity a.h5 | tail -n +3 | sha256sum)" = "$(h5dump -d velocity b.h5 | tail -n +3 | sha256sum)" ] || return 1
 }
 
+# A GPU rank opens its ruptures on its threads, each locating points through a frame of its own
+# (sgt_set_frames, sgt_set_locate_axes): bench/locate_bench.c locates every save point of the
+# site's SGTs the separate way on one thread, with sgt_set_locate_axes on one, and on three
+# threads, and exits 1 unless the points and box axes are the same bit for bit.
+t_points_located_on_threads_agree() {
+    setup_site || return 1
+    make -s -C "$REPO" build/bin/locate_bench >/dev/null 2>&1 || return 1
+    OMP_NUM_THREADS=3 run "$REPO/build/bin/locate_bench" "$SGTS" 2
+    expect_rc 0 && expect_out "on 3 threads (a frame each); the same points and axes bit for bit: yes"
+}
+
 # Under --max-memory too small for the largest rupture's SGT spectra (24 points: 28 kB of
 # spectra; with its seismograms kept, 120 kB leaves room for 1 point at a time), its points go
 # in chunks, each variation adding every chunk's subfaults in turn: the same sums in the same
@@ -662,6 +673,7 @@ tcase extract_one_rank_and_check_ims t_extract_one_rank_and_check_ims
 tcase sac_read_by_obspy t_sac_read_by_obspy
 tcase one_and_three_ranks_agree t_one_and_three_ranks_agree
 tcase grouped_tasks_give_the_same_rows t_grouped_tasks_give_the_same_rows
+tcase points_located_on_threads_agree t_points_located_on_threads_agree
 tcase killed_run_resumes t_killed_run_resumes
 tcase two_runs_of_the_same_sgts_both_resume t_two_runs_of_the_same_sgts_both_resume
 tcase failed_rows_leave_nothing_of_their_rupture t_failed_rows_leave_nothing_of_their_rupture
