@@ -57,6 +57,7 @@ struct kparams {
     const float *rho, *lam, *mu, *qpw, *qsw;
     const float *bz, *cz; /* the vertical staggered positions' buoyancy and compliance */
     const float *muxy;    /* the xy points' nodal shear moduli */
+    const float *ti;      /* the layered cells' C11 excess (sgt_layered_terms) */
     long sx, sy;
     int lnx, lny, nz, i0, j0, halo, gz;
     int fs, visco;
@@ -189,7 +190,8 @@ __device__ __forceinline__ void pml_cell(const kparams &k, const dev_slab &sl, c
     const float m2 = sgt_shear_modulus(k.muxy, k.cz, p, k.sx, k.sy, q2);
     const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
     sgt_pml_stress_cell(k.s[0], k.visco ? k.r[0] : NULL, k.v[0], p, k.sx, k.sy, a, kk, k.fs,
-                        k.lam[p], k.mu[p], m1, m2, k.visco ? k.qpw[p] : 0.0f,
+                        k.lam[p], k.mu[p], m1, m2, k.ti[p],
+                        sgt_layered_gx(k.ti[p], k.mu[p], k.muxy[p]), k.visco ? k.qpw[p] : 0.0f,
                         k.visco ? k.qsw[p] : 0.0f, k.qb[mech], an[g], bn[g], ah[g], bh[g], sl.psi,
                         cell, k.ih, k.dt);
 }
@@ -271,6 +273,7 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, 
         const float m0 = __ldg(mu + p), l0 = __ldg(k.lam + p);
         float mxy, mxz, myz;
         shear_point_moduli(k, p, &mxy, &mxz, &myz);
+        const float ex = __ldg(k.ti + p), gx = sgt_layered_gx(ex, m0, __ldg(k.muxy + p));
         const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
         const float wp = VISCO ? __ldg(k.qpw + p) : 0.0f, ws = VISCO ? __ldg(k.qsw + p) : 0.0f;
 #pragma unroll
@@ -278,8 +281,8 @@ __global__ void STRESS_BOUNDS(TJV) stress_kernel(kparams k, int planes, kreg r, 
             float d[9];
             sgt_derivs(k.v[f][0], k.v[f][1], k.v[f][2], k.lam, k.mu, p, k.sx, k.sy, kk, k.fs, k.ih,
                        d);
-            sgt_stress_point(k.s[f], VISCO ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
-                             k.qa[mech], k.qb[mech], d, k.dt);
+            sgt_stress_point(k.s[f], VISCO ? k.r[f] : NULL, p, l0, m0, mxy, mxz, myz, ex, gx, wp,
+                             ws, k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[f][2][p] = 0.0f;
         }
         if (PML) pml_point(k, ps, p, i, j, kk, true);
@@ -426,8 +429,8 @@ __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
-    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.cz, k.qpw, k.qsw,
-                     k.qtau, pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.ti, k.cz, k.qpw,
+                     k.qsw, k.qtau, pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
     for (int c = 0; c < 6; c++)
         slot[6 * q + c] = (float)e[c];
 }
@@ -560,11 +563,12 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         CS_CALL(err, upload_shifted(&k.v[0][c], s->v[c], L->ncell, sh, err));
     for (int c = 0; c < 6; c++)
         CS_CALL(err, upload_shifted(&k.s[0][c], s->s[c], L->ncell, sh, err));
-    float *rho, *lam, *mu, *bz, *cz, *muxy, *qpw = NULL, *qsw = NULL;
+    float *rho, *lam, *mu, *bz, *cz, *muxy, *ti, *qpw = NULL, *qsw = NULL;
     CS_CALL(err, upload_shifted(&rho, s->rho, L->ncell, sh, err));
     CS_CALL(err, upload_shifted(&bz, s->bz, L->ncell, sh, err));
     CS_CALL(err, upload_shifted(&cz, s->cz, L->ncell, sh, err));
     CS_CALL(err, upload_shifted(&muxy, s->muxy, L->ncell, sh, err));
+    CS_CALL(err, upload_shifted(&ti, s->ti, L->ncell, sh, err));
     CS_CALL(err, upload_shifted(&lam, s->lam, L->ncell, sh, err));
     CS_CALL(err, upload_shifted(&mu, s->mu, L->ncell, sh, err));
     if (s->visco) {
@@ -574,7 +578,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
         CS_CALL(err, upload_shifted(&qsw, s->qsw, L->ncell, sh, err));
     }
     k.rho = rho, k.lam = lam, k.mu = mu, k.qpw = qpw, k.qsw = qsw, k.bz = bz, k.cz = cz;
-    k.muxy = muxy;
+    k.muxy = muxy, k.ti = ti;
     k.sx = L->sx, k.sy = L->sy;
     k.lnx = L->lnx, k.lny = L->lny, k.nz = L->nz, k.i0 = L->i0, k.j0 = L->j0;
     k.halo = L->halo, k.gz = L->gz;
@@ -655,7 +659,8 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     float **host[] = {&s->v[0], &s->v[1],   &s->v[2],   &s->s[0],   &s->s[1], &s->s[2], &s->s[3],
                       &s->s[4], &s->s[5],   &s->r[0],   &s->r[1],   &s->r[2], &s->r[3], &s->r[4],
                       &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2], &s->rho,  &s->lam,  &s->mu,
-                      &s->qpw,  &s->qsw,    &s->bz,     &s->cz,     &s->muxy};
+                      &s->qpw,  &s->qsw,    &s->bz,     &s->cz,     &s->muxy,
+                      &s->ti};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;
@@ -1227,6 +1232,7 @@ static void cuda_teardown(sgt_state *s) {
         free_shifted(k.s[0][c], sh), free_shifted(k.r[0][c], sh);
     free_shifted(k.rho, sh), free_shifted(k.lam, sh), free_shifted(k.mu, sh);
     free_shifted(k.bz, sh), free_shifted(k.cz, sh), free_shifted(k.muxy, sh);
+    free_shifted(k.ti, sh);
     free_shifted(k.qpw, sh), free_shifted(k.qsw, sh);
     for (int a = 0; a < 3; a++)
         cudaFree(d->an[a]), cudaFree(d->bn[a]), cudaFree(d->ah[a]), cudaFree(d->bh[a]),
@@ -1348,8 +1354,8 @@ __global__ void interleaved_stress_kernel(const float *mat, float *sr, const flo
         float *r6[6] = {b + 192, b + 224, b + 256, b + 288, b + 320, b + 352};
         const float l = __ldg(m + 32), mu = __ldg(m + 64);
         const float d[9] = {w[0], w[32], w[64], w[0], w[32], w[64], w[0], w[32], w[64]};
-        sgt_stress_point(s6, r6, 0, l, mu, mu, mu, mu, __ldg(m + 96), __ldg(m + 128), qa, qb, d,
-                         dt);
+        sgt_stress_point(s6, r6, 0, l, mu, mu, mu, mu, 0.0f, 0.0f, __ldg(m + 96), __ldg(m + 128),
+                         qa, qb, d, dt);
     }
 }
 
@@ -1430,7 +1436,8 @@ __global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
         const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f, ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
         const float a = k.v[0][0][p], b = k.v[0][1][p], c = k.v[0][2][p];
         const float d[9] = {a, b, c, a, b, c, a, b, c};
-        sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l, m, m, m, m, wp, ws, k.qa[0],
+        sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l, m, m, m, m, 0.0f, 0.0f, wp, ws,
+                         k.qa[0],
                          k.qb[0], d, k.dt);
     }
 }
@@ -1468,7 +1475,7 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     sgt_gpu_row_alignment(bench_align, nz, k.gz, &k.zshift, &shift);
     const long sy = ((nz + 4) + bench_pad - 1) / bench_pad * bench_pad;
     const long nrows = (long)(nx + 4) * (ny + 4), n = nrows * sy;
-    const int narr = 6 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
+    const int narr = 7 + (visco ? 2 : 0) + nf * (9 + (visco ? 6 : 0));
     const long pitch = bench_interleave ? narr * sy : sy;
     k.sy = pitch;
     k.sx = (long)(ny + 4) * k.sy;
@@ -1491,6 +1498,7 @@ static int bench_grid(int nx, int ny, int nz, int visco, int nf, kparams *kp, fl
     k.bz = field(3.7e-4f, 2.0e-5f, 6u);
     k.cz = field(3.3e-11f, 1.0e-12f, 7u);
     k.muxy = field(3.0e10f, 1.0e9f, 8u);
+    k.ti = field(0.0f, 0.0f, 9u); /* no layered cells: the costs of a cut node's reads only */
     if (visco) {
         k.qpw = field(0.05f, 0.01f, 4u);
         k.qsw = field(0.08f, 0.01f, 5u);

@@ -214,6 +214,7 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
             const float m0 = AT(m, 0, 0), l0 = __ldg(k.lam + p);
             float mxy, mxz, myz;
             shear_point_moduli(k, p, &mxy, &mxz, &myz);
+            const float ex = __ldg(k.ti + p), gx = sgt_layered_gx(ex, m0, __ldg(k.muxy + p));
             const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
             const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f,
                         ws = k.visco ? __ldg(k.qsw + p) : 0.0f;
@@ -232,8 +233,8 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
             d[7] = k.ih * sgt_diff4(AT(y1, 0, -1), AT(y1, 0, 0), AT(y1, 0, 1), AT(y1, 0, 2));
             d[8] = k.ih * sgt_diff4(AT(z1, -1, 0), AT(z1, 0, 0), AT(z1, 1, 0), AT(z1, 2, 0));
             if (k.fs && kk < 2) sgt_derivs_surface(d, kk, l0, m0, k.ih, vg[0], vg[1], vg[2], p);
-            sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l0, m0, mxy, mxz, myz, wp, ws,
-                             k.qa[mech], k.qb[mech], d, k.dt);
+            sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l0, m0, mxy, mxz, myz, ex, gx, wp,
+                             ws, k.qa[mech], k.qb[mech], d, k.dt);
             if (k.fs && kk == 0) k.s[0][2][p] = 0.0f;
         }
         if (more) {

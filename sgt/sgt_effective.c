@@ -11,6 +11,7 @@ void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) 
     acc->inv_m += w / pm;
     acc->inv_m_q += w / (pm * a->qp);
     acc->lam_over_m += w * (pm - 2 * mu) / pm;
+    acc->m_lam2 += w * (pm - (pm - 2 * mu) * (pm - 2 * mu) / pm);
     acc->inv_qs += w / a->qs;
     if (mu > 0) {
         acc->inv_mu += w / mu;
@@ -20,10 +21,16 @@ void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) 
     }
 }
 
-sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy) {
+sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy, double *c11x) {
     sgt_material out;
     out.rho = acc->rho / acc->w;
     const double c33 = acc->w / acc->inv_m, c13 = acc->lam_over_m / acc->w * c33;
+    if (c11x) {
+        /* Backus: C11 = <M - lambda^2/M> + C13^2 / C33; in a cell of one material it equals
+         * C33 but for rounding, which must not make the cell anisotropic */
+        const double x = acc->m_lam2 / acc->w + c13 * c13 / c33 - c33;
+        *c11x = fabs(x) <= 1e-9 * c33 ? 0.0 : x;
+    }
     out.vp = sqrt(c33 / out.rho);
     out.vs = sqrt(0.5 * (c33 - c13) / out.rho);
     /* 1/Q: the compliance-weighted mean for the P modulus (springs in series: the complex
@@ -227,7 +234,9 @@ static int bandlimited_result(const sgt_mesh_rules *r, int gi, int gj, int k, in
 }
 
 int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
-                  sgt_material *out, double *mu_xy, sgt_mesh_stats *st, cs_error *err) {
+                  sgt_material *out, double *mu_xy, double *c11x, sgt_mesh_stats *st,
+                  cs_error *err) {
+    if (c11x) *c11x = 0;
     if (per_node(m, r)) {
         int rc = sgt_mesh_node(m, r, gi, gj, k, out, st, err);
         if (!rc && mu_xy) *mu_xy = out->rho * out->vs * out->vs;
@@ -237,9 +246,10 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     sgt_effective_sum acc = {0}, qacc = {0};
     int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc,
                            &qacc, st, err);
-    if (!rc) *out = sgt_effective_node(&acc, mu_xy);
+    /* the band-limited kernel keeps the isotropic pair (measured so, docs/sgt.md) */
+    if (!rc) *out = sgt_effective_node(&acc, mu_xy, bandlimited(m, r) ? NULL : c11x);
     if (!rc && bandlimited(m, r)) {
-        const sgt_material q = sgt_effective_node(&qacc, NULL);
+        const sgt_material q = sgt_effective_node(&qacc, NULL, NULL);
         out->qp = q.qp, out->qs = q.qs;
         rc = bandlimited_result(r, gi, gj, k, 0, out, mu_xy, st, err);
     }

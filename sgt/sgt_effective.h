@@ -37,11 +37,14 @@
 
 /* The effective material of global node (gi, gj, k)'s cell for the normal stresses (vp from
  * C33, vs from (C33 - C13) / 2, rho, qp, qs) and, in *mu_xy (may be NULL), the cell's
- * arithmetic mean of mu at the reference frequency (Pa) for the xy points. With r->sampling ==
+ * arithmetic mean of mu at the reference frequency (Pa) for the xy points, and in *c11x (may be
+ * NULL) the layered cell's C11 - C33 (sgt_effective_node; 0 for point and band-limited
+ * sampling, whose normal stresses keep the isotropic pair). With r->sampling ==
  * SGT_SAMPLE_POINT, the model at the node itself (sgt_mesh_node). A node counts once in each of
  * st's clamp and Q counters when any of its samples did. */
 int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, int k,
-                  sgt_material *out, double *mu_xy, sgt_mesh_stats *st, cs_error *err);
+                  sgt_material *out, double *mu_xy, double *c11x, sgt_mesh_stats *st,
+                  cs_error *err);
 
 /* The effective material between nodes k and k + 1 of column (gi, gj): the box
  * [x +- h/2] x [y +- h/2] x [kh, (k+1)h], where vz, sigma_xz and sigma_yz live: rho
@@ -53,12 +56,15 @@ int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int
 
 /* Accumulates materials with weights (which should sum to 1). */
 typedef struct {
-    double w, rho, mu, inv_m, inv_mu, inv_m_q, inv_mu_q, mu_q, lam_over_m, inv_qs;
+    double w, rho, mu, inv_m, inv_mu, inv_m_q, inv_mu_q, mu_q, lam_over_m, inv_qs, m_lam2;
 } sgt_effective_sum;
 
 void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w);
-/* The node's normal-stress medium, and the arithmetic mean of mu (C66) in *mu_xy. */
-sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy);
+/* The node's normal-stress medium, the arithmetic mean of mu (C66) in *mu_xy, and in *c11x the
+ * layered cell's horizontal P modulus above the medium's lambda + 2 mu: Backus's
+ * C11 = <M - lambda^2/M> + C13^2/C33, less C33 (0 in a cell of one material). Either may be
+ * NULL. */
+sgt_material sgt_effective_node(const sgt_effective_sum *acc, double *mu_xy, double *c11x);
 /* The medium of a vertical staggered position (C44: mu harmonic). */
 sgt_material sgt_effective_below(const sgt_effective_sum *acc);
 

@@ -98,8 +98,9 @@ int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double
     return 0;
 }
 
-static void put(sgt_state *s, long p, const sgt_material *a, double mu_xy) {
+static void put(sgt_state *s, long p, const sgt_material *a, double mu_xy, double c11x) {
     s->muxy[p] = (float)mu_xy;
+    s->ti[p] = (float)c11x;
     s->lam[p] = (float)a->vp;
     s->mu[p] = (float)a->vs;
     s->rho[p] = (float)a->rho;
@@ -144,7 +145,8 @@ static int depth_column(const sgt_state *s, const sgt_model *m, const sgt_mesh_r
         int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
         int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
         sgt_material az;
-        CS_CALL(err, sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz], &colxy[k + L->gz],
+        CS_CALL(err, sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz],
+                                   &colxy[2 * (k + L->gz)], &colxy[2 * (k + L->gz) + 1],
                                    ck == k ? one : NULL, err));
         CS_CALL(err, sgt_mesh_cell_below(m, r, L->i0, L->j0, ckz, &az, err));
         if (ck == k) one->nodes++;
@@ -166,7 +168,7 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
         /* The model depends on depth alone: one column, copied to every column. */
         sgt_material *col = malloc((size_t)nk * sizeof *col);
         float *colz = malloc((size_t)nk * 2 * sizeof *colz);
-        double *colxy = malloc((size_t)nk * sizeof *colxy);
+        double *colxy = malloc((size_t)nk * 2 * sizeof *colxy); /* mu_xy, c11x */
         if (!col || !colz || !colxy) {
             free(col);
             free(colz);
@@ -188,7 +190,8 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
             for (int j = -L->halo; j < L->lny + L->halo; j++)
                 for (int k = -L->gz; k < L->nz + L->gz; k++) {
                     long p = sgt_idx(L, i, j, k);
-                    put(s, p, &col[k + L->gz], colxy[k + L->gz]);
+                    put(s, p, &col[k + L->gz], colxy[2 * (k + L->gz)],
+                        colxy[2 * (k + L->gz) + 1]);
                     s->bz[p] = colz[2 * (k + L->gz)];
                     s->cz[p] = colz[2 * (k + L->gz) + 1];
                 }
@@ -222,15 +225,16 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
                     int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx &&
                                  j >= 0 && j < L->lny;
                     sgt_material a = {0}, az = {0};
-                    double mxy = 0;
-                    if (sgt_mesh_cell(m, r, ci, cj, ck, &a, &mxy, inside ? &mine : NULL, &e2) ||
+                    double mxy = 0, c11x = 0;
+                    if (sgt_mesh_cell(m, r, ci, cj, ck, &a, &mxy, &c11x, inside ? &mine : NULL,
+                                      &e2) ||
                         sgt_mesh_cell_below(m, r, ci, cj, ckz, &az, &e2)) {
                         bad = 1;
                         break;
                     }
                     if (inside) mine.nodes++;
                     long p = sgt_idx(L, i, j, k);
-                    put(s, p, &a, mxy);
+                    put(s, p, &a, mxy, c11x);
                     below_of(s, &az, &qc, &s->bz[p], &s->cz[p]);
                 }
         }
@@ -323,6 +327,7 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
                     double mu = rho * vs * vs * fs;
                     double pm = rho * vp * vp * fp;
                     s->muxy[p] = (float)(s->muxy[p] * fs);
+                    s->ti[p] = (float)(s->ti[p] * fp);
                     s->mu[p] = (float)mu;
                     s->lam[p] = (float)(pm - 2 * mu);
                 }
@@ -356,11 +361,12 @@ const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r) {
  * staggered positions below each node (between nodes k and k + 1; sgt_state's bz and cz):
  * density, shear modulus at the reference frequency and Qs; then the nodes' mean shear modulus
  * for the xy points (sgt_state's muxy). */
-#define MESH_DATASETS 9
-static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs",
-                                           "rho_z", "mu_z", "qs_z", "mu_xy"};
-/* 2: the vertical staggered positions' datasets; files of version 1 lack them */
-#define MESH_FORMAT_VERSION 2
+#define MESH_DATASETS 10
+static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",    "qs",
+                                           "rho_z", "mu_z", "qs_z", "mu_xy", "c11_excess"};
+/* 2: the vertical staggered positions' datasets; files of version 1 lack them. 3: the layered
+ * cells' c11_excess. */
+#define MESH_FORMAT_VERSION 3
 
 int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
                    int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
@@ -403,8 +409,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
             for (int j = 0; j < ny; j++)
                 for (int k = 0; k < nz && !bad; k++) {
                     sgt_material a = {0}, az = {0};
-                    double mxy = 0;
-                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, &mine, &e2) ||
+                    double mxy = 0, c11x = 0;
+                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, &c11x, &mine, &e2) ||
                         sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, &e2)) {
                         bad = 1;
                         break;
@@ -420,6 +426,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
                     buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
                     buf[7 * plane + q] = (float)az.qs;
                     buf[8 * plane + q] = (float)mxy;
+                    buf[9 * plane + q] = (float)c11x;
                 }
 #pragma omp critical
             {
@@ -460,8 +467,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
             cs_h5_attr_string(f, "model", m->name) ||
             cs_h5_attr_string(f, "material_sampling", sgt_mesh_sampling_name(r)) ||
             cs_h5_attr_string(f, "units",
-                              "vp, vs: m/s; rho, rho_z: kg/m^3; mu_z, mu_xy: Pa; qp, qs, qs_z: "
-                              "dimensionless") ||
+                              "vp, vs: m/s; rho, rho_z: kg/m^3; mu_z, mu_xy, c11_excess: Pa; qp, "
+                              "qs, qs_z: dimensionless") ||
             cs_h5_attr_string(f, "layout",
                               "[x][y][z], z down from the free surface; rho_z, mu_z, qs_z at "
                               "[i][j][k] are those between nodes k and k + 1") ||
@@ -495,8 +502,8 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
                 version != MESH_FORMAT_VERSION))
         rc = cs_error_input(err, path, "format_version", NULL,
                             "is %d, but this version reads material files of version %d (with "
-                            "the vertical staggered positions' material); remake it with "
-                            "cybershake mesh",
+                            "the vertical staggered positions' material and the layered cells' "
+                            "c11_excess); remake it with cybershake mesh",
                             version, MESH_FORMAT_VERSION);
     if (!rc && (grid[0] != L->nx || grid[1] != L->ny || grid[2] != L->nz))
         rc = cs_error_input(err, path, "grid", NULL,
@@ -515,7 +522,7 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     /* rho_z and mu_z wait in bz and cz until qs_z (read last) turns them into a buoyancy and an
      * unrelaxed compliance; an elastic run needs no qs_z. */
     float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw, s->qsw,
-                                  s->bz,  s->cz, NULL,   s->muxy};
+                                  s->bz,  s->cz, NULL,   s->muxy, s->ti};
     q_cache qc = {-1, 1};
     for (int a = 0; a < MESH_DATASETS && !rc; a++) {
         if (!dest[a] && !(a == 7 && s->visco)) continue;
@@ -543,7 +550,8 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
                     int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
                     if (a >= 5 && a <= 7) ck = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
                     float v = buf[((size_t)(ci - ia) * (jb - ja) + (cj - ja)) * L->nz + ck];
-                    int ok = a == 1 || a == 6 || a == 8 ? v >= 0 : v > 0;
+                    /* c11_excess has either sign */
+                    int ok = a == 9 || (a == 1 || a == 6 || a == 8 ? v >= 0 : v > 0);
                     if (!ok || !isfinite(v)) {
                         rc = cs_error_input(err, path, names[a], NULL,
                                             "node (%d, %d, %d) holds %g; material values must be "

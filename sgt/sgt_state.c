@@ -42,6 +42,7 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     all[n++] = &s->bz;
     all[n++] = &s->cz;
     all[n++] = &s->muxy;
+    all[n++] = &s->ti;
     if (s->visco) {
         for (int c = 0; c < 6 && !s->device_fields; c++)
             all[n++] = &s->r[c];
@@ -74,6 +75,7 @@ void sgt_state_free(sgt_state *s) {
     free(s->bz);
     free(s->cz);
     free(s->muxy);
+    free(s->ti);
     free(s->qpw);
     free(s->qsw);
     for (int a = 0; a < 3; a++) {
@@ -104,7 +106,7 @@ void sgt_state_free(sgt_state *s) {
     memset(s->v, 0, sizeof s->v);
     memset(s->s, 0, sizeof s->s);
     memset(s->r, 0, sizeof s->r);
-    s->rho = s->lam = s->mu = s->qpw = s->qsw = s->bz = s->cz = s->muxy = NULL;
+    s->rho = s->lam = s->mu = s->qpw = s->qsw = s->bz = s->cz = s->muxy = s->ti = NULL;
     memset(s->damp, 0, sizeof s->damp);
     memset(&s->pml, 0, sizeof s->pml);
     s->stf = NULL;

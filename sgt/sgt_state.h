@@ -94,6 +94,9 @@ typedef struct sgt_state {
     /* at nodes: the shear modulus the xy points take (the harmonic mean of their four nodes'
      * values), the cell's arithmetic mean of mu (unrelaxed); the normal stresses use lam, mu */
     float *muxy;
+    /* at nodes: the layered cell's horizontal P modulus above the isotropic pair's, C11 - (lam +
+     * 2 mu) (unrelaxed; 0 in a cell of one material; sgt_layered_terms) */
+    float *ti;
     /* shear moduli at the xy, xz, yz points (xy: harmonic mean of the four muxy around it; xz,
      * yz: of the two cz beside it; a zero anywhere gives zero), precomputed for the CPU kernels */
     float *mus[3];

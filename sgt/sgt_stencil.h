@@ -146,15 +146,34 @@ SGT_HD void sgt_derivs(const float *vx, const float *vy, const float *vz, const 
     if (fs && k < 2) sgt_derivs_surface(d, k, lam[p], mu[p], ih, vx, vy, vz, p);
 }
 
+/* The layered cell's horizontal normal stresses (sgt_state's ti): a node whose cell an interface
+ * cuts is transversely isotropic about the vertical, sigma_xx = C11 e_xx + C12 e_yy + C13 e_zz
+ * with C11 = lam + 2 mu + ex (Backus) and C12 = C11 - 2 C66 (C66 the node's muxy), so it adds
+ * ex (e_xx + e_yy) + gx e_yy to the isotropic pair's rate, gx = 2 (mu - C66) (sgt_layered_gx).
+ * Both are 0 in a cell of one material, where the update is the isotropic one to the bit. The
+ * memory variables keep the isotropic pair's relaxation: the excess is elastic. */
+SGT_HD void sgt_layered_terms(float rate[], float ex, float gx, float d0, float d1) {
+    const float sum = ex * (d0 + d1);
+    rate[0] += sum + gx * d1;
+    rate[1] += sum + gx * d0;
+}
+/* gx for a node of excess ex, normal-stress mu and xy modulus m66: nonzero only where the cell
+ * is layered (ex != 0), so that rounding between mu and m66 never touches a uniform cell. */
+SGT_HD float sgt_layered_gx(float ex, float mu, float m66) {
+    return ex != 0.0f ? 2.0f * (mu - m66) : 0.0f;
+}
+
 /* The stress (and memory-variable) update of index p from its derivatives. mxy, mxz, myz are
- * the shear moduli at its three shear points; r is NULL for an elastic run, otherwise the six
- * memory variables with the node's weights wp, ws and its mechanism's constants a, b. */
+ * the shear moduli at its three shear points; ex, gx the layered cell's terms
+ * (sgt_layered_terms); r is NULL for an elastic run, otherwise the six memory variables with the
+ * node's weights wp, ws and its mechanism's constants a, b. */
 SGT_HD void sgt_stress_point(float *const *s, float *const *r, long p, float lam, float mu,
-                             float mxy, float mxz, float myz, float wp, float ws, float a, float b,
-                             const float d[9], float dt) {
+                             float mxy, float mxz, float myz, float ex, float gx, float wp,
+                             float ws, float a, float b, const float d[9], float dt) {
     const float th = d[0] + d[1] + d[2];
     float rate[6] = {lam * th + 2 * mu * d[0], lam * th + 2 * mu * d[1], lam * th + 2 * mu * d[2],
                      mxy * (d[3] + d[4]),      mxz * (d[5] + d[6]),      myz * (d[7] + d[8])};
+    sgt_layered_terms(rate, ex, gx, d[0], d[1]);
     /* Every value read before anything is written: the arrays may alias as far as the compiler
      * knows, so a read after a write would have to wait for it (on the GPU, a memory round trip
      * per component instead of one for all). */
@@ -338,7 +357,8 @@ SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float 
  * disagree and Q ~ 20 grows unstable. */
 SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *v, long p, long sx,
                                 long sy, int a, int k, int fs, float lam, float mu, float m1,
-                                float m2, float wp, float ws, float bq, float an, float bn,
+                                float m2, float ex, float gx, float wp, float ws, float bq,
+                                float an, float bn,
                                 float ah, float bh, float *const *psi, long cell, float ih,
                                 float dt) {
     const long st = a == 0 ? sx : a == 1 ? sy : 1;
@@ -356,6 +376,7 @@ SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *
     const float th = dn[0] + dn[1] + dn[2];
     float rate[5] = {lam * th + 2 * mu * dn[0], lam * th + 2 * mu * dn[1],
                      lam * th + 2 * mu * dn[2], m1 * p4, m2 * p5};
+    sgt_layered_terms(rate, ex, gx, dn[0], dn[1]);
     const int comp[5] = {0, 1, 2, sh1, sh2};
     if (r) {
         const float x[5] = {wp * pm * th - 2 * ws * mu * (th - dn[0]),
@@ -424,7 +445,7 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
 }
 
 /* Tensor strain at the node (global indices gi, gj, k; index p): normal components from the
- * node's stresses through its relaxed compliance (at the free surface sigma_zz = 0 and
+ * node's stresses through its relaxed compliance (a layered cell's, from ti, when it has one) (at the free surface sigma_zz = 0 and
  * eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components as
  * (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
  * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
@@ -444,9 +465,9 @@ SGT_HD double sgt_point_slot_factor(int m, const float *muxy, const float *cz, c
 /* fac: NULL, or the shear slots' factors of this point (sgt_point_slot_factor), slot m at
  * fac[(m - 3) * fstride]. */
 SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
-                             const float *muxy, const float *cz, const float *qpw, const float *qsw,
-                             const float *tau, int gi, int gj, long p, long sx, long sy, int k,
-                             int fs, const float *fac, long fstride, double e[6]) {
+                             const float *muxy, const float *ti, const float *cz, const float *qpw,
+                             const float *qsw, const float *tau, int gi, int gj, long p, long sx,
+                             long sy, int k, int fs, const float *fac, long fstride, double e[6]) {
     double t[6] = {0, 0, 0, 0, 0, 0};
     for (int m = 0; m < SGT_PT_SLOTS; m++) {
         int comp, di, dj, dk;
@@ -471,7 +492,27 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
     double wp = r ? qpw[p] : 0, ws = r ? qsw[p] : 0;
     const double pm = ((double)lam[p] + 2.0 * mu[p]) * (1 - wp), m2 = 2.0 * mu[p] * (1 - ws);
     const double l = pm - m2;
-    if (fs && k == 0) {
+    const float ex = ti ? ti[p] : 0.0f;
+    if (ex != 0.0f) {
+        /* a layered cell (sgt_layered_terms): C11 = pm + ex, C12 = l + ex + gx, C13 = l,
+         * C33 = pm, the excess terms relaxed with the modulus each goes with */
+        const double c11 = pm + ex * (1 - wp),
+                     c12 = l + ex * (1 - wp) + sgt_layered_gx(ex, mu[p], muxy[p]) * (1 - ws);
+        double sum, ezz;
+        if (fs && k == 0) {
+            /* sigma_zz = 0: e_zz = -l/pm (e_xx + e_yy) */
+            sum = (t[0] + t[1]) / (c11 + c12 - 2 * l * l / pm);
+            ezz = -l / pm * sum;
+        } else {
+            const double det = (c11 + c12) * pm - 2 * l * l;
+            sum = ((t[0] + t[1]) * pm - 2 * l * t[2]) / det;
+            ezz = ((c11 + c12) * t[2] - l * (t[0] + t[1])) / det;
+        }
+        const double dif = (t[0] - t[1]) / (c11 - c12);
+        e[0] = 0.5 * (sum + dif);
+        e[1] = 0.5 * (sum - dif);
+        e[2] = ezz;
+    } else if (fs && k == 0) {
         const double A = pm - l * l / pm, B = l - l * l / pm, det = A * A - B * B;
         e[0] = (A * t[0] - B * t[1]) / det;
         e[1] = (A * t[1] - B * t[0]) / det;

@@ -26,7 +26,8 @@ def test_gpu_matches_cpu():
     with open(os.path.join(wd, "model.txt"), "w") as f:
         f.write("depth[km] vp[km/s] vs[km/s] rho[g/cm3]\n0 3.0 1.7 2.3\n0.6 4.5 2.6 2.6\n")
     rng = np.random.default_rng(5)
-    pts = [(30, 28, 0)] + [(int(rng.integers(14, 50)), int(rng.integers(14, 46)), int(rng.integers(0, 34)))
+    # (20, 20, 6) lies on the interface (0.6 km): a layered cell's strain on both back ends
+    pts = [(30, 28, 0), (20, 20, 6)] + [(int(rng.integers(14, 50)), int(rng.integers(14, 46)), int(rng.integers(0, 34)))
                            for _ in range(60)]
     harness.write_points(os.path.join(wd, "pts.txt"), pts)
     r = harness.run_solver(wd, params("cuda"), "gpu", check=False)

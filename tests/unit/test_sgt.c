@@ -439,7 +439,7 @@ static void check_node_on_interface(const sgt_model *m, const sgt_mesh_rules *r)
     sgt_material a;
     double mxy, want_xy;
     cs_error e;
-    CHECK_OK(sgt_mesh_cell(m, r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(m, r, 0, 0, 20, &a, &mxy, NULL, NULL, &e), &e);
     check_material(a, two_part_node(0.5, loh_layer, loh_half, &want_xy), 1e-12,
                    "node on the interface");
     CHECK_NEAR(mxy, want_xy, 1e-12 * want_xy);
@@ -459,12 +459,12 @@ TEST(mesh_effective_medium_layer_over_half_space) {
     check_node_on_interface(&m, &r);
     if (tf_failed()) return;
     /* C66 = <mu> is 36% above the harmonic mean that an isotropic rule would give */
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, NULL, &e), &e);
     CHECK(mxy > 1.3 * (2 / (1 / (2600 * 2000. * 2000) + 1 / (2700 * 3464. * 3464))));
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 19, &a, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 19, &a, &mxy, NULL, NULL, &e), &e);
     check_material(a, layer, 1e-12, "node above");
     CHECK_NEAR(mxy, 2600 * 2000. * 2000, 1e-3);
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 21, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 21, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, half, 1e-12, "node below");
     CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 19, &a, &e), &e);
     check_material(a, layer, 1e-12, "between nodes 19 and 20");
@@ -473,7 +473,7 @@ TEST(mesh_effective_medium_layer_over_half_space) {
     /* The older rule put the node on the interface in the layer below, and the position above
      * it half in each. */
     r.sampling = SGT_SAMPLE_POINT;
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, NULL, &e), &e);
     check_material(a, half, 0, "point sampling");
     CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 19, &a, &e), &e);
     check_material(a, two_part_below(0.5, layer, half), 1e-12, "point sampling, between");
@@ -482,7 +482,7 @@ TEST(mesh_effective_medium_layer_over_half_space) {
     /* Interface 15 m below node 20: node 20's cell [975, 1025] m holds 40 m of layer; the
      * position between nodes 20 and 21 ([1000, 1050] m) 15 m. */
     loh_model(&m, 1015);
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, &mxy, NULL, NULL, &e), &e);
     check_material(a, two_part_node(0.8, layer, half, &want_xy), 1e-12, "interface off the node");
     CHECK_NEAR(mxy, want_xy, 1e-12 * want_xy);
     CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, 20, &a, &e), &e);
@@ -490,18 +490,69 @@ TEST(mesh_effective_medium_layer_over_half_space) {
     /* The surface node's cell is [0, h/2]: an interface 10 m down leaves 40% layer in it. */
     sgt_model_free(&m);
     loh_model(&m, 10);
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, two_part_node(0.4, layer, half, &want_xy), 1e-12, "surface node");
     /* A floor applies to the samples before they are averaged: vs >= 2500 raises the layer's
      * part (4000 > 1.45 x 2500, so vp stays). */
     r.vs_min = 2500;
     sgt_mesh_stats st;
     sgt_mesh_stats_init(&st);
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, &st, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 0, &a, NULL, NULL, &st, &e), &e);
     sgt_material floored = layer;
     floored.vs = 2500;
     check_material(a, two_part_node(0.4, floored, half, &want_xy), 1e-12, "floor first");
     CHECK(st.clamped_vs == 1 && st.clamped_vp == 0); /* the node counts once */
+    sgt_model_free(&m);
+}
+
+/* Backus's horizontal P modulus of a cell holding fraction f of a and 1 - f of b, written as
+ * <4 mu (lambda + mu) / M> + <lambda / M>^2 / <1 / M> (the mesh sums M - lambda^2 / M), less
+ * C33 = <1 / M>^-1. */
+static double backus_c11_excess(double f, sgt_material a, sgt_material b) {
+    const sgt_material x[2] = {a, b};
+    const double w[2] = {f, 1 - f};
+    double shear = 0, ratio = 0, compliance = 0;
+    for (int i = 0; i < 2; i++) {
+        const double mu = x[i].rho * x[i].vs * x[i].vs, m = x[i].rho * x[i].vp * x[i].vp;
+        const double lam = m - 2 * mu;
+        shear += w[i] * 4 * mu * (lam + mu) / m;
+        ratio += w[i] * lam / m;
+        compliance += w[i] / m;
+    }
+    return shear + ratio * ratio / compliance - 1 / compliance;
+}
+
+TEST(mesh_layered_cell_horizontal_modulus) {
+    /* LOH.1's node on the interface: C11 is 18% above C33 (68.9 against 58.3 GPa); the nodes
+     * beside it, in one material, have none; off the node (interface 15 m below node 20) the
+     * cell's 0.8 / 0.2 mix; point and band-limited sampling keep the isotropic pair. */
+    sgt_model m;
+    cs_error e;
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_EFFECTIVE);
+    sgt_material a;
+    double x = -1, want = backus_c11_excess(0.5, loh_layer, loh_half);
+    loh_model(&m, 1000);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, NULL, &x, NULL, &e), &e);
+    CHECK_NEAR(x, want, 1e-9 * want);
+    const double c33 = a.rho * a.vp * a.vp;
+    CHECK_MSG(x > 0.17 * c33 && x < 0.19 * c33, "C11 - C33 = %g of C33 %g", x, c33);
+    for (int k = 0; k < 40; k++) {
+        if (k == 20) continue;
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, &x, NULL, &e), &e);
+        CHECK_MSG(x == 0, "node %d: %g", k, x);
+    }
+    r.sampling = SGT_SAMPLE_POINT;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, NULL, &x, NULL, &e), &e);
+    CHECK(x == 0);
+    r.sampling = SGT_SAMPLE_BANDLIMITED;
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, NULL, &x, NULL, &e), &e);
+    CHECK(x == 0);
+    sgt_model_free(&m);
+    r.sampling = SGT_SAMPLE_EFFECTIVE;
+    loh_model(&m, 1015);
+    want = backus_c11_excess(0.8, loh_layer, loh_half);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20, &a, NULL, &x, NULL, &e), &e);
+    CHECK_NEAR(x, want, 1e-9 * want);
     sgt_model_free(&m);
 }
 
@@ -518,15 +569,15 @@ TEST(mesh_bandlimited_medium_layer_over_half_space) {
     loh_model(&m, 1000);
     check_node_on_interface(&m, &r);
     if (tf_failed()) return;
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 - SGT_BANDLIMIT_CELLS, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 - SGT_BANDLIMIT_CELLS, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, layer, 1e-12, "node 5 cells above");
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 + SGT_BANDLIMIT_CELLS, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 20 + SGT_BANDLIMIT_CELLS, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, half, 1e-12, "node 5 cells below");
-    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 2, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, 2, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, layer, 1e-12, "near the surface, in the layer");
     for (int k = 16; k <= 24; k++) {
         if (k == 20) continue;
-        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, NULL, &e), &e);
         double lo = layer.rho - 0.1 * (half.rho - layer.rho),
                hi = half.rho + 0.1 * (half.rho - layer.rho);
         CHECK_MSG(a.rho > lo && a.rho < hi && a.rho != (k < 20 ? layer.rho : half.rho),
@@ -551,7 +602,7 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
     sgt_mesh_stats_init(&st);
     loh_model(&m, 1000);
     for (int k = 10; k <= 30; k++)
-        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, &st, &e), &e);
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &st, &e), &e);
     /* measured 6340 m/s (+5.7%): 1/M's overshoot below the half space's */
     CHECK_MSG(st.vp_max > 6000 * 1.03 && st.vp_max < 6000 * 1.08, "vp max %.2f", st.vp_max);
     CHECK(st.vp_max_at[2] > 20 && st.vp_max_at[2] <= 25);
@@ -564,7 +615,7 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
     int refused = 0;
     for (int k = 0; k <= 20; k++) {
         double mxy;
-        if (sgt_mesh_cell(&m, &r, 0, 0, k, &a, &mxy, NULL, &e)) {
+        if (sgt_mesh_cell(&m, &r, 0, 0, k, &a, &mxy, NULL, NULL, &e)) {
             refused++;
             CHECK_MSG(strstr(e.message, "material_sampling = effective") &&
                           strstr(e.message, "node (0, 0, "),
@@ -576,7 +627,7 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
     CHECK_MSG(refused > 0, "no node refused");
     r.sampling = SGT_SAMPLE_EFFECTIVE; /* the cell averages have no lobes */
     for (int k = 0; k <= 20; k++)
-        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, NULL, &e), &e);
     sgt_model_free(&m);
 
     /* A graded site model at the production-shaped site's spacing meshes, and Q, averaged over
@@ -586,7 +637,7 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
     r = (sgt_mesh_rules){500, 0, 0, 1.0, SGT_QSRC_MODEL, 0, 0, 660, SGT_SAMPLE_BANDLIMITED, 0};
     for (int k = 0; k < 60; k++) {
         sgt_material b;
-        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, &e), &e);
+        CHECK_OK(sgt_mesh_cell(&m, &r, 0, 0, k, &a, NULL, NULL, NULL, &e), &e);
         CHECK_OK(sgt_mesh_cell_below(&m, &r, 0, 0, k, &b, &e), &e);
         const double qs_hi = 225 * (1 + 1e-12), qp_hi = 450 * (1 + 1e-12); /* round-off */
         CHECK_MSG(a.qs >= 21.25 && a.qs <= qs_hi && b.qs >= 21.25 && b.qs <= qs_hi &&
@@ -654,7 +705,7 @@ TEST(mesh_effective_medium_3d_grid) {
     sgt_mesh_rules r = {0, 0, 0, 1.0, SGT_QSRC_VS, 0, 0, 100, SGT_SAMPLE_EFFECTIVE, 4};
     sgt_material a, c, n;
     double mxy;
-    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &c, &mxy, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &c, &mxy, NULL, NULL, &e), &e);
     CHECK_OK(sgt_mesh_node(&m, &r, 2, 1, 2, &n, NULL, &e), &e);
     CHECK_NEAR(c.rho, n.rho, 1e-9); /* the arithmetic mean of a linear density: its centre */
     CHECK_OK(sgt_mesh_cell_below(&m, &r, 2, 1, 2, &a, &e), &e);
@@ -676,13 +727,13 @@ TEST(mesh_effective_medium_3d_grid) {
     CHECK_NEAR(a.vp, sqrt(1 / inv_m / srho), 1e-9);
     CHECK_NEAR(mxy, smu, 1e-6 * smu);
     r.subsamples = 1;
-    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 2, 1, 2, &a, NULL, NULL, NULL, &e), &e);
     check_material(a, n, 1e-9, "one sample per axis");
     /* A node at the model's edge: its cell reaches beyond the model, which extends there. */
     r.subsamples = 3;
-    CHECK_OK(sgt_mesh_cell(&m, &r, 4, 3, 5, &a, NULL, NULL, &e), &e);
+    CHECK_OK(sgt_mesh_cell(&m, &r, 4, 3, 5, &a, NULL, NULL, NULL, &e), &e);
     /* A node outside the model is still an error. */
-    CHECK(sgt_mesh_cell(&m, &r, 5, 0, 0, &a, NULL, NULL, &e) == CS_ERR_INPUT);
+    CHECK(sgt_mesh_cell(&m, &r, 5, 0, 0, &a, NULL, NULL, NULL, &e) == CS_ERR_INPUT);
     sgt_model_free(&m);
 }
 
@@ -749,6 +800,70 @@ TEST(stress_kernel_agrees_with_the_derivatives_the_strain_uses) {
             free(before[c]);
         sgt_state_free(&s);
         CHECK_MSG(worst < 1e-4, "free surface %d: relative mismatch %.2e", fs, worst);
+    }
+}
+
+TEST(layered_cell_stress_and_strain_invert_each_other) {
+    /* At nodes with a layered cell (ti != 0) the stress update is the transversely isotropic
+     * one, C11 = lam + 2 mu + ti, C12 = C11 - 2 muxy, C13 = lam, C33 = lam + 2 mu, and the
+     * save-point strain inverts it, inside and at the free surface (sigma_zz = 0); where ti = 0
+     * both are the isotropic ones. */
+    for (int fs = 0; fs < 2; fs++) {
+        sgt_state s;
+        cs_error e;
+        CHECK_MSG(small_state(&s, fs, 0, &e) == 0, "%s", e.message);
+        for (long p = 0; p < s.L.ncell; p++)
+            s.ti[p] = p % 3 ? 0.0f : 5e9f * (1 + (float)rand() / RAND_MAX);
+        float *before[6];
+        for (int c = 0; c < 6; c++) {
+            before[c] = malloc(s.L.ncell * sizeof(float));
+            memcpy(before[c], s.s[c], s.L.ncell * sizeof(float));
+        }
+        sgt_cpu_stress(&s, 2, 14, 2, 12);
+        double worst = 0, worst_strain = 0;
+        int layered = 0;
+        for (int i = 3; i < 13; i++)
+            for (int j = 3; j < 11; j++)
+                for (int k = 0; k < 9; k++) {
+                    long p = sgt_idx(&s.L, i, j, k);
+                    float d[9];
+                    sgt_cpu_derivatives(&s, i, j, k, d);
+                    const double c33 = (double)s.lam[p] + 2.0 * s.mu[p], c13 = s.lam[p];
+                    const double c11 = c33 + s.ti[p];
+                    const double c12 = s.ti[p] != 0 ? c11 - 2.0 * s.muxy[p] : c13;
+                    layered += s.ti[p] != 0;
+                    const double want[3] = {c11 * d[0] + c12 * d[1] + c13 * d[2],
+                                            c12 * d[0] + c11 * d[1] + c13 * d[2],
+                                            c13 * (d[0] + d[1]) + c33 * d[2]};
+                    for (int c = 0; c < 3; c++) {
+                        if (fs && k == 0 && c == 2) continue; /* held at 0 */
+                        const double got = (s.s[c][p] - before[c][p]) / s.dt;
+                        const double r = fabs(got - want[c]) / (fabs(want[c]) + 1e8);
+                        if (r > worst) worst = r;
+                    }
+                    /* the strain of stresses C : eps is eps again */
+                    const double eps[3] = {1e-4 * d[0], 1e-4 * d[1],
+                                           fs && k == 0 ? -c13 / c33 * 1e-4 * (d[0] + d[1])
+                                                        : 1e-4 * d[2]};
+                    s.s[0][p] = (float)(c11 * eps[0] + c12 * eps[1] + c13 * eps[2]);
+                    s.s[1][p] = (float)(c12 * eps[0] + c11 * eps[1] + c13 * eps[2]);
+                    s.s[2][p] = fs && k == 0 ? 0.0f
+                                             : (float)(c13 * (eps[0] + eps[1]) + c33 * eps[2]);
+                    double got[6];
+                    sgt_point_strain(s.s, NULL, s.lam, s.mu, s.muxy, s.ti, s.cz, NULL, NULL, NULL,
+                                     i, j, p, s.L.sx, s.L.sy, k, fs, NULL, 0, got);
+                    const double scale = fabs(eps[0]) + fabs(eps[1]) + fabs(eps[2]) + 1e-12;
+                    for (int c = 0; c < 3; c++) {
+                        const double r = fabs(got[c] - eps[c]) / scale;
+                        if (r > worst_strain) worst_strain = r;
+                    }
+                }
+        for (int c = 0; c < 6; c++)
+            free(before[c]);
+        sgt_state_free(&s);
+        CHECK(layered > 100);
+        CHECK_MSG(worst < 1e-5, "free surface %d: stress mismatch %.2e", fs, worst);
+        CHECK_MSG(worst_strain < 1e-5, "free surface %d: strain mismatch %.2e", fs, worst_strain);
     }
 }
 
