@@ -75,8 +75,8 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
             const long p = b + k;
             sgt_derivs(s->v[0], s->v[1], s->v[2], lm, mu, p, sx, sy, k, fs, ih, d);
             sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[p],
-                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0,
-                             rr ? qs[p] : 0, k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
+                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
+                             k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
         }
 #pragma omp simd
         for (int k = ktop; k < nz; k++) {
@@ -84,8 +84,8 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
             const long p = b + k;
             sgt_derivs(s->v[0], s->v[1], s->v[2], lm, mu, p, sx, sy, k, 0, ih, d);
             sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[p],
-                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0,
-                             rr ? qs[p] : 0, k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
+                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
+                             k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
         }
         if (fs) s->s[SGT_ZZ][b] = 0.0f;
     }

@@ -429,8 +429,8 @@ __global__ void save_kernel(kparams k, const int *pts, long np, const float *fac
     if (li < 0 || li >= k.lnx || lj < 0 || lj >= k.lny) return;
     const long p = (long)(li + k.halo) * k.sx + (long)(lj + k.halo) * k.sy + (kk + k.gz);
     double e[6];
-    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.ti, k.cz, k.qpw,
-                     k.qsw, k.qtau, pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
+    sgt_point_strain(k.s[0], k.visco ? k.r[0] : NULL, k.lam, k.mu, k.muxy, k.ti, k.cz, k.qpw, k.qsw,
+                     k.qtau, pts[3 * q], pts[3 * q + 1], p, k.sx, k.sy, kk, k.fs, fac + q, np, e);
     for (int c = 0; c < 6; c++)
         slot[6 * q + c] = (float)e[c];
 }
@@ -659,8 +659,7 @@ static int cuda_setup(sgt_state *s, cs_error *err) {
     float **host[] = {&s->v[0], &s->v[1],   &s->v[2],   &s->s[0],   &s->s[1], &s->s[2], &s->s[3],
                       &s->s[4], &s->s[5],   &s->r[0],   &s->r[1],   &s->r[2], &s->r[3], &s->r[4],
                       &s->r[5], &s->mus[0], &s->mus[1], &s->mus[2], &s->rho,  &s->lam,  &s->mu,
-                      &s->qpw,  &s->qsw,    &s->bz,     &s->cz,     &s->muxy,
-                      &s->ti};
+                      &s->qpw,  &s->qsw,    &s->bz,     &s->cz,     &s->muxy, &s->ti};
     for (size_t q = 0; q < sizeof host / sizeof *host; q++) {
         free(*host[q]);
         *host[q] = NULL;
@@ -1437,8 +1436,7 @@ __global__ void stream_stress_kernel(kparams k, int planes, kreg r) {
         const float a = k.v[0][0][p], b = k.v[0][1][p], c = k.v[0][2][p];
         const float d[9] = {a, b, c, a, b, c, a, b, c};
         sgt_stress_point(k.s[0], k.visco ? k.r[0] : NULL, p, l, m, m, m, m, 0.0f, 0.0f, wp, ws,
-                         k.qa[0],
-                         k.qb[0], d, k.dt);
+                         k.qa[0], k.qb[0], d, k.dt);
     }
 }
 

@@ -145,9 +145,8 @@ static int depth_column(const sgt_state *s, const sgt_model *m, const sgt_mesh_r
         int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
         int ckz = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
         sgt_material az;
-        CS_CALL(err, sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz],
-                                   &colxy[2 * (k + L->gz)], &colxy[2 * (k + L->gz) + 1],
-                                   ck == k ? one : NULL, err));
+        CS_CALL(err, sgt_mesh_cell(m, r, L->i0, L->j0, ck, &col[k + L->gz], &colxy[2 * (k + L->gz)],
+                                   &colxy[2 * (k + L->gz) + 1], ck == k ? one : NULL, err));
         CS_CALL(err, sgt_mesh_cell_below(m, r, L->i0, L->j0, ckz, &az, err));
         if (ck == k) one->nodes++;
         below_of(s, &az, &qc, &colz[2 * (k + L->gz)], &colz[2 * (k + L->gz) + 1]);
@@ -190,8 +189,7 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
             for (int j = -L->halo; j < L->lny + L->halo; j++)
                 for (int k = -L->gz; k < L->nz + L->gz; k++) {
                     long p = sgt_idx(L, i, j, k);
-                    put(s, p, &col[k + L->gz], colxy[2 * (k + L->gz)],
-                        colxy[2 * (k + L->gz) + 1]);
+                    put(s, p, &col[k + L->gz], colxy[2 * (k + L->gz)], colxy[2 * (k + L->gz) + 1]);
                     s->bz[p] = colz[2 * (k + L->gz)];
                     s->cz[p] = colz[2 * (k + L->gz) + 1];
                 }
@@ -521,7 +519,7 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     if (!rc && !buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     /* rho_z and mu_z wait in bz and cz until qs_z (read last) turns them into a buoyancy and an
      * unrelaxed compliance; an elastic run needs no qs_z. */
-    float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw, s->qsw,
+    float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw,  s->qsw,
                                   s->bz,  s->cz, NULL,   s->muxy, s->ti};
     q_cache qc = {-1, 1};
     for (int a = 0; a < MESH_DATASETS && !rc; a++) {

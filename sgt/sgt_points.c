@@ -33,9 +33,9 @@ void sgt_points_save(sgt_state *s, int m) {
         int k = s->pts[3 * q + 2];
         double e[6];
         sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, s->muxy, s->ti, s->cz,
-                         v ? s->qpw : NULL,
-                         v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q], s->pts[3 * q + 1],
-                         sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface, NULL, 0, e);
+                         v ? s->qpw : NULL, v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q],
+                         s->pts[3 * q + 1], sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface,
+                         NULL, 0, e);
         for (int c = 0; c < 6; c++)
             s->out[(q * 6 + c) * w + t] = (float)e[c];
     }

@@ -358,9 +358,8 @@ SGT_HD void sgt_pml_velocity_cell(float *const *v, float *const *s, const float 
 SGT_HD void sgt_pml_stress_cell(float *const *s, float *const *r, float *const *v, long p, long sx,
                                 long sy, int a, int k, int fs, float lam, float mu, float m1,
                                 float m2, float ex, float gx, float wp, float ws, float bq,
-                                float an, float bn,
-                                float ah, float bh, float *const *psi, long cell, float ih,
-                                float dt) {
+                                float an, float bn, float ah, float bh, float *const *psi,
+                                long cell, float ih, float dt) {
     const long st = a == 0 ? sx : a == 1 ? sy : 1;
     const int cb = (a + 1) % 3, cc = (a + 2) % 3;
     const int sh1 = cb + a == 1 ? 3 : cb + a == 2 ? 4 : 5;
@@ -445,9 +444,9 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
 }
 
 /* Tensor strain at the node (global indices gi, gj, k; index p): normal components from the
- * node's stresses through its relaxed compliance (a layered cell's, from ti, when it has one) (at the free surface sigma_zz = 0 and
- * eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components as
- * (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
+ * node's stresses through its relaxed compliance (a layered cell's, from ti, when it has one) (at
+ * the free surface sigma_zz = 0 and eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components
+ * as (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
  * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
 /* The factor of shear slot m (>= 3) of a point: its weight over 2 mu (1 - W_s) at its shear
  * point, 0 for an unused slot. The material does not change, so a back end may compute these

@@ -80,8 +80,8 @@ int sgt_strain_writer_open(sgt_strain_writer *w, const sgt_config *c, sgt_state 
 
 static void *write_job(void *arg) {
     sgt_strain_writer *w = arg;
-    w->job_rc = sgt_output_put_strain(w->file, w->job_state, w->job_m0, w->job_len, w->job,
-                                      &w->job_err);
+    w->job_rc =
+        sgt_output_put_strain(w->file, w->job_state, w->job_m0, w->job_len, w->job, &w->job_err);
     return NULL;
 }
 
@@ -160,8 +160,8 @@ int sgt_strain_writer_sync(sgt_strain_writer *w, const sgt_backend *be, sgt_stat
     return cs_mpi_agree(comm_of(s), sgt_output_flush(w->file, err), err);
 }
 
-int sgt_strain_writer_close(sgt_strain_writer *w, const sgt_backend *be, sgt_state *s,
-                            char sha[65], double *bytes, cs_error *err) {
+int sgt_strain_writer_close(sgt_strain_writer *w, const sgt_backend *be, sgt_state *s, char sha[65],
+                            double *bytes, cs_error *err) {
     CS_CALL(err, commit_samples(w, be, s, s->nt_out - s->out_m0, 0, err));
     CS_CALL(err, cs_mpi_agree(comm_of(s), join(w, err), err));
     int rc = sgt_output_close(w->file, sha, bytes, err);

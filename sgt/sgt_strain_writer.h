@@ -58,8 +58,8 @@ int sgt_strain_writer_commit(sgt_strain_writer *w, const sgt_backend *be, sgt_st
 int sgt_strain_writer_sync(sgt_strain_writer *w, const sgt_backend *be, sgt_state *s, int steps,
                            cs_error *err);
 /* Writes the last window, closes, checksums and renames the file into place. */
-int sgt_strain_writer_close(sgt_strain_writer *w, const sgt_backend *be, sgt_state *s,
-                            char sha[65], double *bytes, cs_error *err);
+int sgt_strain_writer_close(sgt_strain_writer *w, const sgt_backend *be, sgt_state *s, char sha[65],
+                            double *bytes, cs_error *err);
 /* After a failure: waits for the thread, closes the file (kept when a checkpoint can resume
  * it). */
 void sgt_strain_writer_abandon(sgt_strain_writer *w);

@@ -847,8 +847,8 @@ TEST(layered_cell_stress_and_strain_invert_each_other) {
                                                         : 1e-4 * d[2]};
                     s.s[0][p] = (float)(c11 * eps[0] + c12 * eps[1] + c13 * eps[2]);
                     s.s[1][p] = (float)(c12 * eps[0] + c11 * eps[1] + c13 * eps[2]);
-                    s.s[2][p] = fs && k == 0 ? 0.0f
-                                             : (float)(c13 * (eps[0] + eps[1]) + c33 * eps[2]);
+                    s.s[2][p] =
+                        fs && k == 0 ? 0.0f : (float)(c13 * (eps[0] + eps[1]) + c33 * eps[2]);
                     double got[6];
                     sgt_point_strain(s.s, NULL, s.lam, s.mu, s.muxy, s.ti, s.cz, NULL, NULL, NULL,
                                      i, j, p, s.L.sx, s.L.sy, k, fs, NULL, 0, got);
