@@ -66,7 +66,7 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
         const float a0 = s->q_a[mij], a1 = s->q_a[mij | 4];
         const float b0 = s->q_b[mij], b1 = s->q_b[mij | 4];
         const float *restrict lm = s->lam, *restrict mu = s->mu;
-        const float *restrict ti = s->ti, *restrict m66 = s->muxy;
+        const float *restrict ti = s->ti + L->gz, *restrict m66 = s->muxy; /* ti per depth */
         const float *restrict mxy = s->mus[0], *restrict mxz = s->mus[1], *restrict myz = s->mus[2];
         const float *restrict qp = s->qpw, *restrict qs = s->qsw;
         /* The two top layers under a free surface take the special derivatives. */
@@ -74,8 +74,8 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
             float d[9];
             const long p = b + k;
             sgt_derivs(s->v[0], s->v[1], s->v[2], lm, mu, p, sx, sy, k, fs, ih, d);
-            sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[p],
-                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
+            sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[k],
+                             sgt_layered_gx(ti[k], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
                              k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
         }
 #pragma omp simd
@@ -83,8 +83,8 @@ void sgt_cpu_stress(sgt_state *s, int ib, int ie, int jb, int je) {
             float d[9];
             const long p = b + k;
             sgt_derivs(s->v[0], s->v[1], s->v[2], lm, mu, p, sx, sy, k, 0, ih, d);
-            sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[p],
-                             sgt_layered_gx(ti[p], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
+            sgt_stress_point(sg, rr, p, lm[p], mu[p], mxy[p], mxz[p], myz[p], ti[k],
+                             sgt_layered_gx(ti[k], mu[p], m66[p]), rr ? qp[p] : 0, rr ? qs[p] : 0,
                              k & 1 ? a1 : a0, k & 1 ? b1 : b0, d, dt);
         }
         if (fs) s->s[SGT_ZZ][b] = 0.0f;

@@ -214,7 +214,8 @@ __global__ void __launch_bounds__(TK *TY, 1024 / (TK * TY))
             const float m0 = AT(m, 0, 0), l0 = __ldg(k.lam + p);
             float mxy, mxz, myz;
             shear_point_moduli(k, p, &mxy, &mxz, &myz);
-            const float ex = __ldg(k.ti + p), gx = sgt_layered_gx(ex, m0, __ldg(k.muxy + p));
+            const float ex = __ldg(k.ti + kk + k.gz),
+                        gx = sgt_layered_gx(ex, m0, __ldg(k.muxy + p));
             const int mech = ((i + k.i0) & 1) | (((j + k.j0) & 1) << 1) | ((kk & 1) << 2);
             const float wp = k.visco ? __ldg(k.qpw + p) : 0.0f,
                         ws = k.visco ? __ldg(k.qsw + p) : 0.0f;

@@ -246,8 +246,9 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     sgt_effective_sum acc = {0}, qacc = {0};
     int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc,
                            &qacc, st, err);
-    /* the band-limited kernel keeps the isotropic pair (measured so, docs/sgt.md) */
-    if (!rc) *out = sgt_effective_node(&acc, mu_xy, bandlimited(m, r) ? NULL : c11x);
+    /* Only a 1D model's cells are layered; the band-limited kernel keeps the isotropic pair
+     * (measured so, docs/sgt.md) */
+    if (!rc) *out = sgt_effective_node(&acc, mu_xy, is_1d(m) && !bandlimited(m, r) ? c11x : NULL);
     if (!rc && bandlimited(m, r)) {
         const sgt_material q = sgt_effective_node(&qacc, NULL, NULL);
         out->qp = q.qp, out->qs = q.qs;

@@ -98,9 +98,8 @@ int sgt_mesh_point(const sgt_model *m, const sgt_mesh_rules *r, double x, double
     return 0;
 }
 
-static void put(sgt_state *s, long p, const sgt_material *a, double mu_xy, double c11x) {
+static void put(sgt_state *s, long p, const sgt_material *a, double mu_xy) {
     s->muxy[p] = (float)mu_xy;
-    s->ti[p] = (float)c11x;
     s->lam[p] = (float)a->vp;
     s->mu[p] = (float)a->vs;
     s->rho[p] = (float)a->rho;
@@ -189,10 +188,12 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
             for (int j = -L->halo; j < L->lny + L->halo; j++)
                 for (int k = -L->gz; k < L->nz + L->gz; k++) {
                     long p = sgt_idx(L, i, j, k);
-                    put(s, p, &col[k + L->gz], colxy[2 * (k + L->gz)], colxy[2 * (k + L->gz) + 1]);
+                    put(s, p, &col[k + L->gz], colxy[2 * (k + L->gz)]);
                     s->bz[p] = colz[2 * (k + L->gz)];
                     s->cz[p] = colz[2 * (k + L->gz) + 1];
                 }
+        for (int k = 0; k < nk; k++)
+            s->ti[k] = (float)colxy[2 * k + 1];
         free(col);
         free(colz);
         free(colxy);
@@ -223,8 +224,9 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
                     int inside = ci == gi && cj == gj && ck == k && i >= 0 && i < L->lnx &&
                                  j >= 0 && j < L->lny;
                     sgt_material a = {0}, az = {0};
-                    double mxy = 0, c11x = 0;
-                    if (sgt_mesh_cell(m, r, ci, cj, ck, &a, &mxy, &c11x, inside ? &mine : NULL,
+                    double mxy = 0;
+                    /* a 3D model's cells keep the isotropic pair (sgt_state's ti) */
+                    if (sgt_mesh_cell(m, r, ci, cj, ck, &a, &mxy, NULL, inside ? &mine : NULL,
                                       &e2) ||
                         sgt_mesh_cell_below(m, r, ci, cj, ckz, &az, &e2)) {
                         bad = 1;
@@ -232,7 +234,7 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
                     }
                     if (inside) mine.nodes++;
                     long p = sgt_idx(L, i, j, k);
-                    put(s, p, &a, mxy, c11x);
+                    put(s, p, &a, mxy);
                     below_of(s, &az, &qc, &s->bz[p], &s->cz[p]);
                 }
         }
@@ -325,7 +327,8 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
                     double mu = rho * vs * vs * fs;
                     double pm = rho * vp * vp * fp;
                     s->muxy[p] = (float)(s->muxy[p] * fs);
-                    s->ti[p] = (float)(s->ti[p] * fp);
+                    if (i == -L->halo && j == -L->halo) /* ti is one column's (1D models) */
+                        s->ti[k + L->gz] = (float)(s->ti[k + L->gz] * fp);
                     s->mu[p] = (float)mu;
                     s->lam[p] = (float)(pm - 2 * mu);
                 }
@@ -359,9 +362,11 @@ const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r) {
  * staggered positions below each node (between nodes k and k + 1; sgt_state's bz and cz):
  * density, shear modulus at the reference frequency and Qs; then the nodes' mean shear modulus
  * for the xy points (sgt_state's muxy). */
-#define MESH_DATASETS 10
-static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",    "qs",
-                                           "rho_z", "mu_z", "qs_z", "mu_xy", "c11_excess"};
+#define MESH_DATASETS 9
+static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs",
+                                           "rho_z", "mu_z", "qs_z", "mu_xy"};
+/* one value per depth (sgt_state's ti), [nz] */
+#define MESH_C11_DATASET "c11_excess"
 /* 2: the vertical staggered positions' datasets; files of version 1 lack them. 3: the layered
  * cells' c11_excess. */
 #define MESH_FORMAT_VERSION 3
@@ -391,7 +396,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     }
     size_t plane = (size_t)ny * nz;
     float *buf = malloc(plane * MESH_DATASETS * sizeof(float));
-    if (!buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+    float *c11 = calloc((size_t)nz, sizeof(float));
+    if (!buf || !c11) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sgt_mesh_stats_init(st);
     for (int i = 0; i < nx && !rc; i++) {
         /* a plane's columns in parallel: a 3D model's effective media take 2 n^3 samples per
@@ -408,7 +414,8 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
                 for (int k = 0; k < nz && !bad; k++) {
                     sgt_material a = {0}, az = {0};
                     double mxy = 0, c11x = 0;
-                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, &c11x, &mine, &e2) ||
+                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, i == 0 && j == 0 ? &c11x : NULL,
+                                      &mine, &e2) ||
                         sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, &e2)) {
                         bad = 1;
                         break;
@@ -424,7 +431,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
                     buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
                     buf[7 * plane + q] = (float)az.qs;
                     buf[8 * plane + q] = (float)mxy;
-                    buf[9 * plane + q] = (float)c11x;
+                    if (i == 0 && j == 0) c11[k] = (float)c11x; /* the same in every column */
                 }
 #pragma omp critical
             {
@@ -449,6 +456,11 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     free(buf);
     for (int a = 0; a < MESH_DATASETS; a++)
         H5Dclose(ds[a]);
+    const hsize_t nzd = (hsize_t)nz;
+    if (!rc &&
+        cs_h5_write(f, MESH_C11_DATASET, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, 1, &nzd, NULL, c11))
+        rc = cs_error_set(err, CS_ERR_IO, "%s: cannot write %s", tmp, MESH_C11_DATASET);
+    free(c11);
     if (!rc) {
         int grid[3] = {nx, ny, nz};
         double geo[3] = {r->h, r->x0, r->y0};
@@ -519,8 +531,8 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     if (!rc && !buf) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     /* rho_z and mu_z wait in bz and cz until qs_z (read last) turns them into a buoyancy and an
      * unrelaxed compliance; an elastic run needs no qs_z. */
-    float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw,  s->qsw,
-                                  s->bz,  s->cz, NULL,   s->muxy, s->ti};
+    float *dest[MESH_DATASETS] = {s->lam, s->mu, s->rho, s->qpw, s->qsw,
+                                  s->bz,  s->cz, NULL,   s->muxy};
     q_cache qc = {-1, 1};
     for (int a = 0; a < MESH_DATASETS && !rc; a++) {
         if (!dest[a] && !(a == 7 && s->visco)) continue;
@@ -548,8 +560,7 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
                     int ck = k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k;
                     if (a >= 5 && a <= 7) ck = k < 0 ? 0 : k >= L->nz - 1 ? L->nz - 2 : k;
                     float v = buf[((size_t)(ci - ia) * (jb - ja) + (cj - ja)) * L->nz + ck];
-                    /* c11_excess has either sign */
-                    int ok = a == 9 || (a == 1 || a == 6 || a == 8 ? v >= 0 : v > 0);
+                    int ok = a == 1 || a == 6 || a == 8 ? v >= 0 : v > 0;
                     if (!ok || !isfinite(v)) {
                         rc = cs_error_input(err, path, names[a], NULL,
                                             "node (%d, %d, %d) holds %g; material values must be "
@@ -568,6 +579,20 @@ int sgt_mesh_load_state(sgt_state *s, const char *path, char sha[65], sgt_mesh_s
     if (!rc && !s->visco) /* no qs_z to wait for */
         for (long p = 0; p < L->ncell; p++)
             below_values(s, s->bz[p], s->cz[p], 1, &qc, &s->bz[p], &s->cz[p]);
+    hsize_t nzd = 0;
+    if (!rc) rc = cs_h5_dims(f, path, MESH_C11_DATASET, 1, &nzd, err);
+    if (!rc && nzd != (hsize_t)L->nz)
+        rc = cs_error_input(err, path, MESH_C11_DATASET, NULL,
+                            "holds %llu depths but the grid has %d; remake the mesh",
+                            (unsigned long long)nzd, L->nz);
+    if (!rc) rc = cs_h5_read(f, path, MESH_C11_DATASET, H5T_NATIVE_FLOAT, buf, err);
+    for (int k = 0; k < L->nz && !rc; k++)
+        if (!isfinite(buf[k]))
+            rc = cs_error_input(err, path, MESH_C11_DATASET, NULL,
+                                "depth %d holds %g; it must be finite", k, buf[k]);
+    if (!rc)
+        for (int k = -L->gz; k < L->nz + L->gz; k++)
+            s->ti[k + L->gz] = buf[k < 0 ? 0 : k >= L->nz ? L->nz - 1 : k];
     free(buf);
     /* the model's extremes over the whole grid, as the mesh found them */
     double vpx[4], vsn[5];

@@ -48,12 +48,12 @@ static void pml_pass(sgt_state *s, const sgt_region *r, int stress) {
                                                   bn[gp], ah[gp], bh[gp], sl->psi, c0 + k, ih, dt);
                         } else {
                             const int mech = mij | ((k & 1) << 2);
-                            sgt_pml_stress_cell(s->s, rr, s->v, p, sx, sy, a, k, s->free_surface,
-                                                s->lam[p], s->mu[p], m1[p], m2[p], s->ti[p],
-                                                sgt_layered_gx(s->ti[p], s->mu[p], s->muxy[p]),
-                                                rr ? s->qpw[p] : 0, rr ? s->qsw[p] : 0,
-                                                s->q_b[mech], an[gp], bn[gp], ah[gp], bh[gp],
-                                                sl->psi, c0 + k, ih, dt);
+                            sgt_pml_stress_cell(
+                                s->s, rr, s->v, p, sx, sy, a, k, s->free_surface, s->lam[p],
+                                s->mu[p], m1[p], m2[p], s->ti[k + L->gz],
+                                sgt_layered_gx(s->ti[k + L->gz], s->mu[p], s->muxy[p]),
+                                rr ? s->qpw[p] : 0, rr ? s->qsw[p] : 0, s->q_b[mech], an[gp],
+                                bn[gp], ah[gp], bh[gp], sl->psi, c0 + k, ih, dt);
                         }
                     }
                 }

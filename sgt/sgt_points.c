@@ -32,7 +32,7 @@ void sgt_points_save(sgt_state *s, int m) {
         if (!sgt_local(s, s->pts[3 * q], s->pts[3 * q + 1], &li, &lj)) continue;
         int k = s->pts[3 * q + 2];
         double e[6];
-        sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, s->muxy, s->ti, s->cz,
+        sgt_point_strain(s->s, v ? s->r : NULL, s->lam, s->mu, s->muxy, s->ti[k + L->gz], s->cz,
                          v ? s->qpw : NULL, v ? s->qsw : NULL, v ? s->q_tau : NULL, s->pts[3 * q],
                          s->pts[3 * q + 1], sgt_idx(L, li, lj, k), L->sx, L->sy, k, s->free_surface,
                          NULL, 0, e);

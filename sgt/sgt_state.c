@@ -42,7 +42,6 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
     all[n++] = &s->bz;
     all[n++] = &s->cz;
     all[n++] = &s->muxy;
-    all[n++] = &s->ti;
     if (s->visco) {
         for (int c = 0; c < 6 && !s->device_fields; c++)
             all[n++] = &s->r[c];
@@ -58,6 +57,11 @@ int sgt_state_alloc(sgt_state *s, cs_error *err) {
                                 "arrays, %.2f GB); use a smaller grid or more ranks",
                                 L->ncell, n, (double)L->ncell * 4 * n / 1e9);
         }
+    }
+    s->ti = zalloc(L->nz + 2 * L->gz);
+    if (!s->ti) {
+        sgt_state_free(s);
+        return cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     }
     return 0;
 }

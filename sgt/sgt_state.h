@@ -94,8 +94,11 @@ typedef struct sgt_state {
     /* at nodes: the shear modulus the xy points take (the harmonic mean of their four nodes'
      * values), the cell's arithmetic mean of mu (unrelaxed); the normal stresses use lam, mu */
     float *muxy;
-    /* at nodes: the layered cell's horizontal P modulus above the isotropic pair's, C11 - (lam +
-     * 2 mu) (unrelaxed; 0 in a cell of one material; sgt_layered_terms) */
+    /* per depth level (index k + gz, nz + 2 gz values): the layered cell's horizontal P modulus
+     * above the isotropic pair's, C11 - (lam + 2 mu) (unrelaxed; 0 in a cell of one material;
+     * sgt_layered_terms). Only 1D models have layered cells (docs/sgt.md), so one value a depth
+     * serves every column: no array of the grid's size, whose 4 bytes a node (5.8 GB at the
+     * production size) one H200 has no room for. */
     float *ti;
     /* shear moduli at the xy, xz, yz points (xy: harmonic mean of the four muxy around it; xz,
      * yz: of the two cz beside it; a zero anywhere gives zero), precomputed for the CPU kernels */

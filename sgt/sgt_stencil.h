@@ -444,7 +444,8 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
 }
 
 /* Tensor strain at the node (global indices gi, gj, k; index p): normal components from the
- * node's stresses through its relaxed compliance (a layered cell's, from ti, when it has one) (at
+ * node's stresses through its relaxed compliance (a layered cell's when ex, its depth's
+ * sgt_state ti, is not 0) (at
  * the free surface sigma_zz = 0 and eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components
  * as (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
  * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
@@ -464,7 +465,7 @@ SGT_HD double sgt_point_slot_factor(int m, const float *muxy, const float *cz, c
 /* fac: NULL, or the shear slots' factors of this point (sgt_point_slot_factor), slot m at
  * fac[(m - 3) * fstride]. */
 SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam, const float *mu,
-                             const float *muxy, const float *ti, const float *cz, const float *qpw,
+                             const float *muxy, float ex, const float *cz, const float *qpw,
                              const float *qsw, const float *tau, int gi, int gj, long p, long sx,
                              long sy, int k, int fs, const float *fac, long fstride, double e[6]) {
     double t[6] = {0, 0, 0, 0, 0, 0};
@@ -491,7 +492,6 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
     double wp = r ? qpw[p] : 0, ws = r ? qsw[p] : 0;
     const double pm = ((double)lam[p] + 2.0 * mu[p]) * (1 - wp), m2 = 2.0 * mu[p] * (1 - ws);
     const double l = pm - m2;
-    const float ex = ti ? ti[p] : 0.0f;
     if (ex != 0.0f) {
         /* a layered cell (sgt_layered_terms): C11 = pm + ex, C12 = l + ex + gx, C13 = l,
          * C33 = pm, the excess terms relaxed with the modulus each goes with */

@@ -812,8 +812,8 @@ TEST(layered_cell_stress_and_strain_invert_each_other) {
         sgt_state s;
         cs_error e;
         CHECK_MSG(small_state(&s, fs, 0, &e) == 0, "%s", e.message);
-        for (long p = 0; p < s.L.ncell; p++)
-            s.ti[p] = p % 3 ? 0.0f : 5e9f * (1 + (float)rand() / RAND_MAX);
+        for (int k = 0; k < s.L.nz + 2 * s.L.gz; k++) /* one value a depth */
+            s.ti[k] = k % 3 ? 0.0f : 5e9f * (1 + (float)rand() / RAND_MAX);
         float *before[6];
         for (int c = 0; c < 6; c++) {
             before[c] = malloc(s.L.ncell * sizeof(float));
@@ -826,12 +826,13 @@ TEST(layered_cell_stress_and_strain_invert_each_other) {
             for (int j = 3; j < 11; j++)
                 for (int k = 0; k < 9; k++) {
                     long p = sgt_idx(&s.L, i, j, k);
+                    const float ti = s.ti[k + s.L.gz];
                     float d[9];
                     sgt_cpu_derivatives(&s, i, j, k, d);
                     const double c33 = (double)s.lam[p] + 2.0 * s.mu[p], c13 = s.lam[p];
-                    const double c11 = c33 + s.ti[p];
-                    const double c12 = s.ti[p] != 0 ? c11 - 2.0 * s.muxy[p] : c13;
-                    layered += s.ti[p] != 0;
+                    const double c11 = c33 + ti;
+                    const double c12 = ti != 0 ? c11 - 2.0 * s.muxy[p] : c13;
+                    layered += ti != 0;
                     const double want[3] = {c11 * d[0] + c12 * d[1] + c13 * d[2],
                                             c12 * d[0] + c11 * d[1] + c13 * d[2],
                                             c13 * (d[0] + d[1]) + c33 * d[2]};
@@ -850,8 +851,8 @@ TEST(layered_cell_stress_and_strain_invert_each_other) {
                     s.s[2][p] =
                         fs && k == 0 ? 0.0f : (float)(c13 * (eps[0] + eps[1]) + c33 * eps[2]);
                     double got[6];
-                    sgt_point_strain(s.s, NULL, s.lam, s.mu, s.muxy, s.ti, s.cz, NULL, NULL, NULL,
-                                     i, j, p, s.L.sx, s.L.sy, k, fs, NULL, 0, got);
+                    sgt_point_strain(s.s, NULL, s.lam, s.mu, s.muxy, ti, s.cz, NULL, NULL, NULL, i,
+                                     j, p, s.L.sx, s.L.sy, k, fs, NULL, 0, got);
                     const double scale = fabs(eps[0]) + fabs(eps[1]) + fabs(eps[2]) + 1e-12;
                     for (int c = 0; c < 3; c++) {
                         const double r = fabs(got[c] - eps[c]) / scale;
