@@ -10,18 +10,19 @@
  *    two nodes (sgt_state's cz), then across the two columns;
  *  - the xy shear points: the arithmetic mean of mu (C66 = <mu>) over each node's cell, then
  *    the harmonic mean of the four nodes (sgt_state's muxy);
- *  - the normal stresses at a node (one isotropic pair lambda, mu): the P modulus normal to the
- *    layers C33 = <1/M>^-1 (M = lambda + 2 mu) and the coupling C13 = <lambda/M> C33, so
- *    lambda = C13 and mu = (C33 - C13) / 2; the free surface's lambda / (lambda + 2 mu) is then
- *    C13 / C33, as for the layered medium;
+ *  - the normal stresses at a node: the layered cell, transversely isotropic about the
+ *    vertical: the P modulus normal to the layers C33 = <1/M>^-1 (M = lambda + 2 mu), the
+ *    coupling C13 = <lambda/M> C33 (stored as lambda = C13, mu = (C33 - C13) / 2; the free
+ *    surface's lambda / (lambda + 2 mu) is then C13 / C33, as for the layered medium), the
+ *    horizontal C11 = <M - lambda^2/M> + C13^2 / C33 (its excess over C33 in sgt_state's ti,
+ *    one value a depth, 1D models only) and C12 = C11 - 2 C66;
  *  - 1/Q weighted by compliance (springs in series) or by stiffness (in parallel) as the
  *    modulus it goes with.
  * Measured on LOH.1 with the interface on a node (docs/sgt.md): cell means with harmonic moduli
  * everywhere (Moczo et al.'s isotropic rule) left the node's horizontal shear too soft (C66 26%
- * low) and misfit the transverse component 3 times more than this. The price: sigma_xy's C66
- * and the normal stresses' (C11 - C12)/2 differ at a node cut by an interface, so there the grid
- * medium is not isotropic about the vertical and the accuracy depends a little on azimuth; both
- * consistent choices measured were worse at every azimuth.
+ * low) and misfit the transverse component 3 times more than this; one isotropic pair for the
+ * normal stresses (C11 = C33) converged at first order and depended on azimuth. 3D gridded
+ * models keep that pair: a value per node would not fit one GPU at the production size.
  *
  * 1D models are integrated exactly (Gauss-Legendre on each piece between the model's depths);
  * 3D gridded models are sampled at n x n x n points inside the cell (midpoint rule); the AWP
