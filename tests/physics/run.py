@@ -25,7 +25,7 @@ import harness  # noqa: E402
 # The modules by the work of their solver runs, heaviest first (grid nodes x steps, summed; as
 # measured on two cores: test_loh 280 s, test_stokes 190 s, test_lamb 160 s, ...), so that the
 # longest start first; a module not listed comes after these.
-HEAVIEST_FIRST = ("test_loh", "test_loh_bandlimited", "test_stokes", "test_lamb", "test_absorbing", "test_extract",
+HEAVIEST_FIRST = ("test_loh", "test_loh_bandlimited", "test_layered_fk", "test_stokes", "test_lamb", "test_absorbing", "test_extract",
                   "test_attenuation", "test_reciprocity", "test_gpu")
 
 
