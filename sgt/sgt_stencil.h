@@ -445,10 +445,10 @@ SGT_HD long sgt_point_slot(int m, long p, long sx, long sy, int k, int fs, int *
 
 /* Tensor strain at the node (global indices gi, gj, k; index p): normal components from the
  * node's stresses through its relaxed compliance (a layered cell's when ex, its depth's
- * sgt_state ti, is not 0) (at
- * the free surface sigma_zz = 0 and eps_zz = -lam'/(lam'+2mu') (eps_xx + eps_yy)), shear components
- * as (sigma - tau r) / (2 mu (1 - W_s)) at each shear point, interpolated to the node with the
- * 4th-order weights. r, qpw, qsw, tau are NULL in elastic runs. */
+ * sgt_state ti, is not 0; at the free surface sigma_zz = 0 and eps_zz = -lam'/(lam'+2mu')
+ * (eps_xx + eps_yy)), shear components as (sigma - tau r) / (2 mu (1 - W_s)) at each shear
+ * point, interpolated to the node with the 4th-order weights. r, qpw, qsw, tau are NULL in elastic
+ * runs. */
 /* The factor of shear slot m (>= 3) of a point: its weight over 2 mu (1 - W_s) at its shear
  * point, 0 for an unused slot. The material does not change, so a back end may compute these
  * once per point (sgt_point_strain's fac). */
@@ -494,9 +494,9 @@ SGT_HD void sgt_point_strain(float *const *s, float *const *r, const float *lam,
     const double l = pm - m2;
     if (ex != 0.0f) {
         /* a layered cell (sgt_layered_terms): C11 = pm + ex, C12 = l + ex + gx, C13 = l,
-         * C33 = pm, the excess terms relaxed with the modulus each goes with */
-        const double c11 = pm + ex * (1 - wp),
-                     c12 = l + ex * (1 - wp) + sgt_layered_gx(ex, mu[p], muxy[p]) * (1 - ws);
+         * C33 = pm; the excess terms are elastic in the update (no memory variable relaxes
+         * them), so they enter as they are */
+        const double c11 = pm + ex, c12 = l + ex + sgt_layered_gx(ex, mu[p], muxy[p]);
         double sum, ezz;
         if (fs && k == 0) {
             /* sigma_zz = 0: e_zz = -l/pm (e_xx + e_yy) */
