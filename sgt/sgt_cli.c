@@ -451,7 +451,9 @@ int cs_mesh_cli_main(int argc, char **argv) {
                         cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h,
                         h,
                         sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling")),
-                        (int)cs_params_int(p, "material_subsamples")};
+                        (int)cs_params_int(p, "material_subsamples"),
+                        /* the step the force runs will take: auto keeps it stable */
+                        cs_params_has(p, "dt") ? cs_params_real(p, "dt") : 0};
     const char *qs = cs_params_string(p, "q_source");
     r.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
                  : !strcmp(qs, "model") ? SGT_QSRC_MODEL
@@ -472,6 +474,7 @@ done:
            st.vs_min_at[1], st.vs_min_at[2]);
     printf("  floors raised vs at %ld, vp at %ld, rho at %ld nodes; Q from Vs at %ld nodes\n",
            st.clamped_vs, st.clamped_vp, st.clamped_rho, st.q_from_vs);
+    if (st.sampling[0]) printf("  %s\n", st.sampling);
     printf("  sha256 %s\n", sha[0] ? sha : "(none in this build)");
     return 0;
 }

@@ -61,10 +61,12 @@ const cs_param_spec sgt_param_specs[] = {
     R("vp_min", CS_DIM_VELOCITY, 0, "0 m/s", 0, 2e4, "Vp floor"),
     R("rho_min", CS_DIM_DENSITY, 0, "0 kg/m3", 0, 2e4, "density floor"),
     R("vp_vs_min", CS_DIM_NONE, 0, "1.45", 1.0, 10, "smallest Vp/Vs; Vp is raised to it"),
-    C("material_sampling", "effective", "effective|point|bandlimited",
-      "effective: each node takes its cell's effective medium (interfaces where the model puts "
-      "them); point: the model at the node (a node on an interface takes the layer below); "
-      "bandlimited: 1D models' averages over a band-limited kernel (docs/sgt.md)"),
+    C("material_sampling", "auto", "auto|effective|point|bandlimited",
+      "auto: bandlimited for a 1D model where its overshoot stays within 10% and dt stays "
+      "stable, effective otherwise; effective: each node takes its cell's effective medium "
+      "(interfaces where the model puts them); point: the model at the node (a node on an "
+      "interface takes the layer below); bandlimited: 1D models' averages over a band-limited "
+      "kernel (docs/sgt.md)"),
     I("material_subsamples", 0, "3", 1, 16,
       "3D gridded models: samples per axis in each cell for the effective medium"),
     B("attenuation", "true", "viscoelastic (coarse-grained memory variables) or purely elastic"),
@@ -209,6 +211,7 @@ static int config_model(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mesh.rho_min = cs_params_real(p, "rho_min");
     c->mesh.vpvs_min = cs_params_real(p, "vp_vs_min");
     c->mesh.sampling = sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling"));
+    c->mesh.dt = c->dt; /* material_sampling = auto keeps it stable */
     c->mesh.subsamples = (int)cs_params_int(p, "material_subsamples");
     const char *qs = cs_params_string(p, "q_source");
     c->mesh.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS

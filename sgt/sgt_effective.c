@@ -1,6 +1,9 @@
 #include "sgt_effective.h"
 
 #include <math.h>
+#include <stdio.h>
+
+#include "sgt_run.h"
 
 void sgt_effective_add(sgt_effective_sum *acc, const sgt_material *a, double w) {
     const double mu = a->rho * a->vs * a->vs, pm = a->rho * a->vp * a->vp;
@@ -207,8 +210,8 @@ static int per_node(const sgt_model *m, const sgt_mesh_rules *r) {
  * model's. The grid's vs may also dip below the model's least, which the resolution check,
  * reading the model's samples, does not see. */
 static int bandlimited_result(const sgt_mesh_rules *r, int gi, int gj, int k, int below,
-                              const sgt_material *out, const double *mu_xy, sgt_mesh_stats *st,
-                              cs_error *err) {
+                              const sgt_material *out, const double *mu_xy, double c11x,
+                              sgt_mesh_stats *st, cs_error *err) {
     /* Q comes from the kernel's positive part (bandlimited_1d): a mean of positive values */
     const char *what = !(out->rho > 0)                       ? "density"
                        : !(out->vp > 0 && isfinite(out->vp)) ? "P modulus"
@@ -226,7 +229,8 @@ static int bandlimited_result(const sgt_mesh_rules *r, int gi, int gj, int k, in
     if (st) {
         sgt_mesh_stats fast;
         sgt_mesh_stats_init(&fast);
-        fast.vp_max = out->vp;
+        /* the layered cell's horizontal P speed, sqrt(C11 / rho), where it is the faster */
+        fast.vp_max = c11x > 0 ? sqrt(out->vp * out->vp + c11x / out->rho) : out->vp;
         fast.vp_max_at[0] = gi, fast.vp_max_at[1] = gj, fast.vp_max_at[2] = k;
         sgt_mesh_stats_extremes(st, &fast);
     }
@@ -246,13 +250,14 @@ int sgt_mesh_cell(const sgt_model *m, const sgt_mesh_rules *r, int gi, int gj, i
     sgt_effective_sum acc = {0}, qacc = {0};
     int rc = effective_box(m, r, gi, gj, k, fmax(0.0, z - 0.5 * r->h), z + 0.5 * r->h, z, &acc,
                            &qacc, st, err);
-    /* Only a 1D model's cells are layered; the band-limited kernel keeps the isotropic pair
-     * (measured so, docs/sgt.md) */
-    if (!rc) *out = sgt_effective_node(&acc, mu_xy, is_1d(m) && !bandlimited(m, r) ? c11x : NULL);
+    /* Only a 1D model's cells are layered (one excess a depth) */
+    double x = 0;
+    if (!rc) *out = sgt_effective_node(&acc, mu_xy, is_1d(m) ? &x : NULL);
+    if (c11x) *c11x = x;
     if (!rc && bandlimited(m, r)) {
         const sgt_material q = sgt_effective_node(&qacc, NULL, NULL);
         out->qp = q.qp, out->qs = q.qs;
-        rc = bandlimited_result(r, gi, gj, k, 0, out, mu_xy, st, err);
+        rc = bandlimited_result(r, gi, gj, k, 0, out, mu_xy, x, st, err);
     }
     return rc;
 }
@@ -277,7 +282,91 @@ int sgt_mesh_cell_below(const sgt_model *m, const sgt_mesh_rules *r, int gi, int
     if (bandlimited(m, r)) {
         const sgt_material q = sgt_effective_below(&qacc);
         out->qp = q.qp, out->qs = q.qs;
-        return bandlimited_result(r, gi, gj, k, 1, out, NULL, NULL, err);
+        return bandlimited_result(r, gi, gj, k, 1, out, NULL, 0, NULL, err);
     }
     return 0;
+}
+
+/* The extremes of the speeds a rule puts on a 1D model's column of nz nodes (vp_max with the
+ * layered cells' horizontal P speed, vs_min over the nodes and the positions between them), and
+ * the first depth index whose layered cell is not positive definite (C11 > |C12| and
+ * (C11 + C12) C33 > 2 C13^2), or -1. */
+static int column_extremes(const sgt_model *m, const sgt_mesh_rules *r, int nz, double *vp_max,
+                           double *vs_min, int *indefinite_at, cs_error *err) {
+    *vp_max = 0, *vs_min = INFINITY, *indefinite_at = -1;
+    for (int k = 0; k < nz; k++) {
+        sgt_material a, b;
+        double mxy = 0, x = 0;
+        CS_CALL(err, sgt_mesh_cell(m, r, 0, 0, k, &a, &mxy, &x, NULL, err));
+        const double c33 = a.rho * a.vp * a.vp, c13 = c33 - 2 * a.rho * a.vs * a.vs;
+        const double c11 = c33 + x, c12 = c11 - 2 * mxy;
+        if (x != 0 && !(c11 > fabs(c12) && (c11 + c12) * c33 > 2 * c13 * c13) &&
+            *indefinite_at < 0)
+            *indefinite_at = k;
+        *vp_max = fmax(*vp_max, sqrt(fmax(c11, c33) / a.rho));
+        *vs_min = fmin(*vs_min, fmin(a.vs, sqrt(mxy / a.rho)));
+        if (k + 1 < nz) {
+            CS_CALL(err, sgt_mesh_cell_below(m, r, 0, 0, k, &b, err));
+            *vs_min = fmin(*vs_min, b.vs);
+        }
+    }
+    return 0;
+}
+
+void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, char *note,
+                              size_t n) {
+    if (note && n) note[0] = 0;
+    if (r->sampling != SGT_SAMPLE_AUTO) return;
+    r->sampling = SGT_SAMPLE_EFFECTIVE;
+    if (!is_1d(m)) {
+        if (note)
+            snprintf(note, n,
+                     "material_sampling = auto: effective (cell averages; the band-limited "
+                     "kernel is for 1D models)");
+        return;
+    }
+    sgt_mesh_rules bl = *r;
+    bl.sampling = SGT_SAMPLE_BANDLIMITED;
+    double evp, evs, bvp, bvs;
+    int eind, bind;
+    cs_error e;
+    cs_error_clear(&e);
+    /* the cell averages' extremes; a model they cannot mesh is reported by the mesh itself */
+    if (column_extremes(m, r, nz, &evp, &evs, &eind, &e)) {
+        if (note) snprintf(note, n, "material_sampling = auto: effective (cell averages)");
+        return;
+    }
+    const char *why = NULL;
+    char buf[160];
+    if (column_extremes(m, &bl, nz, &bvp, &bvs, &bind, &e)) {
+        why = "a mean of the kernel is not positive";
+    } else if (bind >= 0) {
+        snprintf(buf, sizeof buf, "the kernel's layered cell at depth %g m is not stable",
+                 bind * r->h);
+        why = buf;
+    } else if (bvp > (1 + SGT_AUTO_OVERSHOOT) * evp || bvs < (1 - SGT_AUTO_OVERSHOOT) * evs) {
+        snprintf(buf, sizeof buf,
+                 "its overshoot moves the fastest P speed %+.1f%% and the slowest S speed "
+                 "%+.1f%% (more than %g%%)",
+                 100 * (bvp / evp - 1), 100 * (bvs / evs - 1), 100 * SGT_AUTO_OVERSHOOT);
+        why = buf;
+    } else if (r->dt > 0 && r->dt > sgt_cfl_limit(r->h, bvp)) {
+        snprintf(buf, sizeof buf,
+                 "dt = %g s is not stable at its fastest P speed, %.1f m/s (the cell averages' "
+                 "%.1f)",
+                 r->dt, bvp, evp);
+        why = buf;
+    }
+    if (!why) r->sampling = SGT_SAMPLE_BANDLIMITED;
+    if (!note) return;
+    if (why)
+        snprintf(note, n,
+                 "material_sampling = auto: effective (cell averages), not the band-limited "
+                 "kernel: %s",
+                 why);
+    else
+        snprintf(note, n,
+                 "material_sampling = auto: bandlimited (fastest P speed %.1f m/s, %+.1f%%, "
+                 "slowest S %.1f m/s, %+.1f%%, against the cell averages)",
+                 bvp, 100 * (bvp / evp - 1), bvs, 100 * (bvs / evs - 1));
 }

@@ -153,10 +153,15 @@ static int depth_column(const sgt_state *s, const sgt_model *m, const sgt_mesh_r
     return 0;
 }
 
-int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *r,
+int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *rules,
                         sgt_mesh_stats *st, cs_error *err) {
     const sgt_layout *L = &s->L;
     sgt_mesh_stats_init(st);
+    char note[sizeof st->sampling];
+    sgt_mesh_rules chosen = *rules;
+    sgt_mesh_choose_sampling(m, &chosen, L->nz, note, sizeof note);
+    const sgt_mesh_rules *r = &chosen;
+    memcpy(st->sampling, note, sizeof note);
     const int nk = L->nz + 2 * L->gz;
     /* Ghost nodes take the material of the nearest grid node (clamped global index); only nodes
      * of the grid owned here are counted. The vertical staggered positions below the last node
@@ -199,6 +204,7 @@ int sgt_mesh_fill_state(sgt_state *s, const sgt_model *m, const sgt_mesh_rules *
         free(colxy);
         long ncol = (long)L->lnx * L->lny;
         *st = one;
+        memcpy(st->sampling, note, sizeof note);
         st->nodes *= ncol, st->clamped_vs *= ncol, st->clamped_vp *= ncol;
         st->clamped_rho *= ncol, st->q_from_vs *= ncol;
         return sgt_mesh_to_moduli(s, err);
@@ -344,18 +350,19 @@ int sgt_mesh_to_moduli(sgt_state *s, cs_error *err) {
 int sgt_mesh_sampling_parse(const char *name) {
     return !strcmp(name, "point")         ? SGT_SAMPLE_POINT
            : !strcmp(name, "bandlimited") ? SGT_SAMPLE_BANDLIMITED
+           : !strcmp(name, "auto")        ? SGT_SAMPLE_AUTO
                                           : SGT_SAMPLE_EFFECTIVE;
 }
 
 const char *sgt_mesh_sampling_name(const sgt_mesh_rules *r) {
     if (r->sampling == SGT_SAMPLE_POINT) return "point: the model at each node";
     if (r->sampling == SGT_SAMPLE_BANDLIMITED)
-        return "bandlimited: the effective averages of 1D models taken with a windowed sinc of "
-               "the grid's Nyquist wavenumber over +-5 cells (Mittet 2017); 3D models as "
-               "effective";
+        return "bandlimited: the effective averages of 1D models (layered cells included) taken "
+               "with a windowed sinc of the grid's Nyquist wavenumber over +-5 cells (Mittet "
+               "2017); 3D models as effective";
     return "effective: each node's cell averaged (rho arithmetic; lambda + 2 mu, mu harmonic; "
-           "1/Q compliance-weighted), 1D models integrated exactly, 3D models sampled n x n x n "
-           "(material_subsamples)";
+           "1D models' cells layered, Backus; 1/Q compliance-weighted), 1D models integrated "
+           "exactly, 3D models sampled n x n x n (material_subsamples)";
 }
 
 /* The nodes' material for the normal stresses (sgt_effective.h), then that of the vertical
@@ -371,9 +378,12 @@ static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs"
  * cells' c11_excess. */
 #define MESH_FORMAT_VERSION 3
 
-int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r, int nx, int ny,
-                   int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
-    char tmp[4200];
+int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *rules, int nx,
+                   int ny, int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
+    char tmp[4200], note[sizeof st->sampling];
+    sgt_mesh_rules chosen = *rules;
+    sgt_mesh_choose_sampling(m, &chosen, nz, note, sizeof note);
+    const sgt_mesh_rules *r = &chosen;
     int rc = 0;
     CS_CALL(err, cs_atomic_reserve(path, tmp, sizeof tmp, err));
     cs_h5_quiet();
@@ -399,6 +409,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     float *c11 = calloc((size_t)nz, sizeof(float));
     if (!buf || !c11) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sgt_mesh_stats_init(st);
+    memcpy(st->sampling, note, sizeof note);
     for (int i = 0; i < nx && !rc; i++) {
         /* a plane's columns in parallel: a 3D model's effective media take 2 n^3 samples per
          * node */

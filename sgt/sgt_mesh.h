@@ -15,9 +15,11 @@ enum { SGT_QSRC_AUTO = 0, SGT_QSRC_MODEL, SGT_QSRC_VS };
  * node alone (the older rule, which puts a node on an interface in the layer below), or, for 1D
  * models, the same averages taken with a band-limited kernel instead of the cell (Mittet 2017;
  * sgt_effective.h). */
-enum { SGT_SAMPLE_EFFECTIVE = 0, SGT_SAMPLE_POINT, SGT_SAMPLE_BANDLIMITED };
-/* The rule named by material_sampling ("effective", "point", "bandlimited"; the parameter's
- * declaration refuses any other). */
+/* SGT_SAMPLE_AUTO (the default) stands for one of the first three, chosen per model by
+ * sgt_mesh_choose_sampling before any node is sampled. */
+enum { SGT_SAMPLE_EFFECTIVE = 0, SGT_SAMPLE_POINT, SGT_SAMPLE_BANDLIMITED, SGT_SAMPLE_AUTO };
+/* The rule named by material_sampling ("auto", "effective", "point", "bandlimited"; the
+ * parameter's declaration refuses any other). */
 int sgt_mesh_sampling_parse(const char *name);
 #define SGT_SUBSAMPLES_DEFAULT 3
 
@@ -28,6 +30,7 @@ typedef struct {
     double h;
     int sampling;   /* SGT_SAMPLE_* */
     int subsamples; /* 3D models: samples per axis in a cell (0: SGT_SUBSAMPLES_DEFAULT) */
+    double dt;      /* the run's time step (s), which auto's choice must keep stable; 0: none */
 } sgt_mesh_rules;
 
 typedef struct {
@@ -35,6 +38,7 @@ typedef struct {
     long clamped_vs, clamped_vp, clamped_rho, q_from_vs;
     double vp_max, vs_min_seen, vs_max;
     int vp_max_at[3], vs_min_at[3]; /* global node */
+    char sampling[240]; /* material_sampling = auto: the rule taken and why ("" otherwise) */
 } sgt_mesh_stats;
 
 void sgt_mesh_stats_init(sgt_mesh_stats *st);

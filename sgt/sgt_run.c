@@ -270,6 +270,7 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     agreed = 1;
     if (comm) CS_CALL_GOTO(rc, err, cs_mpi_agree(comm->comm, rc, err), fail);
     if (comm) sgt_comm_reduce_stats(comm, &res->mesh);
+    if (res->mesh.sampling[0]) cs_info("mesh: %s", res->mesh.sampling);
     if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
                 res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);

@@ -38,10 +38,11 @@ const cs_param_spec wf_config_specs[] = {
     R("mesh_near", CS_DIM_LENGTH, "20 km", 0, 1e6, "adaptive save-point mesh radius"),
     I("mesh_max_stride", "8", 1, 1000, "coarsest stride of the adaptive mesh"),
     /* mesh */
-    C("material_sampling", "effective", "effective|bandlimited|point",
-      "how the model becomes grid material (docs/sgt.md, \"Material on the grid\"): cell "
-      "averages; bandlimited, a sinc kernel in depth for 1D models (opt-in: lowers the stable "
-      "time step where layers meet); point, the older rule"),
+    C("material_sampling", "auto", "auto|effective|bandlimited|point",
+      "how the model becomes grid material (docs/sgt.md, \"Material on the grid\"): auto, "
+      "the band-limited kernel for 1D models whose contrasts allow it, cell averages "
+      "otherwise; effective, cell averages; bandlimited, a sinc kernel in depth for 1D models; "
+      "point, the older rule"),
     /* sgt */
     C("backend", "auto", "auto|cpu|cuda",
       "SGT back end; auto: cuda where this build has it and the node has a GPU"),

@@ -77,7 +77,7 @@ t_cfl_violation_names_node_and_fix() {
 # The band-limited sampling's overshoot, as a user meets it: a soft layer over rock (vs 300 over
 # 3000 m/s) is refused before meshing with the node and the rule to use; on a milder contrast
 # the stability check reads the grid's vp (above the model's 6000 m/s next to the interface), so
-# a step the cell averages accept is refused.
+# a step the cell averages accept is refused; the default (auto) then takes the cell averages.
 t_bandlimited_overshoot() {
     base | sed 's/^model_format = homogeneous/model_format = depth-table/; s/^vp = .*/model_file = m.txt/; /^vs = /d; /^rho = /d' >run.par
     printf 'depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 1500 300 1800\n1000 6000 3000 2700\n' >m.txt
@@ -88,7 +88,15 @@ t_bandlimited_overshoot() {
     printf 'depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 4000 2000 2600\n1000 6000 3464 2700\n' >m.txt
     # dt vp / h = 0.48 at the model's 6000 m/s: within 0.495 for the cell averages, not for the
     # band-limited grid's 6340 m/s
-    run "$CS" sgt run.par --set "dt=0.008 s" --set "fmax=2 Hz" --set nt=2 && expect_rc 0 || return 1
+    CYBERSHAKE_LOG=info run "$CS" sgt run.par --set "dt=0.008 s" --set "fmax=2 Hz" --set nt=2 &&
+        expect_rc 0 || return 1
+    # the default (auto) takes the band-limited kernel where the step allows it, and says which
+    expect_err "material_sampling = auto: effective" && expect_err "dt = 0.008 s is not stable" ||
+        return 1
+    run "$CS" mesh run.par mat.h5 --set "fmax=2 Hz" --set "dt=0.0075 s" && expect_rc 0 &&
+        expect_out "material_sampling = auto: bandlimited (fastest P speed 63" || return 1
+    run "$CS" mesh run.par mat.h5 --set "fmax=2 Hz" --set "dt=0.008 s" && expect_rc 0 &&
+        expect_out "auto: effective" || return 1
     run "$CS" sgt run.par --set "dt=0.008 s" --set "fmax=2 Hz" --set nt=2 \
         --set material_sampling=bandlimited && expect_rc 1 && expect_err "stability (CFL)" &&
         expect_err "vp = 63" || return 1

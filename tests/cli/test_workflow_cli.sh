@@ -29,12 +29,12 @@ t_dry_run_prints_steps_and_runs_nothing() {
     [ "$(sqlite3 s.sqlite 'SELECT count(*) FROM Workflow_Runs')" = 0 ] || return 1
     [ ! -d runs ] || { echo "    --dry-run made $(ls runs)" >&2; return 1; }
     # the mesh takes the configured material sampling (docs/sgt.md); an unknown rule is refused
-    grep "cybershake mesh" "$T/out" | grep -q -- "--set material_sampling=effective" || return 1
+    grep "cybershake mesh" "$T/out" | grep -q -- "--set material_sampling=auto" || return 1
     run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run --set material_sampling=bandlimited
     expect_rc 0 || return 1
     grep "cybershake mesh" "$T/out" | grep -q -- "--set material_sampling=bandlimited" || return 1
     run "$CS" run DEMO --study s.sqlite --config run.cfg --dry-run --set material_sampling=harmonic
-    expect_rc 1 && expect_err "material_sampling" && expect_err "effective|bandlimited|point" || return 1
+    expect_rc 1 && expect_err "material_sampling" && expect_err "auto|effective|bandlimited|point" || return 1
 }
 
 # The forces a study runs: E and N unless a hazard IM is vertical (auto, the default), or as
