@@ -442,14 +442,10 @@ int cs_mesh_cli_main(int argc, char **argv) {
     int nx = (int)cs_params_int(p, "nx"), ny = (int)cs_params_int(p, "ny"),
         nz = (int)cs_params_int(p, "nz");
     double h = cs_params_real(p, "h");
-    sgt_mesh_rules r = {cs_params_real(p, "vs_min"),
-                        cs_params_real(p, "vp_min"),
-                        cs_params_real(p, "rho_min"),
-                        cs_params_real(p, "vp_vs_min"),
-                        SGT_QSRC_AUTO,
+    sgt_mesh_rules r = {cs_params_real(p, "vs_min"), cs_params_real(p, "vp_min"),
+                        cs_params_real(p, "rho_min"), cs_params_real(p, "vp_vs_min"), SGT_QSRC_AUTO,
                         cs_params_has(p, "x0") ? cs_params_real(p, "x0") : -0.5 * (nx - 1) * h,
-                        cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h,
-                        h,
+                        cs_params_has(p, "y0") ? cs_params_real(p, "y0") : -0.5 * (ny - 1) * h, h,
                         sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling")),
                         (int)cs_params_int(p, "material_subsamples"),
                         /* the step the force runs will take: auto keeps it stable */

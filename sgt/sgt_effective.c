@@ -300,8 +300,7 @@ static int column_extremes(const sgt_model *m, const sgt_mesh_rules *r, int nz, 
         CS_CALL(err, sgt_mesh_cell(m, r, 0, 0, k, &a, &mxy, &x, NULL, err));
         const double c33 = a.rho * a.vp * a.vp, c13 = c33 - 2 * a.rho * a.vs * a.vs;
         const double c11 = c33 + x, c12 = c11 - 2 * mxy;
-        if (x != 0 && !(c11 > fabs(c12) && (c11 + c12) * c33 > 2 * c13 * c13) &&
-            *indefinite_at < 0)
+        if (x != 0 && !(c11 > fabs(c12) && (c11 + c12) * c33 > 2 * c13 * c13) && *indefinite_at < 0)
             *indefinite_at = k;
         *vp_max = fmax(*vp_max, sqrt(fmax(c11, c33) / a.rho));
         *vs_min = fmin(*vs_min, fmin(a.vs, sqrt(mxy / a.rho)));
@@ -313,8 +312,7 @@ static int column_extremes(const sgt_model *m, const sgt_mesh_rules *r, int nz, 
     return 0;
 }
 
-void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, char *note,
-                              size_t n) {
+void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, char *note, size_t n) {
     if (note && n) note[0] = 0;
     if (r->sampling != SGT_SAMPLE_AUTO) return;
     r->sampling = SGT_SAMPLE_EFFECTIVE;

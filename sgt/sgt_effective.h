@@ -46,8 +46,7 @@
  * SGT_SAMPLE_BANDLIMITED or SGT_SAMPLE_EFFECTIVE by the rule above; 3D models take the cell
  * averages) and writes the choice and its reason into note (may be NULL). Any other rule is
  * left alone, and note emptied. */
-void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, char *note,
-                              size_t n);
+void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, char *note, size_t n);
 
 /* The effective material of global node (gi, gj, k)'s cell for the normal stresses (vp from
  * C33, vs from (C33 - C13) / 2, rho, qp, qs) and, in *mu_xy (may be NULL), the cell's

@@ -378,6 +378,30 @@ static const char *names[MESH_DATASETS] = {"vp",    "vs",   "rho",  "qp",   "qs"
  * cells' c11_excess. */
 #define MESH_FORMAT_VERSION 3
 
+/* The material file's values of node (i, j, k) (sgt_mesh_cell, sgt_mesh_cell_below): dataset
+ * a's at out[a * stride + q]; the layered cell's excess in *c11x (may be NULL). */
+static int node_values(const sgt_model *m, const sgt_mesh_rules *r, int i, int j, int k, int nz,
+                       float *out, size_t stride, size_t q, double *c11x, sgt_mesh_stats *st,
+                       cs_error *err) {
+    sgt_material a = {0}, az = {0};
+    double mxy = 0;
+    CS_CALL(err, sgt_mesh_cell(m, r, i, j, k, &a, &mxy, c11x, st, err));
+    CS_CALL(err, sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, err));
+    st->nodes++;
+    const float v[MESH_DATASETS] = {(float)a.vp,
+                                    (float)a.vs,
+                                    (float)a.rho,
+                                    (float)a.qp,
+                                    (float)a.qs,
+                                    (float)az.rho,
+                                    (float)(az.rho * az.vs * az.vs),
+                                    (float)az.qs,
+                                    (float)mxy};
+    for (int d = 0; d < MESH_DATASETS; d++)
+        out[d * stride + q] = v[d];
+    return 0;
+}
+
 int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *rules, int nx,
                    int ny, int nz, char sha[65], sgt_mesh_stats *st, cs_error *err) {
     char tmp[4200], note[sizeof st->sampling];
@@ -409,47 +433,52 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
     float *c11 = calloc((size_t)nz, sizeof(float));
     if (!buf || !c11) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
     sgt_mesh_stats_init(st);
+    /* A 1D model's columns are all the same: one is sampled (the band-limited kernel takes
+     * hundreds of samples a node) and repeated. */
+    const int one_column = m->kind == SGT_MODEL_HOMOGENEOUS || m->kind == SGT_MODEL_LAYERED ||
+                           m->kind == SGT_MODEL_LINEAR;
+    float *col = NULL;
+    if (!rc && one_column) {
+        col = malloc((size_t)nz * MESH_DATASETS * sizeof(float));
+        if (!col) rc = cs_error_set(err, CS_ERR_RESOURCE, "out of memory");
+        for (int k = 0; k < nz && !rc; k++) {
+            double c11x = 0;
+            rc = node_values(m, r, 0, 0, k, nz, col, (size_t)nz, (size_t)k, &c11x, st, err);
+            c11[k] = (float)c11x;
+        }
+        const long ncol = (long)nx * ny;
+        st->nodes = ncol * nz, st->clamped_vs *= ncol, st->clamped_vp *= ncol;
+        st->clamped_rho *= ncol, st->q_from_vs *= ncol;
+    }
     memcpy(st->sampling, note, sizeof note);
     for (int i = 0; i < nx && !rc; i++) {
-        /* a plane's columns in parallel: a 3D model's effective media take 2 n^3 samples per
-         * node */
-#pragma omp parallel
-        {
-            sgt_mesh_stats mine;
-            sgt_mesh_stats_init(&mine);
-            cs_error e2;
-            cs_error_clear(&e2);
-            int bad = 0;
-#pragma omp for schedule(dynamic, 4)
+        if (col) {
             for (int j = 0; j < ny; j++)
-                for (int k = 0; k < nz && !bad; k++) {
-                    sgt_material a = {0}, az = {0};
-                    double mxy = 0, c11x = 0;
-                    if (sgt_mesh_cell(m, r, i, j, k, &a, &mxy, i == 0 && j == 0 ? &c11x : NULL,
-                                      &mine, &e2) ||
-                        sgt_mesh_cell_below(m, r, i, j, k < nz - 1 ? k : nz - 2, &az, &e2)) {
-                        bad = 1;
-                        break;
-                    }
-                    mine.nodes++;
-                    size_t q = (size_t)j * nz + k;
-                    buf[q] = (float)a.vp;
-                    buf[plane + q] = (float)a.vs;
-                    buf[2 * plane + q] = (float)a.rho;
-                    buf[3 * plane + q] = (float)a.qp;
-                    buf[4 * plane + q] = (float)a.qs;
-                    buf[5 * plane + q] = (float)az.rho;
-                    buf[6 * plane + q] = (float)(az.rho * az.vs * az.vs);
-                    buf[7 * plane + q] = (float)az.qs;
-                    buf[8 * plane + q] = (float)mxy;
-                    if (i == 0 && j == 0) c11[k] = (float)c11x; /* the same in every column */
-                }
-#pragma omp critical
+                for (int a = 0; a < MESH_DATASETS; a++)
+                    memcpy(buf + a * plane + (size_t)j * nz, col + (size_t)a * nz,
+                           (size_t)nz * sizeof(float));
+        } else {
+            /* a plane's columns in parallel: a 3D model's effective media take 2 n^3 samples
+             * per node */
+#pragma omp parallel
             {
-                sgt_mesh_stats_merge(st, &mine);
-                if (bad && !rc) {
-                    rc = e2.status;
-                    *err = e2;
+                sgt_mesh_stats mine;
+                sgt_mesh_stats_init(&mine);
+                cs_error e2;
+                cs_error_clear(&e2);
+                int bad = 0;
+#pragma omp for schedule(dynamic, 4)
+                for (int j = 0; j < ny; j++)
+                    for (int k = 0; k < nz && !bad; k++)
+                        bad = node_values(m, r, i, j, k, nz, buf, plane, (size_t)j * nz + k, NULL,
+                                          &mine, &e2);
+#pragma omp critical
+                {
+                    sgt_mesh_stats_merge(st, &mine);
+                    if (bad && !rc) {
+                        rc = e2.status;
+                        *err = e2;
+                    }
                 }
             }
         }
@@ -465,6 +494,7 @@ int sgt_mesh_write(const char *path, const sgt_model *m, const sgt_mesh_rules *r
         }
     }
     free(buf);
+    free(col);
     for (int a = 0; a < MESH_DATASETS; a++)
         H5Dclose(ds[a]);
     const hsize_t nzd = (hsize_t)nz;
