@@ -449,7 +449,8 @@ int cs_mesh_cli_main(int argc, char **argv) {
                         sgt_mesh_sampling_parse(cs_params_string(p, "material_sampling")),
                         (int)cs_params_int(p, "material_subsamples"),
                         /* the step the force runs will take: auto keeps it stable */
-                        cs_params_has(p, "dt") ? cs_params_real(p, "dt") : 0};
+                        cs_params_has(p, "dt") ? cs_params_real(p, "dt") : 0,
+                        cs_params_bool(p, "attenuation")};
     const char *qs = cs_params_string(p, "q_source");
     r.q_source = !strcmp(qs, "vs")      ? SGT_QSRC_VS
                  : !strcmp(qs, "model") ? SGT_QSRC_MODEL

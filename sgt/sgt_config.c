@@ -62,8 +62,9 @@ const cs_param_spec sgt_param_specs[] = {
     R("rho_min", CS_DIM_DENSITY, 0, "0 kg/m3", 0, 2e4, "density floor"),
     R("vp_vs_min", CS_DIM_NONE, 0, "1.45", 1.0, 10, "smallest Vp/Vs; Vp is raised to it"),
     C("material_sampling", "auto", "auto|effective|point|bandlimited",
-      "auto: bandlimited for a 1D model where its overshoot stays within 10% and dt stays "
-      "stable, effective otherwise; effective: each node takes its cell's effective medium "
+      "auto: bandlimited for an elastic run of a 1D model where its overshoot stays within "
+      "10% and dt stays stable, effective otherwise; effective: each node takes its cell's "
+      "effective medium "
       "(interfaces where the model puts them); point: the model at the node (a node on an "
       "interface takes the layer below); bandlimited: 1D models' averages over a band-limited "
       "kernel (docs/sgt.md)"),
@@ -221,6 +222,7 @@ static int config_model(const cs_params *p, sgt_config *c, cs_error *err) {
     c->mesh.y0 = c->y0;
     c->mesh.h = c->h;
     c->visco = cs_params_bool(p, "attenuation");
+    c->mesh.viscoelastic = c->visco;
     c->q_low = cs_params_real(p, "q_band_low");
     c->q_high = cs_params_real(p, "q_band_high");
     c->q_ref = cs_params_real(p, "q_reference_frequency");

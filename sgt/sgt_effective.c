@@ -323,6 +323,14 @@ void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, cha
                      "kernel is for 1D models)");
         return;
     }
+    if (r->viscoelastic) {
+        if (note)
+            snprintf(note, n,
+                     "material_sampling = auto: effective (cell averages): the band-limited "
+                     "kernel is for elastic runs (with attenuation it grew without bound in a "
+                     "site's run, docs/sgt.md)");
+        return;
+    }
     sgt_mesh_rules bl = *r;
     bl.sampling = SGT_SAMPLE_BANDLIMITED;
     double evp, evs, bvp, bvs;

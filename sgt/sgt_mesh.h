@@ -28,9 +28,10 @@ typedef struct {
     int q_source;
     double x0, y0; /* box-frame position of node (0, 0, 0), m */
     double h;
-    int sampling;   /* SGT_SAMPLE_* */
-    int subsamples; /* 3D models: samples per axis in a cell (0: SGT_SUBSAMPLES_DEFAULT) */
-    double dt;      /* the run's time step (s), which auto's choice must keep stable; 0: none */
+    int sampling;     /* SGT_SAMPLE_* */
+    int subsamples;   /* 3D models: samples per axis in a cell (0: SGT_SUBSAMPLES_DEFAULT) */
+    double dt;        /* the run's time step (s), which auto's choice must keep stable; 0: none */
+    int viscoelastic; /* the run attenuates: auto takes the cell averages */
 } sgt_mesh_rules;
 
 typedef struct {

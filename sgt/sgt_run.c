@@ -271,6 +271,9 @@ int sgt_prepare(const sgt_config *c, sgt_comm *comm, sgt_state *s, sgt_run_resul
     if (comm) CS_CALL_GOTO(rc, err, cs_mpi_agree(comm->comm, rc, err), fail);
     if (comm) sgt_comm_reduce_stats(comm, &res->mesh);
     if (res->mesh.sampling[0]) cs_info("mesh: %s", res->mesh.sampling);
+    if (c->visco && c->mesh.sampling == SGT_SAMPLE_BANDLIMITED && !c->mesh_file[0])
+        cs_warn("material_sampling = bandlimited with attenuation: a site's run of 7,560 steps "
+                "grew without bound with it (docs/sgt.md); auto or effective is safe");
     if (res->mesh.clamped_vs || res->mesh.clamped_vp || res->mesh.clamped_rho)
         cs_info("mesh: floors raised vs at %ld, vp at %ld, rho at %ld of %ld nodes",
                 res->mesh.clamped_vs, res->mesh.clamped_vp, res->mesh.clamped_rho, res->mesh.nodes);

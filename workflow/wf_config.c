@@ -40,8 +40,9 @@ const cs_param_spec wf_config_specs[] = {
     /* mesh */
     C("material_sampling", "auto", "auto|effective|bandlimited|point",
       "how the model becomes grid material (docs/sgt.md, \"Material on the grid\"): auto, "
-      "the band-limited kernel for 1D models whose contrasts allow it, cell averages "
-      "otherwise; effective, cell averages; bandlimited, a sinc kernel in depth for 1D models; "
+      "the band-limited kernel for elastic runs of 1D models whose contrasts allow it, cell "
+      "averages otherwise (every attenuating run); effective, cell averages; bandlimited, a sinc "
+      "kernel in depth for 1D models; "
       "point, the older rule"),
     /* sgt */
     C("backend", "auto", "auto|cpu|cuda",

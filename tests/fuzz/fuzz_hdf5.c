@@ -295,7 +295,7 @@ static int make_material(const char *path) {
     sgt_model m;
     cs_error err;
     if (sgt_model_homogeneous(&m, 4000, 2000, 2500, 200, 100, &err)) return -1;
-    sgt_mesh_rules r = {0, 0, 0, 0, SGT_QSRC_AUTO, 0, 0, 100, SGT_SAMPLE_POINT, 1, 0};
+    sgt_mesh_rules r = {0, 0, 0, 0, SGT_QSRC_AUTO, 0, 0, 100, SGT_SAMPLE_POINT, 1, 0, 0};
     sgt_mesh_stats st;
     char sha[65];
     int rc = sgt_mesh_write(path, &m, &r, GX, GY, GZ, sha, &st, &err);
