@@ -11,13 +11,15 @@
 #   g  LOH.1 and LOH.3 with the band-limited sampling at h = 100, 50, 25 m, LOH.1 at 12.5 m,
 #      and at 50 m in the larger box and in the benchmark's own axes
 #   h  LOH.1 with the interface half-way between nodes at h = 1000/20.5 and 1000/40.5 m
+#   i  LOH.1 with the default (auto: the band-limited kernel with layered cells at Courant
+#      0.46) at h = 100, 50, 25, 12.5 m, in the benchmark's axes, and between nodes
 set -u
 OUT=${OUT:-$PWD/loh-results}
 mkdir -p "$OUT/tr"
 make -j"$(nproc)" sgt-only >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 export CS_BIN=$PWD/build/sgt-only/bin/cybershake PYTHONUNBUFFERED=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 conv() { python3 tests/physics/loh_convergence.py --out "$OUT/tr" "$@" 2>&1 | tee -a "$OUT/loh.txt"; }
-for s in ${STAGES:-a b c d f g h}; do
+for s in ${STAGES:-a b c d f g h i}; do
     case $s in
     a) conv --backend cuda --cases loh1,loh3 --h 100,50,25 --sampling effective ;;
     b) conv --backend cuda --h 100,50,25 --sampling point ;;
@@ -31,6 +33,9 @@ for s in ${STAGES:-a b c d f g h}; do
        conv --backend cuda --h 50 --sampling bandlimited --box 2000,2000,4000,8000 --tag _bigbox
        conv --backend cuda --h 50 --sampling bandlimited --frame loh --tag _lohframe ;;
     h) conv --backend cuda --h 48.78048780487805,24.691358024691358 --sampling effective --tag _odd ;;
+    i) conv --backend cuda --h 100,50,25,12.5 --sampling auto
+       conv --backend cuda --h 50 --sampling auto --frame loh --tag _lohframe
+       conv --backend cuda --h 48.78048780487805 --sampling auto --tag _odd ;;
     esac
 done
 tar czf "$OUT/loh.tgz" -C "$OUT" tr && rm -rf "$OUT/tr"
