@@ -343,7 +343,7 @@ void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, cha
         return;
     }
     const char *why = NULL;
-    char buf[160];
+    char buf[200];
     if (column_extremes(m, &bl, nz, &bvp, &bvs, &bind, &e)) {
         why = "a mean of the kernel is not positive";
     } else if (bind >= 0) {
@@ -359,8 +359,8 @@ void sgt_mesh_choose_sampling(const sgt_model *m, sgt_mesh_rules *r, int nz, cha
     } else if (r->dt > 0 && r->dt > sgt_cfl_limit(r->h, bvp)) {
         snprintf(buf, sizeof buf,
                  "dt = %g s is not stable at its fastest P speed, %.1f m/s (the cell averages' "
-                 "%.1f)",
-                 r->dt, bvp, evp);
+                 "%.1f; dt <= %.4g s would take it)",
+                 r->dt, bvp, evp, sgt_cfl_limit(r->h, bvp));
         why = buf;
     }
     if (!why) r->sampling = SGT_SAMPLE_BANDLIMITED;

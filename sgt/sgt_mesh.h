@@ -39,7 +39,7 @@ typedef struct {
     long clamped_vs, clamped_vp, clamped_rho, q_from_vs;
     double vp_max, vs_min_seen, vs_max;
     int vp_max_at[3], vs_min_at[3]; /* global node */
-    char sampling[240]; /* material_sampling = auto: the rule taken and why ("" otherwise) */
+    char sampling[320]; /* material_sampling = auto: the rule taken and why ("" otherwise) */
 } sgt_mesh_stats;
 
 void sgt_mesh_stats_init(sgt_mesh_stats *st);

@@ -664,7 +664,7 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
 TEST(mesh_auto_sampling_chooses_by_the_model) {
     sgt_model m;
     cs_error e;
-    char note[240];
+    char note[320];
     sgt_mesh_rules r = loh_rules(SGT_SAMPLE_AUTO);
     loh_model(&m, 1000);
     sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
