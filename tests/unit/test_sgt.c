@@ -661,54 +661,59 @@ TEST(mesh_bandlimited_overshoot_noted_and_refused) {
  * (with attenuation the kernel's media grew without bound in a site's run); a contrast that the
  * kernel's lobes turn into a negative modulus, one whose overshoot exceeds 10%, and a model
  * that is not 1D take the cell averages; a rule given by name is kept. */
+/* The rule auto takes for model m on LOH's rules with the given Q source, dt and attenuation. */
+static int auto_choice(const sgt_model *m, int q_source, double dt, int visco, int nz,
+                       char note[320]) {
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_AUTO);
+    r.q_source = q_source, r.dt = dt, r.viscoelastic = visco;
+    sgt_mesh_choose_sampling(m, &r, nz, note, 320);
+    return r.sampling;
+}
+
+/* The same (in *got; -1 if the model cannot be read) for a layer over half space written as a
+ * depth table's two data rows. */
+static void auto_choice_two_layers(const char *rows, int *got, char note[320]) {
+    sgt_model m;
+    cs_error e;
+    char text[256];
+    const char *p = tf_path("auto.txt");
+    snprintf(text, sizeof text, "depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n%s", rows);
+    write_text(p, text);
+    *got = -1;
+    CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
+    *got = auto_choice(&m, SGT_QSRC_AUTO, 0, 0, 40, note);
+    sgt_model_free(&m);
+}
+
 TEST(mesh_auto_sampling_chooses_by_the_model) {
     sgt_model m;
     cs_error e;
     char note[320];
-    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_AUTO);
     loh_model(&m, 1000);
-    sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_BANDLIMITED && strstr(note, "auto: bandlimited") &&
+    int got = auto_choice(&m, SGT_QSRC_MODEL, 0, 0, 121, note);
+    CHECK_MSG(got == SGT_SAMPLE_BANDLIMITED && strstr(note, "auto: bandlimited") &&
                   strstr(note, "6340.") && strstr(note, "+5.7%"),
-              "%d: %s", r.sampling, note);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    r.dt = 0.48 * 50 / 6000;
-    sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_EFFECTIVE && strstr(note, "dt = 0.004 s is not stable"),
-              "%d: %s", r.sampling, note);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    r.dt = 0.45 * 50 / 6000;
-    sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_BANDLIMITED, "%d: %s", r.sampling, note);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    r.viscoelastic = 1;
-    sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_EFFECTIVE && strstr(note, "for elastic runs"), "%s", note);
-    r = loh_rules(SGT_SAMPLE_EFFECTIVE);
+              "%d: %s", got, note);
+    got = auto_choice(&m, SGT_QSRC_MODEL, 0.48 * 50 / 6000, 0, 121, note);
+    CHECK_MSG(got == SGT_SAMPLE_EFFECTIVE && strstr(note, "dt = 0.004 s is not stable"), "%d: %s",
+              got, note);
+    got = auto_choice(&m, SGT_QSRC_MODEL, 0.45 * 50 / 6000, 0, 121, note);
+    CHECK_MSG(got == SGT_SAMPLE_BANDLIMITED, "%d: %s", got, note);
+    got = auto_choice(&m, SGT_QSRC_MODEL, 0, 1, 121, note);
+    CHECK_MSG(got == SGT_SAMPLE_EFFECTIVE && strstr(note, "for elastic runs"), "%s", note);
+    sgt_mesh_rules r = loh_rules(SGT_SAMPLE_EFFECTIVE);
     sgt_mesh_choose_sampling(&m, &r, 121, note, sizeof note);
     CHECK(r.sampling == SGT_SAMPLE_EFFECTIVE && note[0] == 0);
     sgt_model_free(&m);
 
-    const char *p = tf_path("auto.txt");
-    write_text(p, "depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 1500 300 1800\n500 6000 3000 2700\n");
-    CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    r.q_source = SGT_QSRC_AUTO;
-    sgt_mesh_choose_sampling(&m, &r, 40, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_EFFECTIVE && strstr(note, "not positive"), "%s", note);
-    sgt_model_free(&m);
-    write_text(p, "depth[m] vp[m/s] vs[m/s] rho[kg/m3]\n0 3000 1500 2300\n500 6000 3464 2700\n");
-    CHECK_OK(sgt_model_read_depth_table(&m, p, &e), &e);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    r.q_source = SGT_QSRC_AUTO;
-    sgt_mesh_choose_sampling(&m, &r, 40, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_EFFECTIVE && strstr(note, "more than 10%"), "%s", note);
-    sgt_model_free(&m);
+    auto_choice_two_layers("0 1500 300 1800\n500 6000 3000 2700\n", &got, note);
+    CHECK_MSG(got == SGT_SAMPLE_EFFECTIVE && strstr(note, "not positive"), "%s", note);
+    auto_choice_two_layers("0 3000 1500 2300\n500 6000 3464 2700\n", &got, note);
+    CHECK_MSG(got == SGT_SAMPLE_EFFECTIVE && strstr(note, "more than 10%"), "%s", note);
 
     CHECK_OK(sgt_model_homogeneous(&m, 6000, 3464, 2700, NAN, NAN, &e), &e);
-    r = loh_rules(SGT_SAMPLE_AUTO);
-    sgt_mesh_choose_sampling(&m, &r, 40, note, sizeof note);
-    CHECK_MSG(r.sampling == SGT_SAMPLE_EFFECTIVE && strstr(note, "for 1D models"), "%s", note);
+    got = auto_choice(&m, SGT_QSRC_MODEL, 0, 0, 40, note);
+    CHECK_MSG(got == SGT_SAMPLE_EFFECTIVE && strstr(note, "for 1D models"), "%s", note);
     sgt_model_free(&m);
 }
 
