@@ -48,4 +48,7 @@ one hdf5-point --set model_format=hdf5 --set model_file=model.h5 --set material_
 for n in 1 3 4; do
     one "hdf5-effective-n$n" --set model_format=hdf5 --set model_file=model.h5 --set material_subsamples=$n
 done
-one fk1d-effective --set model_format=fk1d --set model_file="$repo/tests/data/bbp_nr02-vs500.fk1d"
+one fk1d-effective --set model_format=fk1d --set model_file="$repo/tests/data/bbp_nr02-vs500.fk1d" \
+    --set material_sampling=effective
+one fk1d-bandlimited --set model_format=fk1d --set model_file="$repo/tests/data/bbp_nr02-vs500.fk1d" \
+    --set material_sampling=bandlimited
